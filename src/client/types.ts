@@ -1,0 +1,226 @@
+/**
+ * Wire types of the Wavix API, as the seed spec (part 2) and the official document describe them.
+ * Money is decimal text and stays text: never parse it into a float.
+ */
+
+/** Inbound call destination transport: 1 SIP URI, 4 PSTN number, 5 SIP trunk on the platform (seed 2.2). */
+export type TransportCode = 1 | 4 | 5;
+
+/** Seed 2.2 InboundCallDestination, as the API returns it. */
+export interface InboundCallDestination {
+  id: number;
+  destination: string;
+  priority: number;
+  transport: TransportCode;
+  trunk_id: number | null;
+  srtp?: boolean;
+  trunk_label: string | null;
+}
+
+/** A destination as written (official NumberDestination): no server-made fields. */
+export interface NumberDestinationInput {
+  destination: string;
+  priority: number;
+  transport: TransportCode;
+  trunk_id?: number | null;
+}
+
+/** Seed 2.3. */
+export interface NumberDocument {
+  id: number;
+  allow_replace: boolean;
+  did_number: string;
+  doc_content_type: string;
+  doc_file_name: string;
+  doc_type_id: 1 | 2 | 3;
+  status: "approved" | "pending" | "rejected";
+  url: string;
+}
+
+/** Seed 2.1 Number. */
+export interface WavixNumber {
+  id: number;
+  number: string;
+  activation_fee: string;
+  monthly_fee: string;
+  per_min: string;
+  city: string;
+  state?: string | null;
+  country: string;
+  country_short_name: string;
+  destination: InboundCallDestination[];
+  channels: number;
+  require_docs: string[];
+  documents: NumberDocument[];
+  domestic_cli: boolean;
+  free_min?: number;
+  unlimited?: boolean;
+  label: string | null;
+  status: "active" | "inactive";
+  seconds: string;
+  added: string;
+  paid_until: string;
+  sms_enabled: boolean;
+  sms_relay_url: string | null;
+  cnam: boolean | null;
+  call_recording_enabled: boolean;
+  transcription_enabled: boolean;
+  transcription_threshold: number;
+  call_status_url?: string | null;
+}
+
+/** Fields of `PATCH /v1/numbers/{id}` and `PATCH /v1/numbers` (official). Only fields sent change. */
+export interface NumberUpdate {
+  sms_enabled?: boolean;
+  destinations?: NumberDestinationInput[];
+  /** Official schema says `format: uri`; `null` clears it (never send `""`). */
+  sms_relay_url?: string | null;
+  call_recording_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  call_status_url?: string | null;
+}
+
+export interface Pagination {
+  current_page: number;
+  per_page: number;
+  total: number;
+  total_pages: number;
+}
+
+export interface NumberListResponse {
+  items: WavixNumber[];
+  pagination: Pagination;
+}
+
+/** Seed 2.8 Sub-account. `api_key` is a secret. */
+export interface SubAccount {
+  id: number;
+  created_at: string;
+  name: string;
+  api_key: string;
+  master_organization: number;
+  status: "enabled" | "disabled";
+  default_destinations: DefaultDestinations;
+}
+
+export interface DefaultDestinations {
+  sms_endpoint?: string | null;
+  dlr_endpoint?: string | null;
+}
+
+export interface SubAccountCreate {
+  name: string;
+  default_destinations?: { sms_endpoint?: string; dlr_endpoint?: string };
+}
+
+/** `PUT /v1/sub-organizations/{id}` replaces: omitted fields revert to defaults. */
+export interface SubAccountReplace {
+  name: string;
+  status?: "enabled" | "disabled";
+  default_destinations?: { sms_endpoint?: string; dlr_endpoint?: string };
+}
+
+export interface SubAccountListResponse {
+  sub_organizations: SubAccount[];
+  pagination: Pagination;
+}
+
+export type CallWebhookEventType = "on-call" | "post-call";
+
+export interface CallWebhook {
+  event_type: CallWebhookEventType;
+  url: string;
+}
+
+/** Seed 2.4 Call. */
+export interface Call {
+  uuid: string;
+  direction: "inbound" | "outbound";
+  event_type: string;
+  event_time: string;
+  event_payload: Record<string, unknown> | null;
+  from: string;
+  to: string;
+  call_started: string;
+  call_answered: string | null;
+  call_completed: string | null;
+  machine_detected: boolean;
+  tag: string;
+}
+
+export interface StartCallRequest {
+  from: string;
+  to: string;
+  callback_url: string;
+  recording?: boolean;
+  voicemail_detection?: boolean;
+  tag?: string;
+  timeout?: number;
+}
+
+export type StreamType = "oneway" | "twoway";
+export type StreamChannel = "inbound" | "outbound" | "both";
+
+export interface AnswerCallRequest {
+  call_recording?: boolean;
+  call_transcription?: boolean;
+  stream_url?: string;
+  stream_type?: StreamType;
+  stream_channel?: StreamChannel;
+}
+
+export interface StartStreamRequest {
+  stream_url?: string;
+  stream_type?: StreamType;
+  stream_channel?: StreamChannel;
+}
+
+/** Seed 2.6. */
+export interface TwoFaEvent {
+  created_at: string;
+  event: string;
+  status: "success" | "failed" | "pending";
+  charge: string;
+  error: string | null;
+}
+
+/** Official ListSessionsResponseItem. */
+export interface TwoFaSession {
+  created_at: string;
+  session_id: string;
+  phone_number: string;
+  destination_country: string;
+  status: string;
+  charge: string;
+  service_id: string;
+  service_name: string;
+}
+
+/** Seed 2.7; `reasons` arrives as an array or a single string (normalised to an array by the client). */
+export interface BrandVetting {
+  evp_id: string;
+  create_date: string;
+  vetted_date: string | null;
+  vetting_id: string;
+  vetting_token: string | null;
+  vetting_score: number | null;
+  vetting_class: string;
+  vetting_status: string;
+  reasons: string[] | null;
+  vetting_details?: Record<string, unknown>;
+}
+
+/** Official 10DLC brand (only the fields we use are typed; others pass through). */
+export interface Brand {
+  brand_id: string;
+  dba_name?: string;
+  company_name?: string;
+  status?: string;
+  [key: string]: unknown;
+}
+
+export interface BrandListResponse {
+  items: Brand[];
+  pagination: Pagination;
+}

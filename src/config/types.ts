@@ -1,0 +1,98 @@
+/**
+ * The typed, normalised desired state: the only form of the YAML file the rest of the code reads.
+ * Produced by `loadDesiredState` after schema and semantic checks (PRODUCT.md part 3).
+ *
+ * "Only keys present are managed": every optional field here is `undefined` when the file omits it,
+ * and `undefined` means "leave as it is in the account". `null` (where allowed) means "clear it".
+ */
+import type { CallWebhookEventType, TransportCode } from "../client/types";
+
+/** Where a value came from in the file, for `FILE:LINE:COL: message (at path)` messages. */
+export interface SourcePosition {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface DesiredDestination {
+  destination: string;
+  transport: TransportCode;
+  priority: number;
+  /** Set only when transport is 5 (trunk); otherwise null. */
+  trunk_id: number | null;
+}
+
+export interface DesiredSubAccount {
+  /** Identity within the account. */
+  name: string;
+  /** Pins one sub-account when two share the name. */
+  id?: number;
+  status?: "enabled" | "disabled";
+  default_destinations?: {
+    sms_endpoint?: string;
+    dlr_endpoint?: string;
+  };
+  /** JSON path in the file, e.g. `sub_accounts[0]`. */
+  path: string;
+  pos?: SourcePosition;
+}
+
+export interface DesiredNumber {
+  /** Digits only, leading `+` dropped. Identity. */
+  number: string;
+  sms_enabled?: boolean;
+  sms_relay_url?: string | null;
+  call_status_url?: string | null;
+  call_recording_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  /** A set; order in the file does not matter. */
+  destinations?: DesiredDestination[];
+  /** Pulumi only: retain (default) | release. */
+  on_delete?: "retain" | "release";
+  path: string;
+  pos?: SourcePosition;
+}
+
+export interface TwoFaServiceWindow {
+  service_id: string;
+  /** YYYY-MM-DD, inclusive. */
+  from: string;
+  /** YYYY-MM-DD, inclusive. */
+  to: string;
+}
+
+export interface AuditConfig {
+  two_fa?: {
+    sessions: string[];
+    services: TwoFaServiceWindow[];
+    /** Of sessions not verified, 0..1. */
+    max_failure_ratio?: number;
+  };
+  ten_dlc?: {
+    brands: string[] | "all";
+    min_vetting_score?: number;
+  };
+}
+
+export interface DesiredState {
+  version: 1;
+  /** Absolute or as-given path of the file, for messages. */
+  file: string;
+  /** undefined: the file has no `sub_accounts` key (nothing managed, nothing pruned). */
+  sub_accounts?: DesiredSubAccount[];
+  numbers?: DesiredNumber[];
+  /** Only the event types present are managed. */
+  call_webhooks?: Partial<Record<CallWebhookEventType, string>>;
+  audit?: AuditConfig;
+}
+
+/** One problem found in the file. `toString()` form: `FILE:LINE:COL: message (at path)`. */
+export interface ConfigProblem {
+  file: string;
+  line: number;
+  col: number;
+  message: string;
+  /** e.g. `numbers[0].sms_enabled`; empty for the document root. */
+  path: string;
+}

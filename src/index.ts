@@ -1,0 +1,3 @@
+// Re-exports only.
+export * from "./client/types";
+export * from "./config/types";
