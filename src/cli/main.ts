@@ -22,7 +22,7 @@ export function buildProgram(): Command {
   registerAudit(program);
   registerExport(program);
   registerSimulator(program);
-  registerDemo(program);
+  registerDemo(program, main);
   return program;
 }
 

@@ -1,4 +1,99 @@
-import type { Command } from "commander";
+/**
+ * `wavix-sync simulator`: serve the local Wavix API (PRODUCT.md part 7) on loopback until SIGINT/SIGTERM.
+ */
+import { type Command, InvalidArgumentError } from "commander";
+import {
+  DEFAULT_SIM_API_KEY,
+  type FaultRule,
+  loadSeedFile,
+  type SimApiKey,
+  type SimSeed,
+  startSimulator,
+} from "../simulator";
 
-/** Placeholder: this command is being built. */
-export function registerSimulator(_program: Command): void {}
+interface SimulatorCliOptions {
+  port: number;
+  seed?: string;
+  apiKey: string[];
+  latencyMs: number;
+  faultRate: number;
+  host: string;
+}
+
+function nonNegativeInt(name: string) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a non-negative integer.`);
+    return Number(value);
+  };
+}
+
+function rate(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) {
+    throw new InvalidArgumentError("--fault-rate must be a number between 0 and 1.");
+  }
+  return n;
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+/**
+ * `--fault-rate R`: each request fails with probability R, half as 503 and half as 429 with a
+ * `Retry-After`. Rules evaluate in order, so the second one's probability is conditional on the first
+ * not firing: R/2 / (1 - R/2) keeps the total at R.
+ */
+export function faultRateRules(r: number): FaultRule[] {
+  if (r <= 0) return [];
+  const half = r / 2;
+  return [
+    { kind: "status", status: 503, probability: half },
+    { kind: "status", status: 429, retryAfter: "1", probability: Math.min(1, half / (1 - half)) },
+  ];
+}
+
+export function registerSimulator(program: Command): void {
+  program
+    .command("simulator")
+    .description("Serve a local Wavix API (demo account by default) for trying and testing offline.")
+    .option("--port <n>", "port to listen on (0 picks a free one)", nonNegativeInt("--port"), 8787)
+    .option("--host <addr>", "interface to bind", "127.0.0.1")
+    .option("--seed <file>", "account to serve, from a JSON or YAML seed file (default: the demo account)")
+    .option("--api-key <key>", "accept this API key (repeatable; default: sim-demo-key)", collect, [])
+    .option("--latency-ms <n>", "delay every response by N ms", nonNegativeInt("--latency-ms"), 0)
+    .option("--fault-rate <r>", "probability (0-1) that a request fails with 503 or 429", rate, 0)
+    .action(async (opts: SimulatorCliOptions) => {
+      const seed: SimSeed | "demo" = opts.seed ? loadSeedFile(opts.seed) : "demo";
+      const apiKeys: SimApiKey[] | undefined = opts.apiKey.length > 0 ? opts.apiKey.map((key) => ({ key })) : undefined;
+      const sim = await startSimulator({
+        port: opts.port,
+        host: opts.host,
+        seed,
+        apiKeys,
+        latencyMs: opts.latencyMs,
+        faults: faultRateRules(opts.faultRate),
+      });
+      const what = opts.seed ? `seed ${opts.seed}` : "demo account";
+      process.stdout.write(`Wavix simulator listening on ${sim.url} (${what})\n`);
+      // Keys given on the command line are the user's: never echo them. The default is a fake local key.
+      if (apiKeys) {
+        process.stdout.write(`Accepting ${apiKeys.length} API key(s) given with --api-key.\n`);
+      } else {
+        process.stdout.write(`API key: ${DEFAULT_SIM_API_KEY} (fake, local only)\n`);
+      }
+      process.stdout.write(`Try: WAVIX_BASE_URL=${sim.url} WAVIX_API_KEY=<key> wavix-sync plan\n`);
+      process.stdout.write("Press Ctrl+C to stop.\n");
+      await new Promise<void>((resolve) => {
+        const stop = (): void => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await sim.close();
+      process.stdout.write("Wavix simulator stopped.\n");
+    });
+}

@@ -1,4 +1,48 @@
+/**
+ * `wavix-sync validate [-f FILE]` (PRODUCT.md part 5): checks the desired-state file offline.
+ * It sends no request and needs no API key.
+ */
 import type { Command } from "commander";
+import { formatProblem, loadDesiredState, type DesiredState } from "../config";
+import { CliExit } from "./output";
 
-/** Placeholder: this command is being built. */
-export function registerValidate(_program: Command): void {}
+/** Default desired-state file (PRODUCT.md part 3). */
+export const DEFAULT_CONFIG_FILE = "wavix.yaml";
+
+/**
+ * Loads the file or prints every problem to stderr, one per line, and throws `CliExit(1)`.
+ * plan, apply and audit call it before any request (PRODUCT.md part 3: "reported all at once,
+ * before any request").
+ */
+export function loadOrReport(file: string): DesiredState {
+  const result = loadDesiredState(file);
+  if (!result.ok) {
+    process.stderr.write(result.problems.map((p) => `${formatProblem(p)}\n`).join(""));
+    throw new CliExit(1);
+  }
+  return result.state;
+}
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** One-line summary of a valid state: `N sub-accounts, M numbers, K call webhooks`. */
+export function summarizeState(state: DesiredState): string {
+  return [
+    count(state.sub_accounts?.length ?? 0, "sub-account", "sub-accounts"),
+    count(state.numbers?.length ?? 0, "number", "numbers"),
+    count(Object.keys(state.call_webhooks ?? {}).length, "call webhook", "call webhooks"),
+  ].join(", ");
+}
+
+export function registerValidate(program: Command): void {
+  program
+    .command("validate")
+    .description("Check the desired-state file (schema, duplicates, secrets) without contacting Wavix.")
+    .option("-f, --file <FILE>", "desired-state file", DEFAULT_CONFIG_FILE)
+    .action((opts: { file: string }) => {
+      const state = loadOrReport(opts.file);
+      process.stdout.write(`${opts.file}: valid (${summarizeState(state)})\n`);
+    });
+}

@@ -224,3 +224,29 @@ export interface BrandListResponse {
   items: Brand[];
   pagination: Pagination;
 }
+
+/** A page of an official list operation, as the client returns it. */
+export interface Page<T> {
+  items: T[];
+  pagination: Pagination;
+}
+
+/** `{success: true}` of answer, delete and release operations. */
+export interface SuccessResponse {
+  success: boolean;
+  [key: string]: unknown;
+}
+
+/** Seed 4.5 response. */
+export interface StartStreamResponse {
+  success: boolean;
+  stream_id: string;
+}
+
+/** Seed 4.9 query. */
+export interface MessageListQuery {
+  type?: "outbound" | "inbound";
+}
+
+/** Seed 4.9: response shape not shown; kept opaque. */
+export type MessageListResponse = Record<string, unknown>;

@@ -1,0 +1,46 @@
+/**
+ * Base URL resolution (PRODUCT.md part 5: `WAVIX_BASE_URL`, default `https://api.wavix.com`,
+ * plain `http://` only to loopback). Plain HTTP elsewhere would carry the Bearer key in clear text.
+ */
+import { isIP } from "node:net";
+import { InsecureBaseUrlError } from "./errors/insecure-base-url-error";
+
+export const DEFAULT_BASE_URL = "https://api.wavix.com";
+
+/** True for 127.0.0.0/8, ::1 and `localhost` (and its subdomains, RFC 6761 §6.3). */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isIP(host) === 4) return host.split(".")[0] === "127";
+  if (isIP(host) === 6) return host === "::1" || host === "0:0:0:0:0:0:0:1";
+  return false;
+}
+
+/** Validated base URL without a trailing slash. */
+export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  const raw = (explicit ?? env.WAVIX_BASE_URL ?? "").trim() || DEFAULT_BASE_URL;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new InsecureBaseUrlError(JSON.stringify(raw), "not a valid URL");
+  }
+  const shown = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
+  if (url.username || url.password) {
+    throw new InsecureBaseUrlError(shown, "credentials in the URL are not allowed (the key goes in WAVIX_API_KEY)");
+  }
+  if (url.search || url.hash) {
+    throw new InsecureBaseUrlError(shown, "a base URL takes no query or fragment");
+  }
+  if (url.protocol === "http:") {
+    if (!isLoopbackHost(url.hostname)) {
+      throw new InsecureBaseUrlError(
+        shown,
+        "plain http:// is only allowed to a loopback host (127.0.0.0/8, localhost, ::1); use https://",
+      );
+    }
+  } else if (url.protocol !== "https:") {
+    throw new InsecureBaseUrlError(shown, `unsupported protocol ${url.protocol} (use https://)`);
+  }
+  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+}

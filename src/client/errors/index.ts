@@ -1,0 +1,12 @@
+export { WavixApiError, isWavixApiError, type WavixApiErrorInit } from "./wavix-api-error";
+export { UnauthorizedError, isUnauthorizedError } from "./unauthorized-error";
+export { ForbiddenError, isForbiddenError } from "./forbidden-error";
+export { NotFoundError, isNotFoundError } from "./not-found-error";
+export { ValidationError, isValidationError } from "./validation-error";
+export { RateLimitedError, isRateLimitedError } from "./rate-limited-error";
+export { ServerError, isServerError } from "./server-error";
+export { NetworkError, isNetworkError } from "./network-error";
+export { TimeoutError, isTimeoutError } from "./timeout-error";
+export { ResponseFormatError, isResponseFormatError } from "./response-format-error";
+export { MissingApiKeyError, isMissingApiKeyError } from "./missing-api-key-error";
+export { InsecureBaseUrlError, isInsecureBaseUrlError } from "./insecure-base-url-error";

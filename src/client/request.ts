@@ -1,0 +1,303 @@
+/**
+ * One HTTP exchange with the Wavix API, and its retries. Everything that is about the wire lives
+ * here: Bearer auth (seed part 5; never `appid`), the per-attempt timeout, JSON decoding, mapping a
+ * failure to one error class (seed part 7 bodies), the retry policy (retry.ts) on p-retry, the
+ * concurrency bound (p-limit) and the client-side rate limit (rate-limit.ts).
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import pLimit, { type LimitFunction } from "p-limit";
+import pRetry from "p-retry";
+import {
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ResponseFormatError,
+  ServerError,
+  TimeoutError,
+  UnauthorizedError,
+  ValidationError,
+  WavixApiError,
+  type WavixApiErrorInit,
+} from "./errors";
+import { TokenBucket } from "./rate-limit";
+import { redact, safeCause } from "./redact";
+import { checkResponse, type ResponseSchemaName } from "./response-schemas";
+import { isIdempotent, type HttpMethod, type ResolvedRetryOptions } from "./retry";
+import { cappedRetryAfter, parseRetryAfter } from "./retry-timing";
+
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** Request counters, shared by a client and the clients derived from it with `withApiKey`. */
+export interface ClientStats {
+  /** HTTP requests sent, retries included. */
+  requests: number;
+  /** Retries sent (each also counted in `requests`). */
+  retries: number;
+}
+
+/** State shared by a client and its `withApiKey` children: one bound, one bucket, one set of counters. */
+export interface SharedTransport {
+  limit: LimitFunction;
+  bucket: TokenBucket;
+  stats: ClientStats;
+  /** Drift warnings already reported (by de-duplication key). */
+  warned: Set<string>;
+}
+
+export function createSharedTransport(concurrency: number, requestsPerSecond: number): SharedTransport {
+  if (!Number.isInteger(concurrency) || concurrency < 1) {
+    throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
+  }
+  return {
+    limit: pLimit(concurrency),
+    bucket: new TokenBucket(requestsPerSecond),
+    stats: { requests: 0, retries: 0 },
+    warned: new Set(),
+  };
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  apiKey: string;
+  fetch: FetchLike;
+  retry: ResolvedRetryOptions;
+  timeoutMs: number;
+  onWarning: (message: string) => void;
+  shared: SharedTransport;
+}
+
+/** Most distinct drift warnings reported per client family; beyond that they are dropped. */
+const MAX_DISTINCT_WARNINGS = 100;
+
+export interface RequestSpec {
+  method: HttpMethod;
+  /** Path as sent, query included. Must never hold a secret (Bearer auth only). */
+  path: string;
+  /** JSON body. */
+  body?: unknown;
+  /** The scope the operation needs (official `security`), named in a 403 message. */
+  scope?: string;
+  /** Response schema checked on success (drift → `onWarning`). */
+  schema?: ResponseSchemaName;
+}
+
+/** Marks an attempt's failure with what the retry policy needs. */
+class AttemptFailure extends Error {
+  constructor(
+    readonly error: WavixApiError,
+    readonly retryAfterMs: number | undefined,
+  ) {
+    super(error.message);
+  }
+}
+
+export async function request<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
+  const { retry, shared } = config;
+  try {
+    return await pRetry(
+      () => shared.limit(() => attempt<T>(config, spec)),
+      {
+        retries: retry.limit,
+        factor: 2,
+        minTimeout: retry.backoffBaseMs,
+        maxTimeout: retry.backoffLimitMs,
+        randomize: retry.jitter,
+        shouldRetry: async ({ error }) => {
+          if (!(error instanceof AttemptFailure)) return false;
+          const decision = retryDecision(config, spec.method, error);
+          if (!decision.retry) return false;
+          // p-retry adds its own backoff after this wait, so the total wait is at least what
+          // Retry-After asked for.
+          if (decision.waitMs > 0) await sleep(decision.waitMs);
+          shared.stats.retries += 1;
+          return true;
+        },
+      },
+    );
+  } catch (error) {
+    if (error instanceof AttemptFailure) throw error.error;
+    throw error;
+  }
+}
+
+function retryDecision(
+  config: TransportConfig,
+  method: HttpMethod,
+  failure: AttemptFailure,
+): { retry: boolean; waitMs: number } {
+  const { retry } = config;
+  const { error } = failure;
+  const waitMs = cappedRetryAfter(failure.retryAfterMs, retry.maxRetryAfterMs) ?? 0;
+  // 429 (afterStatusCodes) means "not processed": safe to repeat for any method, POST included.
+  if (retry.afterStatusCodes.includes(error.status)) return { retry: true, waitMs };
+  if (!retry.methods.includes(method)) return { retry: false, waitMs: 0 };
+  if (error instanceof NetworkError || error instanceof TimeoutError) return { retry: true, waitMs: 0 };
+  if (retry.statusCodes.includes(error.status)) return { retry: true, waitMs };
+  return { retry: false, waitMs: 0 };
+}
+
+async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
+  const { method, path } = spec;
+  const secrets = [config.apiKey];
+  // Outcome unknown = the server may have acted on a non-idempotent request (PRODUCT.md part 8).
+  const unknownIfPost = !isIdempotent(method);
+  await config.shared.bucket.take();
+  config.shared.stats.requests += 1;
+
+  const signal = AbortSignal.timeout(config.timeoutMs);
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    authorization: `Bearer ${config.apiKey}`,
+  };
+  let payload: string | undefined;
+  if (spec.body !== undefined) {
+    headers["content-type"] = "application/json";
+    payload = JSON.stringify(spec.body);
+  }
+
+  const transportFailure = (error: unknown): AttemptFailure => {
+    const init: WavixApiErrorInit = {
+      method,
+      path,
+      status: 0,
+      cause: safeCause(error, secrets),
+      outcomeUnknown: unknownIfPost,
+    };
+    if (signal.aborted) {
+      return new AttemptFailure(new TimeoutError(`timed out after ${config.timeoutMs} ms`, init), undefined);
+    }
+    const cause = init.cause as Error;
+    const detail = cause.cause instanceof Error ? `${cause.message} (${cause.cause.message})` : cause.message;
+    return new AttemptFailure(new NetworkError(`network error: ${detail}`, init), undefined);
+  };
+
+  let response: Response;
+  let text: string;
+  try {
+    response = await config.fetch(`${config.baseUrl}${path}`, { method, headers, body: payload, signal });
+    // The timeout covers the body too: a server that stalls mid-body is a timeout, and a
+    // connection cut mid-body is a network error, not a truncated JSON.
+    text = await response.text();
+  } catch (error) {
+    throw transportFailure(error);
+  }
+
+  const status = response.status;
+  const contentType = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
+  const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  const serverSide = status >= 500;
+  const base: WavixApiErrorInit = { method, path, status, outcomeUnknown: unknownIfPost && serverSide };
+
+  let body: unknown = undefined;
+  if (text.length > 0) {
+    const looksJson = contentType === "application/json" || contentType.endsWith("+json") || contentType === "";
+    let parsed = false;
+    if (looksJson) {
+      try {
+        body = JSON.parse(text);
+        parsed = true;
+      } catch {
+        parsed = false;
+      }
+    }
+    if (!parsed) {
+      const got = looksJson ? `malformed or truncated JSON (${text.length} bytes)` : contentType || "no content type";
+      throw new AttemptFailure(
+        new ResponseFormatError(`expected JSON, got ${got} (${status})`, {
+          ...base,
+          body: redact(text.slice(0, 500), secrets),
+        }),
+        retryAfterMs,
+      );
+    }
+  }
+
+  if (status >= 200 && status < 300) {
+    if (spec.schema !== undefined) reportDrift(config, spec, body);
+    return body as T;
+  }
+  throw new AttemptFailure(mapStatus(config, spec, status, redact(body, secrets), base, retryAfterMs), retryAfterMs);
+}
+
+function apiMessage(body: unknown): string | undefined {
+  if (body !== null && typeof body === "object" && "message" in body) {
+    const message = (body as { message: unknown }).message;
+    if (typeof message === "string" && message.trim() !== "") return message.trim();
+  }
+  return undefined;
+}
+
+/** Seed part 7 `errors: {field: rule}`; rules given as arrays are joined. */
+function fieldErrors(body: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (body === null || typeof body !== "object" || !("errors" in body)) return out;
+  const errors = (body as { errors: unknown }).errors;
+  if (errors === null || typeof errors !== "object") return out;
+  for (const [field, rule] of Object.entries(errors as Record<string, unknown>)) {
+    out[field] = Array.isArray(rule) ? rule.map(String).join(", ") : String(rule);
+  }
+  return out;
+}
+
+const SCOPE_IN_TEXT = /\b([a-z][a-z_]*:(?:read|write))\b/;
+
+function mapStatus(
+  config: TransportConfig,
+  spec: RequestSpec,
+  status: number,
+  body: unknown,
+  base: WavixApiErrorInit,
+  retryAfterMs: number | undefined,
+): WavixApiError {
+  const init: WavixApiErrorInit = { ...base, body };
+  const message = apiMessage(body);
+  const suffix = message ? `: ${message}` : "";
+  if (status === 401) {
+    return new UnauthorizedError(`unauthorized (401)${suffix}; check WAVIX_API_KEY`, init);
+  }
+  if (status === 403) {
+    const named = message?.match(SCOPE_IN_TEXT)?.[1];
+    const scope = named ?? spec.scope;
+    const hint = named
+      ? ""
+      : scope
+        ? ` (needs scope ${scope}: a restricted key without it, or a feature disabled for the account, is refused)`
+        : "";
+    return new ForbiddenError(`forbidden (403)${suffix}${hint}`, { ...init, scope });
+  }
+  if (status === 404) return new NotFoundError(`not found (404)${suffix}`, init);
+  if (status === 400 || status === 422) {
+    const errors = fieldErrors(body);
+    const fields = Object.entries(errors).map(([field, rule]) => `${field}: ${rule}`);
+    const detail = fields.length > 0 ? fields.join("; ") : (message ?? `status ${status}`);
+    return new ValidationError(`validation failed: ${detail}`, { ...init, errors });
+  }
+  if (status === 429) {
+    const wait = retryAfterMs !== undefined ? `, retry after ${Math.ceil(retryAfterMs / 1000)} s` : "";
+    return new RateLimitedError(`rate limited (429)${wait}${suffix}`, { ...init, retryAfterMs });
+  }
+  if (status >= 500) {
+    const unknown = init.outcomeUnknown ? "; outcome unknown, re-read before retrying" : "";
+    return new ServerError(`server error (${status})${suffix}${unknown}`, init);
+  }
+  return new WavixApiError(`unexpected status ${status}${suffix}`, init);
+}
+
+function reportDrift(config: TransportConfig, spec: RequestSpec, body: unknown): void {
+  const problems = checkResponse(spec.schema as ResponseSchemaName, body);
+  if (problems.length === 0) return;
+  const { warned } = config.shared;
+  // The route without IDs, so the same drift on /v1/numbers/1 and /v1/numbers/2 warns once.
+  const route = `${spec.method} ${spec.path.split("?")[0].replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
+  for (const problem of problems) {
+    const key = `${route}|${problem.key}`;
+    if (warned.has(key) || warned.size >= MAX_DISTINCT_WARNINGS) continue;
+    warned.add(key);
+    try {
+      config.onWarning(`${route}: response drift: ${problem.text}`);
+    } catch {
+      // A warning sink that throws must not fail the request.
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Response validation against `schemas/api/*.schema.json` (derived from seed part 2). Validation
+ * never throws: a mismatch is contract drift, reported through `onWarning` so a run still finishes
+ * while someone learns that the API changed (e.g. a property on Number, which seed 2.1 says may
+ * not appear). Schemas are compiled once per process, on first use.
+ */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
+import addFormats from "ajv-formats";
+
+export type ResponseSchemaName =
+  | "number"
+  | "number-list"
+  | "number-bulk-update"
+  | "sub-account"
+  | "sub-account-list"
+  | "call"
+  | "call-list"
+  | "call-webhook"
+  | "call-webhook-list"
+  | "two-fa-event-list"
+  | "two-fa-session-list"
+  | "brand-vetting-list"
+  | "brand-list";
+
+const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
+
+/**
+ * The package root: the nearest folder above this file holding package.json. Works from `src/`
+ * (vitest) and `dist/` (compiled) alike.
+ */
+function packageRoot(): string {
+  let dir = __dirname;
+  for (let i = 0; i < 10; i++) {
+    if (existsSync(path.join(dir, "package.json"))) return dir;
+    const parent = path.dirname(dir);
+    if (parent === dir) break;
+    dir = parent;
+  }
+  throw new Error(`package.json not found above ${__dirname}`);
+}
+
+interface Compiled {
+  validators: Map<string, ValidateFunction>;
+  loadError?: string;
+}
+
+let compiled: Compiled | undefined;
+
+function compile(): Compiled {
+  if (compiled) return compiled;
+  const validators = new Map<string, ValidateFunction>();
+  try {
+    const dir = path.join(packageRoot(), "schemas", "api");
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    addFormats(ajv);
+    const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json"));
+    for (const file of files) {
+      ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as object);
+    }
+    for (const file of files) {
+      const name = file.replace(/\.schema\.json$/, "");
+      const validate = ajv.getSchema(`${ID_BASE}${file}`);
+      if (validate) validators.set(name, validate);
+    }
+    compiled = { validators };
+  } catch (error) {
+    compiled = { validators, loadError: error instanceof Error ? error.message : String(error) };
+  }
+  return compiled;
+}
+
+function describe(error: ErrorObject): string {
+  const at = error.instancePath || "(root)";
+  if (error.keyword === "additionalProperty" || error.keyword === "additionalProperties") {
+    return `${at}: unexpected property "${String((error.params as { additionalProperty?: unknown }).additionalProperty)}"`;
+  }
+  if (error.keyword === "required") {
+    return `${at}: missing required property "${String((error.params as { missingProperty?: unknown }).missingProperty)}"`;
+  }
+  return `${at}: ${error.message ?? error.keyword}`;
+}
+
+/**
+ * Problems found in `value` against the named schema, each as one line, with a key for
+ * de-duplication (array indexes folded, so 10,000 numbers with the same drift warn once).
+ */
+export function checkResponse(name: ResponseSchemaName, value: unknown): { key: string; text: string }[] {
+  const { validators, loadError } = compile();
+  if (loadError !== undefined) {
+    return [{ key: "schemas-unavailable", text: `response schemas unavailable, responses not checked: ${loadError}` }];
+  }
+  const validate = validators.get(name);
+  if (!validate) return [{ key: `no-schema:${name}`, text: `no response schema named ${name}` }];
+  if (validate(value)) return [];
+  return (validate.errors ?? []).map((error) => ({
+    key: `${name}|${error.instancePath.replace(/\/\d+(?=\/|$)/g, "/*")}|${error.keyword}|${JSON.stringify(error.params)}`,
+    text: `${describe(error)} (schema ${name})`,
+  }));
+}

@@ -1,0 +1,96 @@
+/**
+ * The retry policy (PRODUCT.md part 8 "Reliability"), as a typed options object in the manner of
+ * ky's `types/retry.ts`. Executed by p-retry in `request.ts`.
+ *
+ * Which methods are safe to repeat: GET, PUT (replaces: seed 4.8 / official, the same body gives the
+ * same result), DELETE (releasing or deleting twice ends in the same state) and PATCH. PATCH is in
+ * the list because every PATCH this client sends sets absolute values (`sms_enabled: true`, a full
+ * `destinations` list), never increments or appends, so repeating it converges to the same state.
+ * POST (create a sub-account, upsert a webhook, start a call) is not: when its outcome is unknown
+ * (connection dropped, timeout, 5xx) it is never retried; the error carries `outcomeUnknown: true`
+ * and the caller re-reads to reconcile. A POST answered 429 IS retried: the API did not process it.
+ */
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RetryOptions {
+  /**
+   * Retries after the first attempt (so at most `limit + 1` requests).
+   * @default 4
+   */
+  limit?: number;
+  /**
+   * Methods retried on network errors, timeouts and `statusCodes`.
+   * @default ["GET", "PUT", "DELETE", "PATCH"]
+   */
+  methods?: HttpMethod[];
+  /**
+   * Statuses retried for `methods`.
+   * @default [429, 502, 503, 504]
+   */
+  statusCodes?: number[];
+  /**
+   * Statuses whose `Retry-After` header is honoured (the wait is at least what the server asks,
+   * capped by `maxRetryAfterMs`). These are retried for every method, POST included, because the
+   * server did not process the request (429 Too Many Requests).
+   * @default [429]
+   */
+  afterStatusCodes?: number[];
+  /**
+   * First backoff delay; doubles on each retry (exponential backoff).
+   * @default 300
+   */
+  backoffBaseMs?: number;
+  /**
+   * Upper bound of one backoff delay.
+   * @default 10000
+   */
+  backoffLimitMs?: number;
+  /**
+   * Upper bound of a wait asked by `Retry-After`.
+   * @default 60000
+   */
+  maxRetryAfterMs?: number;
+  /**
+   * Randomise each backoff delay (multiplied by a factor between 1 and 2) so many clients hit by
+   * the same outage do not retry in lockstep.
+   * @default true
+   */
+  jitter?: boolean;
+}
+
+/** RetryOptions with every default filled in. */
+export type ResolvedRetryOptions = Required<RetryOptions>;
+
+export const DEFAULT_RETRY_OPTIONS: Readonly<ResolvedRetryOptions> = Object.freeze<ResolvedRetryOptions>({
+  limit: 4,
+  methods: ["GET", "PUT", "DELETE", "PATCH"],
+  statusCodes: [429, 502, 503, 504],
+  afterStatusCodes: [429],
+  backoffBaseMs: 300,
+  backoffLimitMs: 10_000,
+  maxRetryAfterMs: 60_000,
+  jitter: true,
+});
+
+export function resolveRetryOptions(options: RetryOptions | undefined): ResolvedRetryOptions {
+  const merged: ResolvedRetryOptions = { ...DEFAULT_RETRY_OPTIONS, ...stripUndefined(options ?? {}) };
+  if (!Number.isInteger(merged.limit) || merged.limit < 0) {
+    throw new RangeError(`retry.limit must be a non-negative integer, got ${merged.limit}`);
+  }
+  for (const key of ["backoffBaseMs", "backoffLimitMs", "maxRetryAfterMs"] as const) {
+    if (!Number.isFinite(merged[key]) || merged[key] < 0) {
+      throw new RangeError(`retry.${key} must be a non-negative number, got ${merged[key]}`);
+    }
+  }
+  return merged;
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Idempotent under this client's use (see the module comment): a lost outcome may be repeated. */
+export function isIdempotent(method: HttpMethod): boolean {
+  return method !== "POST";
+}

@@ -1,0 +1,15 @@
+// Re-exports only: the desired-state file (PRODUCT.md part 3).
+export * from "./types";
+export { loadDesiredState, parseDesiredState, formatProblem, type LoadResult } from "./load";
+export {
+  normalizeDigits,
+  transportCode,
+  transportName,
+  normalizeDesiredState,
+  TRANSPORT_VALUES,
+  type TransportName,
+  type PositionLookup,
+} from "./normalize";
+export { toFileObject, stringifyDesiredState, type StringifyOptions } from "./serialize";
+export { DESIRED_STATE_SCHEMA_PATH, desiredStateSchema } from "./schema";
+export { isSecretKey } from "./semantic";

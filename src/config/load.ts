@@ -1,0 +1,183 @@
+/**
+ * Loading the desired-state file (PRODUCT.md part 3): YAML with positions, the JSON Schema, the
+ * semantic checks, then normalising into DesiredState. Every problem is found in one run, before
+ * any request, and reported as `FILE:LINE:COL: message (at path)`.
+ */
+import { readFileSync } from "node:fs";
+import type { ErrorObject } from "ajv";
+import { LineCounter, parseDocument, type Document } from "yaml";
+import type { ConfigProblem, DesiredState } from "./types";
+import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "./yaml-nodes";
+import { schemaErrors } from "./schema";
+import { closestKey, orList, valueErrorMessage, valueErrorRank } from "./messages";
+import { findSecretKeys, SECRET_KEY_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
+import { normalizeDesiredState } from "./normalize";
+
+/** Outcome of loading: the typed state, or every problem found (sorted by position). */
+export type LoadResult = { ok: true; state: DesiredState } | { ok: false; problems: ConfigProblem[] };
+
+/**
+ * `FILE:LINE:COL: message (at numbers[0].sms_enabled)`. The `(at …)` part is omitted for the
+ * document root (empty path); `LINE:COL` is omitted for problems about the whole file (line 0),
+ * such as a file that cannot be read.
+ */
+export function formatProblem(p: ConfigProblem): string {
+  const where = p.line > 0 ? `${p.file}:${p.line}:${p.col}` : p.file;
+  return `${where}: ${p.message}${p.path ? ` (at ${p.path})` : ""}`;
+}
+
+/** Reads and checks a file. Never throws: an unreadable file is one problem (no stack). */
+export function loadDesiredState(file: string): LoadResult {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (err) {
+    return { ok: false, problems: [{ file, line: 0, col: 0, path: "", message: `cannot read file: ${readErrorReason(err)}` }] };
+  }
+  return parseDesiredState(text, file);
+}
+
+function readErrorReason(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "ENOENT":
+      return "no such file";
+    case "EISDIR":
+      return "it is a directory";
+    case "EACCES":
+    case "EPERM":
+      return "permission denied";
+    default:
+      return code ?? (err instanceof Error ? err.message : String(err));
+  }
+}
+
+function lowerFirst(s: string): string {
+  return s.charAt(0).toLowerCase() + s.slice(1);
+}
+
+/** Like `loadDesiredState`, from text already read; `file` names it in messages and in the state. */
+export function parseDesiredState(text: string, file: string): LoadResult {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+
+  const at = (offset: number): { line: number; col: number } => lineCounter.linePos(offset);
+
+  // YAML syntax first: when the text does not parse, the structure below it cannot be trusted.
+  const syntax: ConfigProblem[] = [];
+  for (const e of [...doc.errors, ...doc.warnings]) {
+    const message =
+      e.code === "MULTIPLE_DOCS" ? "the file holds more than one YAML document (---); keep everything in one" : lowerFirst(e.message);
+    syntax.push({ file, ...at(e.pos[0]), path: "", message: `YAML: ${message}` });
+  }
+  if (doc.errors.length > 0) return { ok: false, problems: sortProblems(syntax) };
+
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    // e.g. an alias expanding too far (a "billion laughs" file).
+    const message = err instanceof Error ? err.message : String(err);
+    return { ok: false, problems: [...syntax, { file, line: 1, col: 1, path: "", message: `YAML: ${lowerFirst(message)}` }] };
+  }
+  if (data === null || data === undefined) {
+    return {
+      ok: false,
+      problems: [...syntax, { file, line: 1, col: 1, path: "", message: 'the file is empty: expected a mapping starting with "version: 1"' }],
+    };
+  }
+
+  const problemAt = (raw: RawProblem): ConfigProblem => {
+    const found = locate(doc, raw.segments);
+    const node = raw.atKey && found.key ? found.key : found.node;
+    return { file, ...nodeLinePos(node, lineCounter), path: formatPath(raw.segments), message: raw.message };
+  };
+
+  const raws: RawProblem[] = [];
+
+  // Secrets anywhere, reported at the key; nothing else is said about (or quoted from) what is under it.
+  const secrets = findSecretKeys(doc.contents as Parameters<typeof findSecretKeys>[0]);
+  for (const s of secrets) raws.push({ segments: s.segments, atKey: true, message: `${JSON.stringify(s.key)}: ${SECRET_KEY_MESSAGE}` });
+  const secretPaths = secrets.map((s) => s.segments);
+  const underSecret = (segs: PathSegment[]): boolean =>
+    secretPaths.some((sp) => sp.length <= segs.length && sp.every((seg, i) => String(seg) === String(segs[i])));
+
+  raws.push(...schemaProblems(schemaErrors(data), data, doc).filter((p) => !underSecret(p.segments)));
+
+  const lineOf = (segs: PathSegment[]): number => nodeLinePos(locate(doc, segs).node, lineCounter).line;
+  raws.push(...semanticProblems(data, lineOf, formatPath).filter((p) => !underSecret(p.segments)));
+
+  const problems = [...syntax, ...raws.map(problemAt)];
+  if (problems.length > 0) return { ok: false, problems: sortProblems(problems) };
+
+  const state = normalizeDesiredState(data as Record<string, unknown>, file, (segs) => {
+    const found = locate(doc, segs);
+    return found.found ? { file, ...nodeLinePos(found.node, lineCounter) } : undefined;
+  });
+  return { ok: true, state };
+}
+
+/** Maps ajv's errors to one human problem per node (ajv repeats itself through if/then and $ref). */
+function schemaProblems(errors: ErrorObject[], data: unknown, doc: Document): RawProblem[] {
+  const out: RawProblem[] = [];
+  const bestByPath = new Map<string, ErrorObject>();
+
+  for (const err of errors) {
+    // "must match then schema" says nothing; and trunk_id with/without trunk is worded by the
+    // semantic checks (one message instead of ajv's required + if + type).
+    if (err.keyword === "if") continue;
+    if (/^#\/definitions\/destination\/(then|else)\//.test(err.schemaPath)) continue;
+
+    const segs = pointerToSegments(err.instancePath, data);
+    if (err.keyword === "additionalProperties") {
+      const key = String(err.params.additionalProperty);
+      const props = (err.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+      const known = Object.keys(props);
+      const guess = closestKey(key, known);
+      const message = guess
+        ? `unknown key ${JSON.stringify(key)}: did you mean ${JSON.stringify(guess)}?`
+        : `unknown key ${JSON.stringify(key)} (expected ${orList(known)})`;
+      out.push({ segments: [...segs, key], atKey: true, message });
+      continue;
+    }
+    if (err.keyword === "required") {
+      const missing = String(err.params.missingProperty);
+      const hint = missing === "version" ? ' (add "version: 1")' : "";
+      out.push({ segments: segs, message: `missing required key ${JSON.stringify(missing)}${hint}` });
+      continue;
+    }
+    const prev = bestByPath.get(err.instancePath);
+    if (!prev || valueErrorRank(err) < valueErrorRank(prev)) bestByPath.set(err.instancePath, err);
+  }
+
+  for (const [pointer, err] of bestByPath) {
+    const segs = pointerToSegments(pointer, data);
+    const last = segs[segs.length - 1];
+    const field = typeof last === "string" ? last : undefined;
+    const found = locate(doc, segs);
+    const message =
+      pointer === "" && err.keyword === "type"
+        ? `expected a mapping with "version: 1" at the top of the file, got ${describeTop(data)}`
+        : valueErrorMessage(err, field, scalarSource(found.node));
+    out.push({ segments: segs, message });
+  }
+  return out;
+}
+
+function describeTop(data: unknown): string {
+  if (Array.isArray(data)) return "a list";
+  if (typeof data === "string") return "text";
+  return typeof data === "number" || typeof data === "boolean" ? `the ${typeof data} ${String(data)}` : "something else";
+}
+
+function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
+  const seen = new Set<string>();
+  return problems
+    .filter((p) => {
+      const k = `${p.line}:${p.col}:${p.path}:${p.message}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    })
+    .sort((a, b) => a.line - b.line || a.col - b.col || a.path.localeCompare(b.path) || a.message.localeCompare(b.message));
+}

@@ -1,0 +1,185 @@
+/**
+ * Checks JSON Schema cannot express (PRODUCT.md parts 3-4): secrets in the file, duplicate
+ * identities, trunk_id only with transport trunk, URLs that really parse, date windows in order.
+ * They read the plain data defensively: the schema may have failed on the same file.
+ */
+import { isMap, isScalar, isSeq, type Node } from "yaml";
+import type { PathSegment } from "./yaml-nodes";
+import { normalizeDigits } from "./normalize";
+import { quote } from "./messages";
+
+/** A problem before positions are attached: where (path, and whether the key or the value) and what. */
+export interface RawProblem {
+  segments: PathSegment[];
+  /** Point at the key of the last segment rather than at its value. */
+  atKey?: boolean;
+  message: string;
+}
+
+type Obj = Record<string, unknown>;
+
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Key names that hold credentials, compared without case, `_`, `-` or spaces. Secrets never live in
+ * the file (PRODUCT.md part 3 and 8): keys come from the environment or Pulumi secret config.
+ */
+const SECRET_KEY = /(apikey|secret|password|passwd|passphrase|token|credential|bearer|authorization|privatekey|accesskey)/;
+const SECRET_EXACT = new Set(["appid", "auth", "key", "pass", "pwd"]);
+
+export function isSecretKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[-_\s.]/g, "");
+  return SECRET_KEY.test(k) || SECRET_EXACT.has(k);
+}
+
+export const SECRET_KEY_MESSAGE =
+  "secrets do not belong in this file: the API key comes from the WAVIX_API_KEY environment variable " +
+  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), and sub-account keys are read from the API";
+
+/** Every mapping key anywhere in the document whose name looks like a secret, with its path. */
+export function findSecretKeys(root: Node | null): { segments: PathSegment[]; key: string }[] {
+  const found: { segments: PathSegment[]; key: string }[] = [];
+  // Bounded by the document's size: each node is visited once (aliases are not followed).
+  const walk = (node: unknown, segs: PathSegment[]): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const k = isScalar(pair.key) ? String(pair.key.value) : undefined;
+        if (k === undefined) continue;
+        if (isSecretKey(k)) found.push({ segments: [...segs, k], key: k });
+        else walk(pair.value, [...segs, k]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...segs, i]));
+    }
+  };
+  walk(root, []);
+  return found;
+}
+
+/** True for an absolute http(s) URL with a host; what the Wavix URL fields accept (PRODUCT.md part 2). */
+export function isHttpUrl(s: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(s);
+  } catch {
+    return false;
+  }
+  return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+}
+
+/** YYYY-MM-DD naming a real day (the schema reports the others). */
+function isCalendarDate(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const t = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().slice(0, 10) === s;
+}
+
+/** `line 5 (numbers[0])`-style reference to an earlier node, given a lookup of line by path. */
+export type LineOf = (segments: PathSegment[]) => number;
+
+export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s: PathSegment[]) => string): RawProblem[] {
+  const problems: RawProblem[] = [];
+  if (!isObj(data)) return problems;
+
+  const urlCheck = (v: unknown, segs: PathSegment[]): void => {
+    // ajv-formats' "uri" lets `https://` (no host) through; the API would refuse it.
+    if (typeof v === "string" && /^https?:\/\//i.test(v) && !isHttpUrl(v)) {
+      problems.push({ segments: segs, message: `expected an http(s) URL, got the string ${quote(v)}` });
+    }
+  };
+
+  // Sub-accounts: unique names (their identity) and unique pinned ids.
+  if (Array.isArray(data.sub_accounts)) {
+    const byName = new Map<string, number>();
+    const byId = new Map<number, number>();
+    data.sub_accounts.forEach((sa: unknown, i) => {
+      if (!isObj(sa)) return;
+      if (typeof sa.name === "string") {
+        const first = byName.get(sa.name);
+        if (first !== undefined) {
+          const fs: PathSegment[] = ["sub_accounts", first];
+          problems.push({
+            segments: ["sub_accounts", i, "name"],
+            message: `duplicate sub-account name ${quote(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
+          });
+        } else byName.set(sa.name, i);
+      }
+      if (typeof sa.id === "number") {
+        const first = byId.get(sa.id);
+        if (first !== undefined) {
+          const fs: PathSegment[] = ["sub_accounts", first];
+          problems.push({
+            segments: ["sub_accounts", i, "id"],
+            message: `duplicate sub-account id ${sa.id}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
+          });
+        } else byId.set(sa.id, i);
+      }
+      if (isObj(sa.default_destinations)) {
+        for (const k of ["sms_endpoint", "dlr_endpoint"]) {
+          urlCheck(sa.default_destinations[k], ["sub_accounts", i, "default_destinations", k]);
+        }
+      }
+    });
+  }
+
+  // Numbers: unique by digits once `+` is dropped (PRODUCT.md part 4, identity), trunk rules.
+  if (Array.isArray(data.numbers)) {
+    const byDigits = new Map<string, number>();
+    data.numbers.forEach((n: unknown, i) => {
+      if (!isObj(n)) return;
+      if (typeof n.number === "string" && /^\+?[0-9]+$/.test(n.number)) {
+        const digits = normalizeDigits(n.number);
+        const first = byDigits.get(digits);
+        if (first !== undefined) {
+          const fs: PathSegment[] = ["numbers", first];
+          problems.push({
+            segments: ["numbers", i, "number"],
+            message: `duplicate number "${digits}": first declared at line ${lineOf(fs)} (${describePath(fs)})`,
+          });
+        } else byDigits.set(digits, i);
+      }
+      urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
+      urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);
+      if (Array.isArray(n.destinations)) {
+        n.destinations.forEach((d: unknown, j) => {
+          if (!isObj(d)) return;
+          const segs: PathSegment[] = ["numbers", i, "destinations", j];
+          const t = d.transport;
+          const isTrunk = t === "trunk" || t === 5;
+          const known = isTrunk || t === "sip" || t === "pstn" || t === 1 || t === 4;
+          if (!known) return; // the schema reports the transport itself
+          const hasTrunkId = d.trunk_id !== undefined && d.trunk_id !== null;
+          // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
+          if (isTrunk && !hasTrunkId) {
+            problems.push({ segments: segs, message: "transport trunk requires trunk_id (the SIP trunk's ID)" });
+          } else if (!isTrunk && hasTrunkId) {
+            problems.push({
+              segments: [...segs, "trunk_id"],
+              atKey: true,
+              message: `trunk_id is only allowed with transport trunk, not ${String(t)}`,
+            });
+          }
+        });
+      }
+    });
+  }
+
+  if (isObj(data.call_webhooks)) {
+    for (const k of ["on-call", "post-call"]) urlCheck(data.call_webhooks[k], ["call_webhooks", k]);
+  }
+
+  // 2FA windows: `from` after `to` would silently audit nothing.
+  if (isObj(data.audit) && isObj(data.audit.two_fa) && Array.isArray(data.audit.two_fa.services)) {
+    data.audit.two_fa.services.forEach((s: unknown, i) => {
+      if (!isObj(s) || typeof s.from !== "string" || typeof s.to !== "string") return;
+      if (isCalendarDate(s.from) && isCalendarDate(s.to) && s.from > s.to) {
+        problems.push({
+          segments: ["audit", "two_fa", "services", i, "to"],
+          message: `the window ends (${s.to}) before it starts (${s.from})`,
+        });
+      }
+    });
+  }
+
+  return problems;
+}

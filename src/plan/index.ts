@@ -1,0 +1,5 @@
+// Re-exports only.
+export * from "./types";
+export * from "./engine";
+export * from "./format";
+export * from "./json";

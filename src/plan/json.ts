@@ -1,0 +1,36 @@
+/**
+ * Machine rendering: `plan --json` and `apply --json`, exactly as PRODUCT.md part 5 shows.
+ * Fields are picked explicitly so nothing internal (ids, current records, keys) can leak.
+ */
+import type { FieldDiff } from "../resources/diff";
+import type { ApplyResult, Plan } from "./types";
+
+function diffJson(f: FieldDiff) {
+  return f.sensitive ? { path: f.path, before: null, after: "(sensitive)" } : { path: f.path, before: f.before ?? null, after: f.after ?? null };
+}
+
+export function planJson(plan: Plan) {
+  return {
+    version: 1 as const,
+    changes: plan.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map(diffJson) })),
+    unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
+    ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: p.message })) } : {}),
+    summary: { ...plan.summary },
+  };
+}
+
+export function applyJson(plan: Plan, result: ApplyResult) {
+  return {
+    ...planJson(plan),
+    results: result.results.map((r) => ({
+      kind: r.kind,
+      key: r.key,
+      action: r.action,
+      outcome: r.outcome,
+      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.reconciled ? { reconciled: true } : {}),
+    })),
+    pending: [...result.pending],
+    ok: result.ok && plan.problems.length === 0,
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The plan is plain data; rendering is separate (`format.ts` for people, `json.ts` for machines).
+ */
+import type { FieldDiff } from "../resources/diff";
+
+export type ChangeKind = "sub_account" | "number" | "call_webhook";
+export type ChangeAction = "create" | "update" | "delete";
+
+export interface PlannedChange {
+  kind: ChangeKind;
+  /** The name, the digits or the event type. */
+  key: string;
+  action: ChangeAction;
+  diff: FieldDiff[];
+}
+
+/** Something declared that cannot be planned (a number the account does not own, an ambiguous name). */
+export interface PlanProblem {
+  kind: ChangeKind;
+  key: string;
+  message: string;
+}
+
+export interface Unmanaged {
+  kind: ChangeKind;
+  key: string;
+}
+
+export interface PlanSummary {
+  create: number;
+  update: number;
+  delete: number;
+  unchanged: number;
+}
+
+export interface Plan {
+  changes: PlannedChange[];
+  unmanaged: Unmanaged[];
+  problems: PlanProblem[];
+  summary: PlanSummary;
+}
+
+export type ItemOutcome = "ok" | "failed";
+
+export interface ChangeResult {
+  kind: ChangeKind;
+  key: string;
+  action: ChangeAction;
+  outcome: ItemOutcome;
+  /** Why it failed: the API's message, with the field it named. Never a secret. */
+  error?: string;
+  /** Set when a create whose outcome was unknown was found by re-reading instead of sent again. */
+  reconciled?: boolean;
+}
+
+export interface ApplyResult {
+  results: ChangeResult[];
+  /** Numbers whose asynchronous change had not shown when `--wait` ran out. */
+  pending: string[];
+  ok: boolean;
+}

@@ -1,0 +1,232 @@
+/**
+ * Phone numbers: identity (digits), batched reads, normalisation, diff of managed keys, writes.
+ * Shared by the CLI engine and the Pulumi `PhoneNumber` provider.
+ *
+ * The tool never buys numbers (PRODUCT.md part 4, "Adoption"): a declared number must already be owned.
+ */
+import type { WavixClient } from "../client";
+import type { NumberUpdate, WavixNumber } from "../client/types";
+import type { DesiredNumber } from "../config/types";
+import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "./diff";
+
+/** The fields of a number this tool manages, in display order. */
+export const NUMBER_FIELDS = [
+  "sms_enabled",
+  "sms_relay_url",
+  "call_status_url",
+  "call_recording_enabled",
+  "transcription_enabled",
+  "transcription_threshold",
+  "destinations",
+] as const;
+export type NumberField = (typeof NUMBER_FIELDS)[number];
+
+/** Fields whose bulk change the API applies asynchronously (official bulk update). */
+export const ASYNC_BULK_FIELDS: ReadonlySet<NumberField> = new Set(["destinations", "sms_relay_url"]);
+
+/** Desired settings of one number: a field that is undefined is not managed. */
+export interface NumberSettings {
+  sms_enabled?: boolean;
+  sms_relay_url?: string | null;
+  call_status_url?: string | null;
+  call_recording_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  destinations?: CanonicalDestination[];
+}
+
+/** Page size used for listing; the API's own default (25) would cost four times the requests. */
+export const NUMBERS_PER_PAGE = 100;
+/** The most ids one bulk PATCH carries. */
+export const BULK_CHUNK = 100;
+
+export function settingsOf(desired: DesiredNumber): NumberSettings {
+  const s: NumberSettings = {};
+  for (const f of NUMBER_FIELDS) {
+    const v = desired[f];
+    if (v === undefined) continue;
+    if (f === "destinations") s.destinations = canonicalDestinations(desired.destinations ?? []);
+    else (s as Record<string, unknown>)[f] = v;
+  }
+  return s;
+}
+
+/** The managed fields as the account holds them, normalised (absent URL = null). */
+export function currentSettings(n: WavixNumber): Required<NumberSettings> {
+  return {
+    sms_enabled: n.sms_enabled,
+    sms_relay_url: n.sms_relay_url ?? null,
+    call_status_url: n.call_status_url ?? null,
+    call_recording_enabled: n.call_recording_enabled,
+    transcription_enabled: n.transcription_enabled,
+    transcription_threshold: n.transcription_threshold,
+    destinations: canonicalDestinations(n.destination ?? []),
+  };
+}
+
+/** Diff of managed keys only: a key the desired state leaves undefined never differs. */
+export function diffNumber(desired: NumberSettings, current: WavixNumber): FieldDiff[] {
+  const cur = currentSettings(current);
+  const out: FieldDiff[] = [];
+  for (const f of NUMBER_FIELDS) {
+    const want = desired[f];
+    if (want === undefined) continue;
+    const have = cur[f];
+    const same =
+      f === "destinations" ? sameDestinations(want as CanonicalDestination[], have as CanonicalDestination[]) : want === have;
+    if (!same) out.push({ path: f, before: have, after: want });
+  }
+  return out;
+}
+
+/** The PATCH body that makes the listed fields true. */
+export function patchFor(desired: NumberSettings, fields: Iterable<string>): NumberUpdate {
+  const patch: NumberUpdate = {};
+  for (const f of fields) {
+    if (f === "destinations") patch.destinations = destinationsForWire(desired.destinations ?? []);
+    else (patch as Record<string, unknown>)[f] = (desired as Record<string, unknown>)[f];
+  }
+  return patch;
+}
+
+/** Does the number, as read, show every desired field? */
+export function numberConverged(desired: NumberSettings, current: WavixNumber): boolean {
+  return diffNumber(desired, current).length === 0;
+}
+
+/**
+ * Resolve declared digits to the account's numbers with as few requests as the account allows
+ * (PRODUCT.md part 8): one listing page tells the account's size; then either page through the
+ * rest (when the declared set is large next to the account) or search number by number.
+ */
+export async function findNumbers(client: WavixClient, digits: readonly string[]): Promise<Map<string, WavixNumber>> {
+  const found = new Map<string, WavixNumber>();
+  const wanted = new Set(digits);
+  if (wanted.size === 0) return found;
+  const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
+  for (const n of first.items) if (wanted.has(n.number)) found.set(n.number, n);
+  const totalPages = first.pagination?.total_pages ?? 1;
+  const missing = [...wanted].filter((d) => !found.has(d));
+  if (missing.length === 0 || totalPages <= 1) return found;
+
+  if (totalPages - 1 <= missing.length) {
+    const pages = await Promise.all(
+      Array.from({ length: totalPages - 1 }, (_, i) => client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE })),
+    );
+    for (const p of pages) for (const n of p.items) if (wanted.has(n.number)) found.set(n.number, n);
+    return found;
+  }
+  await Promise.all(
+    missing.map(async (d) => {
+      const n = await searchNumber(client, d);
+      if (n) found.set(d, n);
+    }),
+  );
+  return found;
+}
+
+/** One number by its digits: `search` matches partially, so keep the exact match. */
+export async function searchNumber(client: WavixClient, digits: string): Promise<WavixNumber | undefined> {
+  for await (const page of client.iterateNumberPages({ search: digits, perPage: NUMBERS_PER_PAGE })) {
+    const hit = page.items.find((n) => n.number === digits);
+    if (hit) return hit;
+  }
+  return undefined;
+}
+
+/** Every number of the account, page by page (pages after the first fetched concurrently). */
+export async function listAllNumbers(client: WavixClient): Promise<WavixNumber[]> {
+  const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
+  const totalPages = first.pagination?.total_pages ?? 1;
+  const rest = await Promise.all(
+    Array.from({ length: Math.max(0, totalPages - 1) }, (_, i) =>
+      client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE }),
+    ),
+  );
+  return [first, ...rest].flatMap((p) => p.items);
+}
+
+/**
+ * Re-read numbers by id: one GET each when they are few, the listing when that is cheaper.
+ * Returns those it could read; a released number is simply absent.
+ */
+export async function rereadNumbers(client: WavixClient, ids: readonly number[]): Promise<Map<number, WavixNumber>> {
+  const out = new Map<number, WavixNumber>();
+  if (ids.length === 0) return out;
+  const wanted = new Set(ids);
+  if (ids.length <= 3) {
+    await Promise.all(ids.map(async (id) => out.set(id, await client.getNumber(id))));
+    return out;
+  }
+  const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
+  const totalPages = first.pagination?.total_pages ?? 1;
+  const pick = (items: WavixNumber[]) => {
+    for (const n of items) if (wanted.has(n.id)) out.set(n.id, n);
+  };
+  pick(first.items);
+  const remaining = ids.filter((id) => !out.has(id));
+  if (remaining.length === 0) return out;
+  if (totalPages - 1 <= remaining.length) {
+    const pages = await Promise.all(
+      Array.from({ length: totalPages - 1 }, (_, i) => client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE })),
+    );
+    for (const p of pages) pick(p.items);
+  } else {
+    await Promise.all(remaining.map(async (id) => out.set(id, await client.getNumber(id))));
+  }
+  return out;
+}
+
+/** One pending write: a number, the fields to change, and the patch that changes them. */
+export interface NumberWrite {
+  id: number;
+  digits: string;
+  fields: string[];
+  patch: NumberUpdate;
+}
+
+/** A batch of writes: either one bulk PATCH for several numbers, or a single PATCH. */
+export interface NumberWriteBatch {
+  ids: number[];
+  digits: string[];
+  patch: NumberUpdate;
+  bulk: boolean;
+}
+
+/**
+ * Group writes that carry the same patch into bulk PATCHes of at most {@link BULK_CHUNK} ids
+ * (PRODUCT.md part 8: a uniform change to many numbers goes out as bulk PATCHes).
+ */
+export function batchNumberWrites(writes: readonly NumberWrite[], chunk = BULK_CHUNK): NumberWriteBatch[] {
+  const groups = new Map<string, NumberWrite[]>();
+  for (const w of writes) {
+    const key = canonicalKey(w.patch);
+    const g = groups.get(key);
+    if (g) g.push(w);
+    else groups.set(key, [w]);
+  }
+  const batches: NumberWriteBatch[] = [];
+  for (const group of groups.values()) {
+    if (group.length === 1) {
+      const w = group[0];
+      batches.push({ ids: [w.id], digits: [w.digits], patch: w.patch, bulk: false });
+      continue;
+    }
+    for (let i = 0; i < group.length; i += chunk) {
+      const part = group.slice(i, i + chunk);
+      batches.push({ ids: part.map((w) => w.id), digits: part.map((w) => w.digits), patch: part[0].patch, bulk: true });
+    }
+  }
+  return batches;
+}
+
+/** Send one batch. */
+export async function sendNumberBatch(client: WavixClient, batch: NumberWriteBatch): Promise<void> {
+  if (batch.bulk) await client.bulkUpdateNumbers(batch.ids, batch.patch);
+  else await client.updateNumber(batch.ids[0], batch.patch);
+}
+
+/** Settings of a number in the file's own form, for `export` (URLs null when unset). */
+export function exportSettings(n: WavixNumber): Required<NumberSettings> {
+  return currentSettings(n);
+}

@@ -1,0 +1,49 @@
+/** Response values and the error bodies of seed part 7. */
+
+export interface SimResponse {
+  status: number;
+  /** JSON body; ignored when `raw` is set. */
+  body?: unknown;
+  /** A raw body (fault injection: HTML pages, truncated JSON). */
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export function json(status: number, body: unknown): SimResponse {
+  return { status, body };
+}
+
+/** 404 `{success:false, message}` (seed part 7). */
+export function notFound(message: string): SimResponse {
+  return json(404, { success: false, message });
+}
+
+/** 403 `{success:false, message}` (seed 4.1, part 7). */
+export function forbidden(message: string): SimResponse {
+  return json(403, { success: false, message });
+}
+
+/** Unauthorized `{success:false, error:true, message}` (seed part 7); status 401. */
+export function unauthorized(message: string): SimResponse {
+  return json(401, { success: false, error: true, message });
+}
+
+/** A validation failure; the router turns it into 422 `{success:false, message, errors}` (seed part 7). */
+export class ValidationFailure extends Error {
+  constructor(
+    readonly errors: Record<string, string>,
+    message = "The given data was invalid.",
+  ) {
+    super(message);
+  }
+}
+
+export function validationError(errors: Record<string, string>, message = "The given data was invalid."): SimResponse {
+  return json(422, { success: false, message, errors });
+}
+
+/** A 400 for a body that is not JSON. */
+export function badRequest(message: string): SimResponse {
+  return json(400, { success: false, message });
+}

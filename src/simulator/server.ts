@@ -1,0 +1,291 @@
+/**
+ * `startSimulator`: the local Wavix API on node:http. Per request: latency, faults, authentication
+ * (seed part 5), routing, scope and feature checks, the operation, the request log.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { DEFAULT_SIM_API_KEY, demoSeed } from "./demo";
+import { defaultFaultBody, FaultEngine, validateRule } from "./faults";
+import { badRequest, forbidden, json, notFound, type SimResponse, unauthorized, ValidationFailure, validationError } from "./http";
+import { matchRoute, type RouteContext } from "./routes";
+import { SeededRandom } from "./rng";
+import { SimStore } from "./store";
+import type { FaultRule, Scope, ScopeLevel, SimApiKey, SimRequestLogEntry, SimSeed, SimulatorOptions } from "./types";
+
+/** A running simulator. */
+export interface Simulator {
+  /** Base URL, e.g. `http://127.0.0.1:41234` (no trailing slash). */
+  url: string;
+  port: number;
+  /** The in-memory account; tests may read and mutate it. */
+  store: SimStore;
+  /** Requests answered (or dropped: status 0), in completion order. Never holds a key. */
+  log: SimRequestLogEntry[];
+  /** Replace the fault rules; their counters start again. */
+  setFaults(rules: FaultRule[]): void;
+  /** Stop listening, drop open connections and pending asynchronous changes. */
+  close(): Promise<void>;
+}
+
+/** Largest request body read, so a runaway client cannot exhaust memory. */
+const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+interface Principal {
+  org: number;
+  restricted?: Partial<Record<Scope, ScopeLevel>>;
+}
+
+function resolveSeed(seed: SimulatorOptions["seed"]): SimSeed {
+  if (seed === undefined || seed === "demo") return demoSeed();
+  if (seed === "empty") return {};
+  return structuredClone(seed);
+}
+
+/** The query string with any `appid` value replaced, so the log never holds a key (seed 5.8). */
+export function redactQuery(rawQuery: string): string {
+  return rawQuery.replace(/(^|&)(appid=)[^&]*/gi, "$1$2REDACTED");
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) {
+        reject(new Error("request body too large"));
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    req.on("error", reject);
+  });
+}
+
+function send(res: ServerResponse, response: SimResponse, extraHeaders: Record<string, string>): void {
+  const headers: Record<string, string> = { ...extraHeaders, ...(response.headers ?? {}) };
+  let payload: string;
+  if (response.raw !== undefined) {
+    payload = response.raw;
+    headers["content-type"] = response.contentType ?? "application/json";
+  } else {
+    payload = response.body === undefined ? "" : JSON.stringify(response.body);
+    headers["content-type"] = response.contentType ?? "application/json; charset=utf-8";
+  }
+  headers["content-length"] = String(Buffer.byteLength(payload));
+  res.writeHead(response.status, headers);
+  res.end(payload);
+}
+
+/** Start the simulator; resolves once it listens. */
+export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
+  const store = new SimStore(resolveSeed(options.seed));
+  const keys: SimApiKey[] = options.apiKeys ?? [{ key: DEFAULT_SIM_API_KEY }];
+  const faults = new FaultEngine(options.faults ?? [], new SeededRandom((store.rng.int(2 ** 31) ^ 0x5eed) >>> 0));
+  const latencyMs = options.latencyMs ?? 0;
+  const asyncDelayMs = options.asyncDelayMs ?? 300;
+  const maxPerPage = options.maxPerPage ?? 100;
+  const log: SimRequestLogEntry[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  let closed = false;
+
+  const schedule = (ms: number, fn: () => void): void => {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!closed) fn();
+    }, ms);
+    timers.add(timer);
+  };
+
+  function authenticate(req: IncomingMessage, query: URLSearchParams): Principal | SimResponse {
+    const header = req.headers.authorization;
+    let key: string | undefined;
+    if (header !== undefined) {
+      const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+      if (!m) return unauthorized("Unauthenticated: the Authorization header must be `Bearer <API key>`");
+      key = m[1];
+    } else {
+      key = query.get("appid") ?? undefined;
+    }
+    if (!key) return unauthorized("Unauthenticated: API key missing");
+    const configured = keys.find((k) => k.key === key);
+    if (configured) return { org: configured.organization ?? store.masterId, restricted: configured.restricted };
+    // Seed 5.11: each sub-account has its own API key, which authenticates as that sub-account.
+    const sub = store.subAccountByKey(key);
+    if (sub) {
+      if (sub.data.status === "disabled") return forbidden("The sub-account is disabled");
+      return { org: sub.data.id };
+    }
+    return unauthorized("Unauthenticated: invalid API key");
+  }
+
+  function dispatch(req: IncomingMessage, method: string, path: string, query: URLSearchParams, bodyText: string): SimResponse {
+    const who = authenticate(req, query);
+    if ("status" in who) return who;
+    let found: ReturnType<typeof matchRoute>;
+    try {
+      found = matchRoute(method, path);
+    } catch {
+      found = undefined; // a malformed %-escape in the path
+    }
+    if (!found) return notFound(`No route for ${method} ${path}`);
+    const { route, params } = found;
+    const needed: "read" | "write" = method === "GET" ? "read" : "write";
+    if (who.restricted) {
+      // Seed 5.3-5.4: a restricted key has one level per resource; Write includes Read.
+      const level = who.restricted[route.resource] ?? "none";
+      const ok = needed === "read" ? level === "read" || level === "write" : level === "write";
+      if (!ok) {
+        return forbidden(`Forbidden: ${method} ${path} requires scope ${route.resource}:${needed}, which this API key lacks`);
+      }
+    }
+    if (store.isFeatureDisabled(who.org, route.resource)) {
+      return forbidden("Request failed. The feature is disabled for the account.");
+    }
+    let body: unknown;
+    if (bodyText.trim() !== "" && method !== "GET") {
+      try {
+        body = JSON.parse(bodyText);
+      } catch {
+        return badRequest("The request body is not valid JSON");
+      }
+    }
+    const ctx: RouteContext = { store, org: who.org, params, query, body, maxPerPage, asyncDelayMs, schedule };
+    try {
+      return route.handle(ctx);
+    } catch (err) {
+      if (err instanceof ValidationFailure) return validationError(err.errors, err.message);
+      return json(500, { success: false, message: "Internal simulator error" });
+    }
+  }
+
+  function handleControl(res: ServerResponse, method: string, path: string, bodyText: string): void {
+    if (path === "/__sim/log" && method === "GET") return send(res, json(200, log), {});
+    if (path === "/__sim/log" && method === "DELETE") {
+      log.length = 0;
+      return send(res, json(200, { success: true }), {});
+    }
+    if (path === "/__sim/state" && method === "GET") return send(res, json(200, store.dump()), {});
+    if (path === "/__sim/faults" && method === "GET") return send(res, json(200, faults.rules), {});
+    if (path === "/__sim/faults" && method === "PUT") {
+      try {
+        const parsed: unknown = JSON.parse(bodyText || "[]");
+        const rules = (Array.isArray(parsed) ? parsed : (parsed as { rules?: unknown }).rules) as FaultRule[];
+        if (!Array.isArray(rules)) throw new Error("body must be an array of fault rules or {rules: [...]}");
+        rules.forEach(validateRule);
+        faults.setRules(rules);
+        return send(res, json(200, { success: true, rules: faults.rules }), {});
+      } catch (err) {
+        return send(res, badRequest(err instanceof Error ? err.message : "bad fault rules"), {});
+      }
+    }
+    return send(res, notFound(`No route for ${method} ${path}`), {});
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const at = new Date().toISOString();
+    const method = (req.method ?? "GET").toUpperCase();
+    const url = new URL(req.url ?? "/", "http://simulator.invalid");
+    const path = url.pathname;
+    let bodyText: string;
+    try {
+      bodyText = await readBody(req);
+    } catch {
+      req.socket.destroy();
+      return;
+    }
+    // Control endpoints are never faulted, delayed or logged (PRODUCT.md part 7 brief).
+    if (path === "/__sim" || path.startsWith("/__sim/")) {
+      if (options.control) return handleControl(res, method, path, bodyText);
+      return send(res, notFound(`No route for ${method} ${path}`), {});
+    }
+    const authKind: SimRequestLogEntry["auth"] =
+      req.headers.authorization !== undefined
+        ? /^Bearer\s/i.test(req.headers.authorization)
+          ? "bearer"
+          : "none"
+        : url.searchParams.has("appid")
+          ? "appid"
+          : "none";
+    const record = (status: number): void => {
+      log.push({ method, path, query: redactQuery(url.search.slice(1)), status, at, auth: authKind });
+    };
+    // Seed 5.8: `appid` still works but is deprecated; say so on every such answer.
+    const extraHeaders: Record<string, string> = authKind === "appid" ? { deprecation: "true" } : {};
+
+    if (latencyMs > 0) await sleep(latencyMs);
+    const { delayMs, decision } = faults.evaluate(method, path);
+    if (delayMs > 0) await sleep(delayMs);
+    if (closed) return;
+    if (decision.kind === "drop") {
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    if (decision.kind === "status") {
+      const rule = decision.rule;
+      const status = rule.status ?? 503;
+      const headers: Record<string, string> = { ...extraHeaders };
+      if (rule.retryAfter !== undefined) headers["retry-after"] = rule.retryAfter;
+      const response: SimResponse =
+        rule.body !== undefined
+          ? { status, raw: rule.body, contentType: rule.contentType ?? "application/json" }
+          : { status, body: defaultFaultBody(status) };
+      record(status);
+      send(res, response, headers);
+      return;
+    }
+    const response = dispatch(req, method, path, url.searchParams, bodyText);
+    if (decision.kind === "commit-then-drop") {
+      // The work is done (a create committed); the client never learns it.
+      record(0);
+      req.socket.destroy();
+      return;
+    }
+    record(response.status);
+    send(res, response, extraHeaders);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) send(res, json(500, { success: false, message: "Internal simulator error" }), {});
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    port: address.port,
+    store,
+    log,
+    setFaults(rules: FaultRule[]): void {
+      faults.setRules(rules);
+    },
+    close(): Promise<void> {
+      closed = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/**
+ * Exact decimal arithmetic for money. The API sends money as decimal text ("0.0050", PRODUCT.md
+ * part 2 "money is decimal text, never a float"); audit sums must be exact and keep the largest
+ * scale among their inputs (PRODUCT.md part 5), so "0.0050" + "0.01" is "0.0150", not "0.015".
+ */
+import Decimal from "decimal.js";
+
+// Addition is exact only if precision never binds: a clone with the maximum precision (a cap, not
+// a cost — work grows with the digits actually present).
+const ExactDecimal = Decimal.clone({ precision: 1e9 });
+
+/** Plain decimal text: optional sign, digits, optional fraction. No exponent, no spaces. */
+const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
+
+/** Thrown when a value handed to the decimal helpers is not plain decimal text. */
+export class DecimalFormatError extends Error {
+  constructor(readonly value: string) {
+    super(`not a decimal number: ${JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}…` : value)}`);
+    this.name = "DecimalFormatError";
+  }
+}
+
+function scaleOf(value: string): number {
+  if (typeof value !== "string" || !DECIMAL_TEXT.test(value)) {
+    throw new DecimalFormatError(String(value));
+  }
+  const dot = value.indexOf(".");
+  return dot === -1 ? 0 : value.length - dot - 1;
+}
+
+/** Sum of decimal texts, written with the largest scale among the inputs. An empty sum is "0". */
+export function sumDecimals(values: readonly string[]): string {
+  let scale = 0;
+  let total = new ExactDecimal(0);
+  for (const value of values) {
+    scale = Math.max(scale, scaleOf(value));
+    total = total.plus(new ExactDecimal(value));
+  }
+  // A sum of finite decimals never needs more places than the largest input scale, so toFixed
+  // only pads; it never rounds.
+  return total.toFixed(scale);
+}
+
+/** `a + b` as decimal text at the larger of the two scales. */
+export function addDecimal(a: string, b: string): string {
+  return sumDecimals([a, b]);
+}

@@ -1,0 +1,52 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { DecimalFormatError, addDecimal, sumDecimals } from "../../src/util/decimal";
+
+describe("decimal sums", () => {
+  it("adds exactly at the largest scale", () => {
+    expect(addDecimal("0.1", "0.2")).toBe("0.3");
+    expect(addDecimal("0.0050", "0.01")).toBe("0.0150");
+    expect(sumDecimals(["0.0525", "0.3", "0"])).toBe("0.3525");
+    expect(sumDecimals([])).toBe("0");
+    expect(sumDecimals(["12345678901234567890.0001", "0.0001"])).toBe("12345678901234567890.0002");
+    expect(addDecimal("-1.50", "1")).toBe("-0.50");
+  });
+
+  it("rejects non-decimal text clearly", () => {
+    for (const bad of ["", "abc", "1e3", "1,5", " 1", "NaN", "Infinity", "0x10"]) {
+      expect(() => sumDecimals([bad])).toThrow(DecimalFormatError);
+    }
+    expect(() => addDecimal("0.1", "ten")).toThrow(/not a decimal number: "ten"/);
+  });
+
+  // Decimal text with an arbitrary scale, built from integer units so the expected sum is exact.
+  const decimalText = fc
+    .record({ units: fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }), scale: fc.integer({ min: 0, max: 12 }) })
+    .map(({ units, scale }) => ({ text: toText(units, scale), units, scale }));
+
+  function toText(units: bigint, scale: number): string {
+    const negative = units < 0n;
+    const digits = (negative ? -units : units).toString().padStart(scale + 1, "0");
+    const body = scale === 0 ? digits : `${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+    return negative ? `-${body}` : body;
+  }
+
+  it("property: the sum is exact and written at the maximum input scale", () => {
+    fc.assert(
+      fc.property(fc.array(decimalText, { maxLength: 8 }), (values) => {
+        const scale = Math.max(0, ...values.map((v) => v.scale));
+        const exact = values.reduce((acc, v) => acc + v.units * 10n ** BigInt(scale - v.scale), 0n);
+        expect(sumDecimals(values.map((v) => v.text))).toBe(toText(exact, scale));
+      }),
+    );
+  });
+
+  it("property: addition is associative and commutative", () => {
+    fc.assert(
+      fc.property(decimalText, decimalText, decimalText, (a, b, c) => {
+        expect(addDecimal(addDecimal(a.text, b.text), c.text)).toBe(addDecimal(a.text, addDecimal(b.text, c.text)));
+        expect(addDecimal(a.text, b.text)).toBe(addDecimal(b.text, a.text));
+      }),
+    );
+  });
+});
