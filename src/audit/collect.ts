@@ -60,66 +60,61 @@ export interface Collected<T> {
 const NOT_FOUND = Symbol("not found");
 
 /**
+ * A 404 becomes `NOT_FOUND`; any other error (auth, network after retries) propagates: it is not
+ * about one item, and repeating it per item would only bury it. The returned promise is marked
+ * handled at once, because it may reject before the collector awaits it (while pages are walked).
+ */
+function settle<T>(request: Promise<T>): Promise<T | typeof NOT_FOUND> {
+  const p = request.then(
+    (value): T | typeof NOT_FOUND => value,
+    (err: unknown): typeof NOT_FOUND => {
+      if (err instanceof NotFoundError) return NOT_FOUND;
+      throw err;
+    },
+  );
+  p.catch(() => undefined);
+  return p;
+}
+
+/**
  * Sessions named directly, then the sessions of each service window, deduplicated by session ID
- * (first occurrence wins, so the report keeps the file's order), each with its events.
+ * (first occurrence wins, so the report keeps the file's order), each with its events. Events of
+ * the named sessions are requested while the service windows are still being listed. Missing
+ * items are reported in file order, whatever order the answers came in.
  */
 export async function collectTwoFa(client: AuditClient, selection: TwoFaSelection): Promise<Collected<CollectedSession>> {
-  const missing: MissingItem[] = [];
-  // A 404 becomes a MissingItem; any other error (auth, network after retries) propagates: it is
-  // not about one item, and repeating it per item would only bury it.
-  const track = async <T>(fn: () => Promise<T>, item: () => MissingItem): Promise<T | typeof NOT_FOUND> => {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof NotFoundError) {
-        missing.push(item());
-        return NOT_FOUND;
-      }
-      throw err;
-    }
-  };
-
   const ids: string[] = [];
+  const requests: Promise<TwoFaEvent[] | typeof NOT_FOUND>[] = [];
   const seen = new Set<string>();
   const add = (id: string): void => {
-    if (!seen.has(id)) {
-      seen.add(id);
-      ids.push(id);
-    }
+    if (seen.has(id)) return;
+    seen.add(id);
+    ids.push(id);
+    requests.push(settle(client.listTwoFaEvents(id)));
   };
   for (const id of selection.sessions ?? []) add(id);
 
   const windows = selection.services ?? [];
-  const listed = await Promise.all(
-    windows.map((w) =>
-      track(
-        () => client.listTwoFaSessions(w.service_id, w.from, w.to),
-        () => ({
-          kind: "two_fa_service",
-          id: w.service_id,
-          message: `2FA service ${w.service_id} not found`,
-        }),
-      ),
-    ),
-  );
-  for (const result of listed) {
-    if (result === NOT_FOUND) continue;
+  const listed = await Promise.all(windows.map((w) => settle(client.listTwoFaSessions(w.service_id, w.from, w.to))));
+  const missing: MissingItem[] = [];
+  listed.forEach((result, i) => {
+    const id = windows[i].service_id;
+    if (result === NOT_FOUND) {
+      missing.push({ kind: "two_fa_service", id, message: `2FA service ${id} not found` });
+      return;
+    }
     for (const s of result) add(s.session_id);
-  }
-
-  const results = await Promise.all(
-    ids.map((id) =>
-      track(
-        () => client.listTwoFaEvents(id),
-        () => ({ kind: "two_fa_session", id, message: `2FA session ${id} not found` }),
-      ),
-    ),
-  );
-  const items: CollectedSession[] = [];
-  results.forEach((events, i) => {
-    if (events !== NOT_FOUND) items.push({ session_id: ids[i], events });
   });
-  return { items, missing };
+
+  const results = await Promise.all(requests);
+  const items: CollectedSession[] = [];
+  const missingSessions: MissingItem[] = [];
+  results.forEach((events, i) => {
+    const id = ids[i];
+    if (events === NOT_FOUND) missingSessions.push({ kind: "two_fa_session", id, message: `2FA session ${id} not found` });
+    else items.push({ session_id: id, events });
+  });
+  return { items, missing: [...missingSessions, ...missing] };
 }
 
 /**
@@ -127,28 +122,14 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
  * brand pages are walked and each brand's vettings requested as soon as its page arrives.
  */
 export async function collectTenDlc(client: AuditClient, selection: TenDlcSelection): Promise<Collected<CollectedBrand>> {
-  const missing: MissingItem[] = [];
   const ids: string[] = [];
-  const pending: Promise<BrandVetting[] | typeof NOT_FOUND>[] = [];
+  const requests: Promise<BrandVetting[] | typeof NOT_FOUND>[] = [];
   const seen = new Set<string>();
   const start = (id: string): void => {
     if (seen.has(id)) return;
     seen.add(id);
     ids.push(id);
-    const p = client.listBrandVettings(id).then(
-      (v): BrandVetting[] | typeof NOT_FOUND => v,
-      (err: unknown): typeof NOT_FOUND => {
-        if (err instanceof NotFoundError) {
-          missing.push({ kind: "brand", id, message: `10DLC brand ${id} not found` });
-          return NOT_FOUND;
-        }
-        throw err;
-      },
-    );
-    // Handled below by Promise.all; this keeps an early rejection from being reported as unhandled
-    // while the brand pages are still being walked.
-    p.catch(() => undefined);
-    pending.push(p);
+    requests.push(settle(client.listBrandVettings(id)));
   };
 
   const brands = selection.brands ?? [];
@@ -159,10 +140,13 @@ export async function collectTenDlc(client: AuditClient, selection: TenDlcSelect
   } else {
     for (const id of brands) start(id);
   }
-  const results = await Promise.all(pending);
+  const results = await Promise.all(requests);
   const items: CollectedBrand[] = [];
+  const missing: MissingItem[] = [];
   results.forEach((vettings, i) => {
-    if (vettings !== NOT_FOUND) items.push({ brand_id: ids[i], vettings });
+    const id = ids[i];
+    if (vettings === NOT_FOUND) missing.push({ kind: "brand", id, message: `10DLC brand ${id} not found` });
+    else items.push({ brand_id: id, vettings });
   });
   return { items, missing };
 }

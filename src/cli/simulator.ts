@@ -53,7 +53,16 @@ export function faultRateRules(r: number): FaultRule[] {
   ];
 }
 
-export function registerSimulator(program: Command): void {
+/** Test seams of the command; production passes none. */
+export interface SimulatorCommandHooks {
+  /** Stops the server like SIGINT would. @default only SIGINT/SIGTERM stop it */
+  stop?: AbortSignal;
+  /** Where the banner goes. @default process.stdout */
+  out?: (line: string) => void;
+}
+
+export function registerSimulator(program: Command, hooks: SimulatorCommandHooks = {}): void {
+  const print = hooks.out ?? ((line: string): void => void process.stdout.write(`${line}\n`));
   program
     .command("simulator")
     .description("Serve a local Wavix API (demo account by default) for trying and testing offline.")
@@ -75,25 +84,28 @@ export function registerSimulator(program: Command): void {
         faults: faultRateRules(opts.faultRate),
       });
       const what = opts.seed ? `seed ${opts.seed}` : "demo account";
-      process.stdout.write(`Wavix simulator listening on ${sim.url} (${what})\n`);
+      print(`Wavix simulator listening on ${sim.url} (${what})`);
       // Keys given on the command line are the user's: never echo them. The default is a fake local key.
       if (apiKeys) {
-        process.stdout.write(`Accepting ${apiKeys.length} API key(s) given with --api-key.\n`);
+        print(`Accepting ${apiKeys.length} API key(s) given with --api-key.`);
       } else {
-        process.stdout.write(`API key: ${DEFAULT_SIM_API_KEY} (fake, local only)\n`);
+        print(`API key: ${DEFAULT_SIM_API_KEY} (fake, local only)`);
       }
-      process.stdout.write(`Try: WAVIX_BASE_URL=${sim.url} WAVIX_API_KEY=<key> wavix-sync plan\n`);
-      process.stdout.write("Press Ctrl+C to stop.\n");
+      print(`Try: WAVIX_BASE_URL=${sim.url} WAVIX_API_KEY=<key> wavix-sync plan`);
+      print("Press Ctrl+C to stop.");
       await new Promise<void>((resolve) => {
         const stop = (): void => {
           process.off("SIGINT", stop);
           process.off("SIGTERM", stop);
+          hooks.stop?.removeEventListener("abort", stop);
           resolve();
         };
         process.on("SIGINT", stop);
         process.on("SIGTERM", stop);
+        if (hooks.stop?.aborted) stop();
+        else hooks.stop?.addEventListener("abort", stop);
       });
       await sim.close();
-      process.stdout.write("Wavix simulator stopped.\n");
+      print("Wavix simulator stopped.");
     });
 }

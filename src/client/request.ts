@@ -259,11 +259,9 @@ function mapStatus(
   if (status === 403) {
     const named = message?.match(SCOPE_IN_TEXT)?.[1];
     const scope = named ?? spec.scope;
-    const hint = named
-      ? ""
-      : scope
-        ? ` (needs scope ${scope}: a restricted key without it, or a feature disabled for the account, is refused)`
-        : "";
+    // Seed 4.1: 403 also means "feature disabled for the account", so the known scope is named
+    // as what the operation requires, not asserted as the cause.
+    const hint = !named && scope ? ` (operation requires scope ${scope})` : "";
     return new ForbiddenError(`forbidden (403)${suffix}${hint}`, { ...init, scope });
   }
   if (status === 404) return new NotFoundError(`not found (404)${suffix}`, init);

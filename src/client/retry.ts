@@ -30,9 +30,9 @@ export interface RetryOptions {
    */
   statusCodes?: number[];
   /**
-   * Statuses whose `Retry-After` header is honoured (the wait is at least what the server asks,
-   * capped by `maxRetryAfterMs`). These are retried for every method, POST included, because the
-   * server did not process the request (429 Too Many Requests).
+   * Statuses that mean "not processed" (429 Too Many Requests), so they are retried for every
+   * method, POST included. On any retried status a `Retry-After` header is honoured: the wait is at
+   * least what the server asks, capped by `maxRetryAfterMs`.
    * @default [429]
    */
   afterStatusCodes?: number[];

@@ -87,7 +87,8 @@ function pathId(raw: string): number | undefined {
 
 function listNumbers(ctx: RouteContext): SimResponse {
   const ids = ctx.store.numberIdsOf(ctx.org);
-  const search = (ctx.query.get("search") ?? "").replace(/^\+/, "");
+  // A raw `+` in a query string decodes to a space, so trim before dropping the plus sign.
+  const search = (ctx.query.get("search") ?? "").trim().replace(/^\+/, "");
   let selected: number[] = ids;
   if (search !== "") {
     // Official: "Filters numbers by a full or partial phone number".

@@ -103,6 +103,8 @@ describe("computeAudit: 2FA events", () => {
           { session_id: "ok", events: [ev("2026-11-01T00:00:00Z", "Code sent via SMS", "success", "0.01"), ev("2026-11-01T00:01:00Z", "Verification", "success", "0.01")] },
           { session_id: "failed", events: [ev("2026-11-01T00:00:00Z", "Code sent via SMS", "success", "0.01"), ev("2026-11-01T00:01:00Z", "Verification", "failed", "0", "invalid code")] },
           { session_id: "sent-only", events: [ev("2026-11-01T00:00:00Z", "Code sent via voice", "pending", "0.02")] },
+          { session_id: "checking", events: [ev("2026-11-01T00:00:00Z", "Verification", "pending", "0")] },
+          { session_id: "lookup-ok", events: [ev("2026-11-01T00:00:00Z", "Number lookup", "success", "0.005")] },
         ],
       }),
       undefined,
@@ -112,8 +114,10 @@ describe("computeAudit: 2FA events", () => {
       ["ok", true],
       ["failed", false],
       ["sent-only", false],
+      ["checking", false],
+      ["lookup-ok", false],
     ]);
-    expect(r.two_fa.events_by_status).toEqual({ success: 3, failed: 1, pending: 1 });
+    expect(r.two_fa.events_by_status).toEqual({ success: 4, failed: 1, pending: 2 });
     expect(r.two_fa.sessions[1].events[1].error).toBe("invalid code");
   });
 

@@ -34,12 +34,12 @@ afterEach(async () => {
 });
 
 function client(options: WavixClientOptions = {}): WavixClient {
+  // Tiny backoff so retry tests run in milliseconds.
   return new WavixClient({
     apiKey: KEY,
     baseUrl: server.url,
-    retry: { backoffBaseMs: 1, backoffLimitMs: 5, ...options.retry },
     ...options,
-    ...(options.retry ? { retry: { backoffBaseMs: 1, backoffLimitMs: 5, ...options.retry } } : {}),
+    retry: { backoffBaseMs: 1, backoffLimitMs: 5, ...options.retry },
   });
 }
 

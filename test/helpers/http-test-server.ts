@@ -17,7 +17,7 @@ export type TestHandler = (
   req: RecordedRequest,
   res: http.ServerResponse,
   raw: http.IncomingMessage,
-) => void | Promise<void>;
+) => unknown;
 
 export interface HttpTestServer {
   url: string;

@@ -42,6 +42,18 @@
  *      host does `Struct.fromJavaScript(outs)` on what the provider returns, so a provider that
  *      returns `undefined` in `outs`/`props` fails the call).
  *
+ * Serializer pitfalls seen with @pulumi/pulumi 3.248 on Node 20 (project code the provider
+ * reaches is copied as source; node_modules packages become `require("name")`):
+ *    - ES `#private` members in copied classes: the host fails to load the provider
+ *      ("Private field '#x' must be declared in an enclosing class").
+ *    - Class field initializers (`queue = Promise.resolve()`, emitted natively for target
+ *      ES2022) are dropped: only the constructor body and prototype members are copied.
+ *    - Copied subclasses of Error with no own methods lose their prototype chain (not
+ *      `instanceof Error`, no message).
+ *    - `const { default: pRetry } = require("p-retry")` fails to serialize; keep the module
+ *      object (`p_retry_1.default(...)`, what tsc emits) so it stays `require("p-retry")`.
+ *      ESM-only p-retry then loads fine in the host (the echo fixture proves it).
+ *
  * Per call (request fields -> what the host does):
  *   configure(args)                 stores config, answers acceptSecrets=false
  *   check(urn, olds, news)          provider.check(olds, news) -> {inputs (+__provider), failures}

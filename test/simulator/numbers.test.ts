@@ -211,3 +211,15 @@ describe("DELETE /v1/numbers", () => {
     expect(none.body).toMatchObject({ errors: { ids: "required" } });
   });
 });
+
+test("search accepts a leading plus, raw or encoded", async () => {
+  const s = await withSim();
+  try {
+    for (const q of ["+15551230002", "%2B15551230002"]) {
+      const r = await api<NumberListResponse>(s, "GET", `/v1/numbers?search=${q}`);
+      expect(r.body.items.map((n) => n.id)).toEqual([4002]);
+    }
+  } finally {
+    await s.close();
+  }
+});
