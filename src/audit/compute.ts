@@ -2,6 +2,7 @@
  * The audit's rules, as a pure function of collected data (PRODUCT.md part 5, `audit`): no I/O,
  * no clock (the caller passes `now`). Rendering is elsewhere (`render/`).
  */
+import { normaliseReasons } from "../client/client";
 import Decimal from "decimal.js";
 import type { BrandVetting, TwoFaEvent } from "../client/types";
 import type { AuditConfig } from "../config/types";
@@ -240,14 +241,9 @@ export function computeTenDlc(
   return { value: out, findings };
 }
 
-/** `reasons` arrives as an array, a single string or null (seed 2.7); always an array here. */
-export function normaliseReasons(reasons: unknown): string[] {
-  if (reasons === null || reasons === undefined) return [];
-  if (Array.isArray(reasons)) {
-    return reasons.filter((r) => r !== null && r !== undefined && r !== "").map((r) => String(r));
-  }
-  const text = String(reasons);
-  return text === "" ? [] : [text];
+/** `reasons` arrives as an array, a single string or null (seed 2.7); always an array here, without blanks. */
+function reasonsArray(reasons: unknown): string[] {
+  return (normaliseReasons(reasons) ?? []).filter((r) => r !== "" && r !== "null" && r !== "undefined");
 }
 
 function normaliseScore(score: unknown): number | null {
@@ -275,7 +271,7 @@ export function normaliseVetting(raw: BrandVetting): {
     vetting_class: String(raw.vetting_class ?? ""),
     vetting_score: normaliseScore(raw.vetting_score),
     // The client normalises already; doing it again keeps this function right for any input.
-    reasons: normaliseReasons(raw.reasons as unknown),
+    reasons: reasonsArray(raw.reasons as unknown),
   };
   if (raw.vetting_details !== undefined && raw.vetting_details !== null) value.vetting_details = raw.vetting_details;
   return { value, createTime, vettedTime };

@@ -10,7 +10,7 @@ import { computeAudit, computeTenDlc, computeTwoFa } from "./compute";
 import type { AuditBrand, AuditReport, AuditTwoFa } from "./types";
 
 export * from "./types";
-export { computeAudit, computeTwoFa, computeTenDlc, normaliseReasons } from "./compute";
+export { computeAudit, computeTwoFa, computeTenDlc } from "./compute";
 export type { ComputeAuditOptions } from "./compute";
 export { AuditCollectionError, collectTwoFa, collectTenDlc } from "./collect";
 export type { AuditClient, TwoFaSelection, TenDlcSelection, MissingItem, Collected } from "./collect";

@@ -11,6 +11,9 @@ import type { TransportInput } from "./types";
 /** Module of the dynamic resource types: `pulumi-nodejs:dynamic/wavix:<Type>`. */
 export const RESOURCE_MODULE = "wavix";
 
+// Output fields are `declare`d, not `!`-asserted: with ES2022 class fields a plain field would be
+// re-initialised to undefined after `super()` has filled it with the resource's Output.
+
 // ---- SubAccount -------------------------------------------------------------------------------
 
 export interface SubAccountArgs {
@@ -31,14 +34,14 @@ export interface SubAccountArgs {
  * A Wavix sub-account. Deleting it disables it (the API has no delete). `apiKey` is always secret.
  */
 export class SubAccount extends pulumi.dynamic.Resource {
-  public readonly name!: pulumi.Output<string>;
-  public readonly status!: pulumi.Output<"enabled" | "disabled" | undefined>;
-  public readonly defaultDestinations!: pulumi.Output<{ smsEndpoint?: string | null; dlrEndpoint?: string | null } | undefined>;
+  declare public readonly name: pulumi.Output<string>;
+  declare public readonly status: pulumi.Output<"enabled" | "disabled" | undefined>;
+  declare public readonly defaultDestinations: pulumi.Output<{ smsEndpoint?: string | null; dlrEndpoint?: string | null } | undefined>;
   /** The sub-account's Wavix ID. */
-  public readonly subAccountId!: pulumi.Output<number>;
+  declare public readonly subAccountId: pulumi.Output<number>;
   /** The sub-account's own API key (secret). */
-  public readonly apiKey!: pulumi.Output<string>;
-  public readonly masterOrganization!: pulumi.Output<number>;
+  declare public readonly apiKey: pulumi.Output<string>;
+  declare public readonly masterOrganization: pulumi.Output<number>;
 
   constructor(name: string, args: SubAccountArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
@@ -90,20 +93,20 @@ export interface PhoneNumberArgs {
 
 /** A number the account already owns, adopted and kept in the declared state. */
 export class PhoneNumber extends pulumi.dynamic.Resource {
-  public readonly number!: pulumi.Output<string>;
-  public readonly subAccountId!: pulumi.Output<number | undefined>;
-  public readonly smsEnabled!: pulumi.Output<boolean | undefined>;
-  public readonly smsRelayUrl!: pulumi.Output<string | null | undefined>;
-  public readonly callStatusUrl!: pulumi.Output<string | null | undefined>;
-  public readonly callRecordingEnabled!: pulumi.Output<boolean | undefined>;
-  public readonly transcriptionEnabled!: pulumi.Output<boolean | undefined>;
-  public readonly transcriptionThreshold!: pulumi.Output<number | undefined>;
-  public readonly destinations!: pulumi.Output<
+  declare public readonly number: pulumi.Output<string>;
+  declare public readonly subAccountId: pulumi.Output<number | undefined>;
+  declare public readonly smsEnabled: pulumi.Output<boolean | undefined>;
+  declare public readonly smsRelayUrl: pulumi.Output<string | null | undefined>;
+  declare public readonly callStatusUrl: pulumi.Output<string | null | undefined>;
+  declare public readonly callRecordingEnabled: pulumi.Output<boolean | undefined>;
+  declare public readonly transcriptionEnabled: pulumi.Output<boolean | undefined>;
+  declare public readonly transcriptionThreshold: pulumi.Output<number | undefined>;
+  declare public readonly destinations: pulumi.Output<
     { destination: string; transport: TransportCode; priority: number; trunkId?: number }[] | undefined
   >;
-  public readonly onDelete!: pulumi.Output<"retain" | "release" | undefined>;
+  declare public readonly onDelete: pulumi.Output<"retain" | "release" | undefined>;
   /** The number's Wavix ID. */
-  public readonly wavixId!: pulumi.Output<number>;
+  declare public readonly wavixId: pulumi.Output<number>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(makeShim("PhoneNumber", providerImplPath()), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
@@ -121,8 +124,8 @@ export interface CallWebhookArgs {
 
 /** The account's call webhook for one event type; deleting the resource deletes the webhook. */
 export class CallWebhook extends pulumi.dynamic.Resource {
-  public readonly eventType!: pulumi.Output<CallWebhookEventType>;
-  public readonly url!: pulumi.Output<string>;
+  declare public readonly eventType: pulumi.Output<CallWebhookEventType>;
+  declare public readonly url: pulumi.Output<string>;
 
   constructor(name: string, args: CallWebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(makeShim("CallWebhook", providerImplPath()), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
