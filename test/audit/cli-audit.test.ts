@@ -73,10 +73,7 @@ audit:
 `;
 
 beforeAll(async () => {
-  await promisify(execFile)("npm", ["run", "build"], { cwd: ROOT }).catch((err: { stdout?: string; message: string }) => {
-    // tsc prints its errors on stdout; without them the failure says nothing.
-    throw new Error(`npm run build failed:\n${err.stdout ?? ""}${err.message}`);
-  });
+  // dist/ is built once by test/global-setup.ts.
   sim = await startSimulator({ port: 0 });
   dir = await mkdtemp(join(tmpdir(), "wavix-audit-cli-"));
 }, 180_000);

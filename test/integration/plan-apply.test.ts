@@ -2,12 +2,11 @@
  * End to end through the CLI (a child process) against the real simulator over HTTP.
  * PRODUCT.md parts 4 and 5; the plan/apply issue's acceptance list.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { generateAccount, startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
-import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
 
 const KEY = "test-master-key-5f1c";
 const SUB_KEY_A = "sub-key-acme-9a8b7c";
@@ -77,11 +76,6 @@ function noSecrets(text: string) {
   for (const secret of [KEY, SUB_KEY_A, SUB_KEY_L]) expect(text).not.toContain(secret);
   expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/); // no stack trace
 }
-
-beforeAll(() => {
-  // The CLI runs from dist/: make sure it is current (npm test builds first; this covers a lone run).
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" });
-});
 
 describe("plan", () => {
   it("lists exactly the expected changes, and nothing for destinations that differ only in order", async () => {

@@ -1,0 +1,30 @@
+// Re-exports only: the `wavix-sync/pulumi` entry (PRODUCT.md part 6).
+export * from "./types";
+export { RESOURCE_MODULE, SubAccount, PhoneNumber, CallWebhook } from "./resources";
+export type { SubAccountArgs, PhoneNumberArgs, DestinationArgs, CallWebhookArgs } from "./resources";
+export {
+  getTwoFaEvents,
+  getTwoFaEventsOutput,
+  getBrandVettings,
+  getBrandVettingsOutput,
+} from "./data-sources";
+export type {
+  DataSourceOptions,
+  GetTwoFaEventsArgs,
+  GetTwoFaEventsOutputArgs,
+  GetBrandVettingsArgs,
+  GetBrandVettingsOutputArgs,
+  TwoFaServiceWindowArgs,
+  TwoFaEventsData,
+  BrandVettingsData,
+} from "./data-sources";
+export {
+  declareResources,
+  loadStateOrThrow,
+  logicalName,
+  phoneNumberArgs,
+  runProgram,
+  subAccountArgs,
+} from "./program";
+export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
+export { makeShim, providerImplPath, PROVIDER_IMPL_SPECIFIER, type ProviderKind } from "./shim";
