@@ -1,0 +1,192 @@
+// The Pulumi program layer (PRODUCT.md part 6): `declareResources` of a parsed file, captured under
+// `pulumi.runtime.setMocks` in a child node process (real compiled code, as `pulumi up` runs it);
+// `runProgram`'s config file handling; the data sources against the simulator.
+import { execSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { WavixClient } from "../../src/client";
+import { loadDesiredState } from "../../src/config";
+import type { DesiredState } from "../../src/config/types";
+import { getBrandVettings, getTwoFaEvents, getTwoFaEventsOutput, loadStateOrThrow } from "../../src/pulumi";
+import { startSimulator, type Simulator } from "../../src/simulator";
+import { capturePulumiResources, type CapturedResource } from "../helpers/pulumi-host";
+
+const PROGRAM = "dist/pulumi/program.js";
+
+function load(file: string): DesiredState {
+  const r = loadDesiredState(file);
+  if (!r.ok) throw new Error(`fixture ${file} does not load`);
+  return r.state;
+}
+
+function byName(rs: CapturedResource[]): Map<string, CapturedResource> {
+  return new Map(rs.map((r) => [r.name, r]));
+}
+
+function inputsOf(r: CapturedResource): Record<string, unknown> {
+  const { __provider: _p, ...rest } = r.inputs;
+  return rest;
+}
+
+beforeAll(() => {
+  execSync("npm run build", { stdio: "pipe" });
+});
+
+describe("declareResources", () => {
+  it("declares every resource of the example file with identity names and camelCase inputs", async () => {
+    const state = load("examples/wavix.yaml");
+    const rs = byName(await capturePulumiResources(PROGRAM, "declareResources", { args: state }));
+    expect([...rs.keys()].sort()).toEqual([
+      "call-webhook:on-call",
+      "call-webhook:post-call",
+      "number:15551230001",
+      "number:15551230002",
+      "number:15551230003",
+      "sub-account:Acme Billing",
+      "sub-account:Acme Support",
+    ]);
+    expect(rs.get("sub-account:Acme Support")!.type).toBe("pulumi-nodejs:dynamic/wavix:SubAccount");
+    expect(inputsOf(rs.get("sub-account:Acme Support")!)).toEqual({
+      name: "Acme Support",
+      status: "enabled",
+      defaultDestinations: { smsEndpoint: "https://hooks.acme.example/sms", dlrEndpoint: "https://hooks.acme.example/dlr" },
+    });
+    expect(rs.get("sub-account:Acme Support")!.options.additionalSecretOutputs).toContain("apiKey");
+    expect(inputsOf(rs.get("number:15551230002")!)).toEqual({
+      number: "15551230002",
+      smsEnabled: true,
+      smsRelayUrl: "https://hooks.acme.example/inbound-sms",
+      callStatusUrl: "https://hooks.acme.example/call-status",
+    });
+    expect(inputsOf(rs.get("number:15551230001")!).destinations).toEqual([
+      { destination: "sip.acme.example", transport: 1, priority: 1 },
+      { destination: "15557654321", transport: 4, priority: 2 },
+      { destination: "acme-trunk", transport: 5, priority: 3, trunkId: 144 },
+    ]);
+    expect(inputsOf(rs.get("call-webhook:on-call")!)).toEqual({ eventType: "on-call", url: "https://hooks.acme.example/on-call" });
+    // Keys the file omits are not managed: not even present.
+    expect(inputsOf(rs.get("number:15551230003")!)).toEqual({ number: "15551230003", transcriptionEnabled: true, transcriptionThreshold: 30 });
+  });
+
+  it("keeps the same names and inputs when the file's lists are reordered", async () => {
+    const state = load("examples/multi-tenant.yaml");
+    const reversed: DesiredState = {
+      ...state,
+      sub_accounts: [...(state.sub_accounts ?? [])].reverse(),
+      numbers: [...(state.numbers ?? [])].reverse().map((n) => ({ ...n, destinations: n.destinations && [...n.destinations].reverse() })),
+    };
+    const [a, b] = await Promise.all([
+      capturePulumiResources(PROGRAM, "declareResources", { args: state }),
+      capturePulumiResources(PROGRAM, "declareResources", { args: reversed }),
+    ]);
+    const ma = byName(a);
+    const mb = byName(b);
+    expect([...ma.keys()].sort()).toEqual([...mb.keys()].sort());
+    expect(ma.size).toBe(8);
+    for (const [name, r] of ma) {
+      const other = inputsOf(mb.get(name)!);
+      const mine = inputsOf(r);
+      if (Array.isArray(mine.destinations)) {
+        expect(new Set((other.destinations as unknown[]).map((d) => JSON.stringify(d)))).toEqual(
+          new Set((mine.destinations as unknown[]).map((d) => JSON.stringify(d))),
+        );
+        delete mine.destinations;
+        delete other.destinations;
+      }
+      expect(other).toEqual(mine);
+      expect(mb.get(name)!.urn).toBe(r.urn);
+    }
+    expect(inputsOf(ma.get("number:15551230005")!).onDelete).toBe("release");
+    expect(inputsOf(ma.get("sub-account:Tenant Gamma")!).id).toBe(2003);
+  });
+
+  it("runProgram declares the file named by its option, data sources reading the simulator", async () => {
+    const sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "prog-key" }] });
+    try {
+      const rs = await capturePulumiResources(PROGRAM, "runProgram", {
+        args: { configFile: "examples/multi-tenant.yaml" },
+        env: { WAVIX_API_KEY: "prog-key", WAVIX_BASE_URL: sim.url },
+      });
+      expect(rs.map((r) => r.name).sort()).toEqual([
+        "call-webhook:post-call",
+        "number:15551230004",
+        "number:15551230005",
+        "number:15551230006",
+        "sub-account:Legacy Team",
+        "sub-account:Tenant Alpha",
+        "sub-account:Tenant Beta",
+        "sub-account:Tenant Gamma",
+      ]);
+      // The audit section's data source read the brands through the API (program process).
+      expect(sim.log.some((e) => e.path.startsWith("/v3/10dlc/brands/"))).toBe(true);
+    } finally {
+      await sim.close();
+    }
+  });
+});
+
+describe("loadStateOrThrow", () => {
+  it("throws one error listing every FILE:LINE:COL problem", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wavix-pulumi-"));
+    const file = path.join(dir, "bad.yaml");
+    writeFileSync(file, 'version: 1\nnumbers:\n  - number: "1555"\n    sms_enabled: maybe\n    call_status_url: ftp://x\n');
+    let message = "";
+    try {
+      loadStateOrThrow(file);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    const lines = message.split("\n").slice(1);
+    expect(lines).toHaveLength(2);
+    for (const l of lines) expect(l).toMatch(new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:\\d+:\\d+: `));
+    expect(message).toContain("numbers[0].sms_enabled");
+    expect(message).toContain("numbers[0].call_status_url");
+  });
+});
+
+describe("data sources", () => {
+  let sim: Simulator;
+  let client: WavixClient;
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "ds-key" }] });
+    client = new WavixClient({ apiKey: "ds-key", baseUrl: sim.url });
+  });
+  afterAll(async () => {
+    await sim.close();
+  });
+
+  it("getTwoFaEvents returns the audit's normalised sessions with exact totals", async () => {
+    const data = await getTwoFaEvents({ sessions: ["8753d4308f2e11ecb75fcdafd6d2d690"] }, { client });
+    expect(data.sessions).toHaveLength(1);
+    expect(data.sessions[0]).toMatchObject({ session_id: "8753d4308f2e11ecb75fcdafd6d2d690", verified: true, charge_total: "0.0525" });
+    expect(data.charge_total).toBe("0.0525");
+  });
+
+  it("getTwoFaEventsOutput resolves Inputs and reads with environment credentials", async () => {
+    const saved = { k: process.env.WAVIX_API_KEY, u: process.env.WAVIX_BASE_URL };
+    process.env.WAVIX_API_KEY = "ds-key";
+    process.env.WAVIX_BASE_URL = sim.url;
+    try {
+      const out = getTwoFaEventsOutput({
+        services: [{ serviceId: "7204a030201211ee9fb47d093f2f127c", from: "2026-11-01", to: "2026-11-21" }],
+      });
+      const data = await new Promise<{ sessions: unknown[] }>((resolve) => out.apply((d) => resolve(d)));
+      expect(data.sessions.length).toBeGreaterThanOrEqual(2);
+    } finally {
+      if (saved.k === undefined) delete process.env.WAVIX_API_KEY;
+      else process.env.WAVIX_API_KEY = saved.k;
+      if (saved.u === undefined) delete process.env.WAVIX_BASE_URL;
+      else process.env.WAVIX_BASE_URL = saved.u;
+    }
+  });
+
+  it("getBrandVettings gives each brand's effective score and pending flag", async () => {
+    const data = await getBrandVettings({ brands: ["B6AI7PA", "BPEND01"] }, { client });
+    const ids = data.brands.map((b) => b.brand_id).sort();
+    expect(ids).toEqual(["B6AI7PA", "BPEND01"]);
+    expect(data.brands.find((b) => b.brand_id === "BPEND01")!.pending).toBe(true);
+    await expect(getBrandVettings({ brands: ["NOPE"] }, { client })).rejects.toThrow(/NOPE/);
+  });
+});
