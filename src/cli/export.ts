@@ -1,12 +1,12 @@
 /** `wavix-sync export`: the account as a wavix.yaml that plans clean. */
 import type { Command } from "commander";
-import { stringify } from "yaml";
+import { stringifyDesiredState } from "../config";
 import { exportAccount } from "../resources/export";
 import { writeFileAtomic } from "./files";
 import { clientFromEnv } from "./common";
 
 /** Where editors find the schema when wavix-sync is installed in the repo. */
-const SCHEMA_COMMENT = "# yaml-language-server: $schema=./node_modules/wavix-sync/schemas/wavix.schema.json\n";
+const SCHEMA_PATH = "./node_modules/wavix-sync/schemas/wavix.schema.json";
 
 export function registerExport(program: Command): void {
   program
@@ -15,12 +15,12 @@ export function registerExport(program: Command): void {
     .option("--out <FILE>", "write to FILE instead of standard output")
     .action(async (flags: { out?: string }) => {
       const client = clientFromEnv();
-      const doc = await exportAccount(client);
-      const text = SCHEMA_COMMENT + stringify(doc, { lineWidth: 0 });
+      const state = await exportAccount(client);
+      const text = stringifyDesiredState(state, { schemaPath: SCHEMA_PATH });
       if (flags.out) {
         await writeFileAtomic(flags.out, text);
-        const n = (doc.numbers as unknown[]).length;
-        const s = (doc.sub_accounts as unknown[]).length;
+        const n = state.numbers?.length ?? 0;
+        const s = state.sub_accounts?.length ?? 0;
         process.stderr.write(`Wrote ${flags.out} (${s} sub-accounts, ${n} numbers).\n`);
       } else {
         process.stdout.write(text);

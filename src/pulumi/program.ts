@@ -31,7 +31,7 @@ export const logicalName = {
 /** A file's sub-account as camelCase args; keys the file omits stay absent (not managed). */
 export function subAccountArgs(d: DesiredSubAccount): SubAccountArgs {
   const args: SubAccountArgs = { name: d.name };
-  if (d.id !== undefined) args.id = d.id;
+  if (d.id !== undefined) args.subAccountId = d.id;
   if (d.status !== undefined) args.status = d.status;
   const dd = d.default_destinations;
   if (dd !== undefined) {

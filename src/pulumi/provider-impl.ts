@@ -366,11 +366,12 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
 
 // ---- SubAccount -------------------------------------------------------------------------------
 
-const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "id", "status", "defaultDestinations"];
+const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations"];
 
 function subAccountToFile(news: Props): Props {
   const entry: Props = {};
-  for (const k of ["name", "id", "status"]) if (has(news, k)) entry[k] = news[k];
+  for (const k of ["name", "status"]) if (has(news, k)) entry[k] = news[k];
+  if (has(news, "subAccountId")) entry.id = news.subAccountId;
   const dd = news.defaultDestinations;
   if (dd !== undefined) {
     if (dd !== null && typeof dd === "object") {
@@ -389,7 +390,7 @@ function subAccountFromDesired(d: DesiredSubAccount): SubAccountInputs {
   const dd = d.default_destinations;
   return compact<SubAccountInputs>({
     name: d.name,
-    id: d.id,
+    subAccountId: d.id,
     status: d.status,
     defaultDestinations:
       dd === undefined ? undefined : compact({ smsEndpoint: dd.sms_endpoint, dlrEndpoint: dd.dlr_endpoint }),
@@ -399,7 +400,7 @@ function subAccountFromDesired(d: DesiredSubAccount): SubAccountInputs {
 /** Normalised state as the resources' settings (a null endpoint, read back as unset, is not desired). */
 function subAccountSettings(s: Props): SubAccountSettings {
   const out: SubAccountSettings = { name: String(s.name) };
-  if (typeof s.id === "number") out.id = s.id;
+  if (typeof s.subAccountId === "number") out.id = s.subAccountId;
   if (s.status === "enabled" || s.status === "disabled") out.status = s.status;
   const dd = (s.defaultDestinations ?? {}) as Props;
   if (typeof dd.smsEndpoint === "string") out.sms_endpoint = dd.smsEndpoint;
@@ -443,14 +444,15 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     const replaces: string[] = [];
     // Identity: the exact name, unless an id pins the sub-account (then a new name is a rename).
     if (raw.name === UNKNOWN || o.name !== n.name) (n.id === undefined ? replaces : changed).push("name");
-    if (raw.id === UNKNOWN || o.id !== n.id) replaces.push("id");
+    // A pin (news) that differs from the sub-account held (olds, always known) is another one.
+    if (raw.subAccountId === UNKNOWN || (n.id !== undefined && o.id !== n.id)) replaces.push("subAccountId");
     if (o.status !== n.status) changed.push("status");
     if (o.sms_endpoint !== n.sms_endpoint) changed.push("defaultDestinations.smsEndpoint");
     if (o.dlr_endpoint !== n.dlr_endpoint) changed.push("defaultDestinations.dlrEndpoint");
     return {
       changes: replaces.length > 0 || changed.length > 0,
       replaces,
-      stables: replaces.length === 0 ? ["subAccountId", "apiKey", "masterOrganization"] : [],
+      stables: replaces.length === 0 ? ["subAccountId", "masterOrganization"] : [],
       deleteBeforeReplace: false,
     };
   },
@@ -479,7 +481,6 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     const acc = await notFoundToUndefined(masterClient().getSubAccount(Number(id)));
     if (!acc) return {};
     const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name };
-    if (typeof p.id === "number") state.id = p.id;
     if (has(p, "status")) state.status = acc.status;
     const dd = (p.defaultDestinations ?? undefined) as Props | undefined;
     if (dd && typeof dd === "object") {

@@ -19,8 +19,11 @@ export const RESOURCE_MODULE = "wavix";
 export interface SubAccountArgs {
   /** Identity within the account: an existing sub-account with this exact name is adopted. */
   name: pulumi.Input<string>;
-  /** Pins one sub-account when several share the name (then a new `name` renames it). */
-  id?: pulumi.Input<number>;
+  /**
+   * Pins one sub-account by its Wavix ID when several share the name (the file's `id:`); a new
+   * `name` then renames it. Pulumi reserves the property name `id`, hence this name.
+   */
+  subAccountId?: pulumi.Input<number>;
   /** Left as it is when omitted. */
   status?: pulumi.Input<"enabled" | "disabled">;
   /** Either endpoint may be omitted: it is then left as it is. */
@@ -47,7 +50,7 @@ export class SubAccount extends pulumi.dynamic.Resource {
     super(
       makeShim("SubAccount", providerImplPath()),
       name,
-      { ...args, subAccountId: undefined, apiKey: undefined, masterOrganization: undefined },
+      { ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), "apiKey"])] },
       RESOURCE_MODULE,
       "SubAccount",

@@ -29,8 +29,11 @@ export interface NormalDestination {
 export interface SubAccountInputs {
   /** Identity within the account: an existing sub-account with this name is adopted. */
   name: string;
-  /** Pins one sub-account when several share the name. */
-  id?: number;
+  /**
+   * Pins one sub-account by its Wavix ID when several share the name (the file's \`id:\`; Pulumi
+   * reserves the property name \`id\`). Always set in outputs.
+   */
+  subAccountId?: number;
   status?: "enabled" | "disabled";
   defaultDestinations?: {
     smsEndpoint?: string;
@@ -38,7 +41,7 @@ export interface SubAccountInputs {
   };
 }
 
-export interface SubAccountOutputs extends Omit<SubAccountInputs, "defaultDestinations"> {
+export interface SubAccountOutputs extends Omit<SubAccountInputs, "defaultDestinations" | "subAccountId"> {
   /** `null` in outputs read back means the account has the endpoint unset. */
   defaultDestinations?: { smsEndpoint?: string | null; dlrEndpoint?: string | null };
   subAccountId: number;

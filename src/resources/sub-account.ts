@@ -101,6 +101,23 @@ export function matchSubAccount(desired: SubAccountSettings, existing: readonly 
   return hits[0];
 }
 
+/** Options of {@link createSubAccount}. */
+export interface CreateSubAccountOptions {
+  /** POSTs sent at most. @default 3 */
+  attempts?: number;
+  /**
+   * Pauses before the successive re-reads that follow a create lost without any answer (timeout,
+   * dropped connection): the request may still be running on the server and commit after the client
+   * gave up, so one immediate re-read is not enough to rule it out. A 5xx is an answer (the server is
+   * done), so it gets one immediate re-read only. Regression: test/reliability/fault-matrix.test.ts
+   * "timeout on POST create; the server commits late" made a duplicate with a single re-read.
+   * @default [250, 500, 1000]
+   */
+  settleDelaysMs?: readonly number[];
+}
+
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
  * Create a sub-account, never twice. When the create's outcome is unknown (timeout, dropped
  * connection, 5xx), list by name before any retry: if it now exists, that one is adopted
@@ -109,9 +126,10 @@ export function matchSubAccount(desired: SubAccountSettings, existing: readonly 
 export async function createSubAccount(
   client: WavixClient,
   desired: SubAccountSettings,
-  options: { attempts?: number } = {},
+  options: CreateSubAccountOptions = {},
 ): Promise<{ account: SubAccount; reconciled: boolean }> {
   const attempts = options.attempts ?? 3;
+  const settle = options.settleDelaysMs ?? [250, 500, 1000];
   const before = new Set((await listAllSubAccounts(client)).filter((s) => s.name === desired.name).map((s) => s.id));
   const dd: { sms_endpoint?: string; dlr_endpoint?: string } = {};
   if (desired.sms_endpoint) dd.sms_endpoint = desired.sms_endpoint;
@@ -126,10 +144,16 @@ export async function createSubAccount(
       });
     } catch (err: unknown) {
       if (!(isWavixApiError(err) && err.outcomeUnknown) || attempt >= attempts) throw err;
-      const now = (await listAllSubAccounts(client)).filter((s) => s.name === desired.name && !before.has(s.id));
-      if (now.length > 0) {
-        created = now[0];
-        reconciled = true;
+      // No answer at all (status 0): the POST may still commit; re-read a few times before resending.
+      const delays = err.status === 0 ? [0, ...settle] : [0];
+      for (const ms of delays) {
+        if (ms > 0) await pause(ms);
+        const now = (await listAllSubAccounts(client)).filter((s) => s.name === desired.name && !before.has(s.id));
+        if (now.length > 0) {
+          created = now[0];
+          reconciled = true;
+          break;
+        }
       }
     }
   }

@@ -2,7 +2,8 @@
 // `pulumi.runtime.setMocks` in a child node process (real compiled code, as `pulumi up` runs it);
 // `runProgram`'s config file handling; the data sources against the simulator.
 import { execSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +15,30 @@ import { startSimulator, type Simulator } from "../../src/simulator";
 import { capturePulumiResources, type CapturedResource } from "../helpers/pulumi-host";
 
 const PROGRAM = "dist/pulumi/program.js";
+
+/**
+ * Compiles `dist/` (the host and the capture run compiled code). Vitest runs test files in
+ * parallel and both Pulumi test files need it, so a lock directory serialises the builds (two
+ * tsc runs rewriting dist/ would let a capture read a half-written file). Bounded wait.
+ */
+function buildDist(): void {
+  const lock = path.join(tmpdir(), `wavix-sync-build-${createHash("sha1").update(process.cwd()).digest("hex").slice(0, 12)}.lock`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) break; // a stale lock (a killed run): build anyway
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    execSync("npm run build", { stdio: "pipe" });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
 function load(file: string): DesiredState {
   const r = loadDesiredState(file);
@@ -31,7 +56,7 @@ function inputsOf(r: CapturedResource): Record<string, unknown> {
 }
 
 beforeAll(() => {
-  execSync("npm run build", { stdio: "pipe" });
+  buildDist();
 });
 
 describe("declareResources", () => {
@@ -99,7 +124,7 @@ describe("declareResources", () => {
       expect(mb.get(name)!.urn).toBe(r.urn);
     }
     expect(inputsOf(ma.get("number:15551230005")!).onDelete).toBe("release");
-    expect(inputsOf(ma.get("sub-account:Tenant Gamma")!).id).toBe(2003);
+    expect(inputsOf(ma.get("sub-account:Tenant Gamma")!).subAccountId).toBe(2003);
   });
 
   it("runProgram declares the file named by its option, data sources reading the simulator", async () => {

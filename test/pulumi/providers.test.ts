@@ -2,6 +2,10 @@
 // process (their serialized providers captured), then driven through the real dynamic-provider
 // host over gRPC — configure, check, create, diff, read, update, delete — against the simulator.
 import { execSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import {
@@ -16,6 +20,30 @@ import {
 const MASTER_KEY = "pulumi-test-master-key-5c1e";
 const SUB_KEY = "sim-acme-support-key"; // the demo seed's key of sub-account 2001 "Acme Support"
 const RESOURCES = "dist/pulumi/resources.js";
+
+/**
+ * Compiles `dist/` (the host and the capture run compiled code). Vitest runs test files in
+ * parallel and both Pulumi test files need it, so a lock directory serialises the builds (two
+ * tsc runs rewriting dist/ would let a capture read a half-written file). Bounded wait.
+ */
+function buildDist(): void {
+  const lock = path.join(tmpdir(), `wavix-sync-build-${createHash("sha1").update(process.cwd()).digest("hex").slice(0, 12)}.lock`);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      if (Date.now() > deadline) break; // a stale lock (a killed run): build anyway
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    execSync("npm run build", { stdio: "pipe" });
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
 
 let sim: Simulator;
 let host: PulumiHost;
@@ -32,7 +60,7 @@ function writesSince(from: number): string[] {
 }
 
 beforeAll(async () => {
-  execSync("npm run build", { stdio: "pipe" });
+  buildDist();
   // Serialization happens at program time; the key is in the environment then, and must not leak.
   const env = { WAVIX_API_KEY: MASTER_KEY };
   const [sa, pn, cw] = await Promise.all([
@@ -250,6 +278,21 @@ describe("SubAccount", () => {
 
     sim.store.subAccounts.delete(id);
     expect((await sa.read(created.id, created.properties)).id).toBe("");
+  });
+
+  it("a pinned subAccountId adopts that sub-account (a new name renames it), never creates", async () => {
+    const sa = driver("SubAccount");
+    const from = sim.log.length;
+    const { inputs, failures } = await sa.check({}, { name: "Legacy Team 2", subAccountId: 2002 });
+    expect(failures).toEqual([]);
+    const created = await sa.create(inputs);
+    expect(created.id).toBe("2002");
+    expect(sim.store.subAccounts.get(2002)!.data.name).toBe("Legacy Team 2");
+    expect(writesSince(from)).toEqual(["PUT /v1/sub-organizations/2002"]);
+    // With a pin, a new name is an update, and another pin is a replacement.
+    expect(await sa.diff("2002", created.properties, { name: "Legacy", subAccountId: 2002 })).toMatchObject({ changes: true, replaces: [] });
+    expect((await sa.diff("2002", created.properties, { name: "Legacy Team 2", subAccountId: 2001 })).replaces).toEqual(["subAccountId"]);
+    await expect(sa.create({ name: "Ghost", subAccountId: 999999 })).rejects.toThrow(/999999.*does not exist/);
   });
 });
 
