@@ -202,7 +202,7 @@ export class WavixClient {
   /** `GET /v1/numbers?search=&page=&per_page=` → `{items, pagination}`. */
   listNumbers(params: ListNumbersParams = {}): Promise<NumberListResponse> {
     const q = query({ search: params.search, page: params.page, per_page: params.perPage });
-    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list" });
+    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items" });
   }
 
   /** Every page of `listNumbers`, in order, driven by `pagination.total_pages`. */
@@ -232,6 +232,7 @@ export class WavixClient {
       body: { ...patch, ids },
       scope: "numbers:write",
       schema: "number-bulk-update",
+      list: "items",
     });
     return result.items;
   }
@@ -252,6 +253,7 @@ export class WavixClient {
       path: `/v1/sub-organizations${q}`,
       scope: "subaccounts:read",
       schema: "sub-account-list",
+      list: "sub_organizations",
     });
     return { items: result.sub_organizations, pagination: result.pagination };
   }
@@ -300,7 +302,7 @@ export class WavixClient {
 
   /** `GET /v1/calls/webhooks`. */
   listCallWebhooks(): Promise<CallWebhook[]> {
-    return this.call({ method: "GET", path: "/v1/calls/webhooks", scope: "webhooks:read", schema: "call-webhook-list" });
+    return this.call({ method: "GET", path: "/v1/calls/webhooks", scope: "webhooks:read", schema: "call-webhook-list", list: true });
   }
 
   /** `POST /v1/calls/webhooks` `{event_type, url}`: creates or replaces the webhook of that event. */
@@ -360,6 +362,7 @@ export class WavixClient {
       path: `/v1/two-fa/session/${segment(sessionUuid)}/events`,
       scope: "two_fa:read",
       schema: "two-fa-event-list",
+      list: true,
     });
   }
 
@@ -370,6 +373,7 @@ export class WavixClient {
       path: `/v1/two-fa/service/${segment(serviceId)}/sessions${query({ from, to })}`,
       scope: "two_fa:read",
       schema: "two-fa-session-list",
+      list: true,
     });
   }
 
@@ -382,6 +386,7 @@ export class WavixClient {
       path: `/v3/10dlc/brands/${segment(brandId)}/vettings`,
       scope: "campaigns:read",
       schema: "brand-vetting-list",
+      list: true,
     });
     return vettings.map((v) => ({ ...v, reasons: normaliseReasons((v as { reasons?: unknown }).reasons) }));
   }
@@ -389,7 +394,7 @@ export class WavixClient {
   /** `GET /v3/10dlc/brands` (paged). */
   listBrands(params: ListBrandsParams = {}): Promise<BrandListResponse> {
     const q = query({ page: params.page, per_page: params.perPage, status: params.status });
-    return this.call({ method: "GET", path: `/v3/10dlc/brands${q}`, scope: "campaigns:read", schema: "brand-list" });
+    return this.call({ method: "GET", path: `/v3/10dlc/brands${q}`, scope: "campaigns:read", schema: "brand-list", list: "items" });
   }
 
   /** Every page of `listBrands`, driven by `pagination.total_pages`. */

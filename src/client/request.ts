@@ -80,6 +80,16 @@ export interface RequestSpec {
   scope?: string;
   /** Response schema checked on success (drift → `onWarning`). */
   schema?: ResponseSchemaName;
+  /**
+   * Where the list of a list operation is: `true` when the body itself is the array, else the name
+   * of the property holding it. Schema drift only warns, but a success body without its list (e.g.
+   * `{success: false, message}` answered with 200) cannot be used at all: it becomes a
+   * `ResponseFormatError` naming the request instead of a `TypeError` deep in a caller.
+   * Regression: test/reliability/bad-input.test.ts "a JSON body of the wrong shape" printed
+   * "Error: first.items is not iterable".
+   * @default undefined (no check)
+   */
+  list?: true | string;
 }
 
 /** Marks an attempt's failure with what the retry policy needs. */
@@ -215,6 +225,21 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
 
   if (status >= 200 && status < 300) {
     if (spec.schema !== undefined) reportDrift(config, spec, body);
+    if (spec.list !== undefined) {
+      const holder = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
+      const list = spec.list === true ? body : holder?.[spec.list];
+      if (!Array.isArray(list)) {
+        const wanted = spec.list === true ? "a JSON array" : `a JSON object with an "${spec.list}" array`;
+        const message = apiMessage(body);
+        throw new AttemptFailure(
+          new ResponseFormatError(`expected ${wanted}, got ${Array.isArray(body) ? "an array" : body === null ? "null" : typeof body}${message ? ` (message: ${message})` : ""} (${status})`, {
+            ...base,
+            body: redact(body, secrets),
+          }),
+          retryAfterMs,
+        );
+      }
+    }
     return body as T;
   }
   throw new AttemptFailure(mapStatus(config, spec, status, redact(body, secrets), base, retryAfterMs), retryAfterMs);

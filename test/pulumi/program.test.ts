@@ -1,9 +1,7 @@
 // The Pulumi program layer (PRODUCT.md part 6): `declareResources` of a parsed file, captured under
 // `pulumi.runtime.setMocks` in a child node process (real compiled code, as `pulumi up` runs it);
 // `runProgram`'s config file handling; the data sources against the simulator.
-import { execSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,30 +13,6 @@ import { startSimulator, type Simulator } from "../../src/simulator";
 import { capturePulumiResources, type CapturedResource } from "../helpers/pulumi-host";
 
 const PROGRAM = "dist/pulumi/program.js";
-
-/**
- * Compiles `dist/` (the host and the capture run compiled code). Vitest runs test files in
- * parallel and both Pulumi test files need it, so a lock directory serialises the builds (two
- * tsc runs rewriting dist/ would let a capture read a half-written file). Bounded wait.
- */
-function buildDist(): void {
-  const lock = path.join(tmpdir(), `wavix-sync-build-${createHash("sha1").update(process.cwd()).digest("hex").slice(0, 12)}.lock`);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) break; // a stale lock (a killed run): build anyway
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    execSync("npm run build", { stdio: "pipe" });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
 
 function load(file: string): DesiredState {
   const r = loadDesiredState(file);
@@ -56,7 +30,7 @@ function inputsOf(r: CapturedResource): Record<string, unknown> {
 }
 
 beforeAll(() => {
-  buildDist();
+  // dist/ is built once by test/global-setup.ts.
 });
 
 describe("declareResources", () => {

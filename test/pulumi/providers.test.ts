@@ -1,10 +1,6 @@
 // The Pulumi providers end to end (PRODUCT.md part 6): resources built under setMocks in a child
 // process (their serialized providers captured), then driven through the real dynamic-provider
 // host over gRPC — configure, check, create, diff, read, update, delete — against the simulator.
-import { execSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -21,30 +17,6 @@ const MASTER_KEY = "pulumi-test-master-key-5c1e";
 const SUB_KEY = "sim-acme-support-key"; // the demo seed's key of sub-account 2001 "Acme Support"
 const RESOURCES = "dist/pulumi/resources.js";
 
-/**
- * Compiles `dist/` (the host and the capture run compiled code). Vitest runs test files in
- * parallel and both Pulumi test files need it, so a lock directory serialises the builds (two
- * tsc runs rewriting dist/ would let a capture read a half-written file). Bounded wait.
- */
-function buildDist(): void {
-  const lock = path.join(tmpdir(), `wavix-sync-build-${createHash("sha1").update(process.cwd()).digest("hex").slice(0, 12)}.lock`);
-  const deadline = Date.now() + 180_000;
-  for (;;) {
-    try {
-      mkdirSync(lock);
-      break;
-    } catch {
-      if (Date.now() > deadline) break; // a stale lock (a killed run): build anyway
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
-    }
-  }
-  try {
-    execSync("npm run build", { stdio: "pipe" });
-  } finally {
-    rmSync(lock, { recursive: true, force: true });
-  }
-}
-
 let sim: Simulator;
 let host: PulumiHost;
 const captured: Record<"SubAccount" | "PhoneNumber" | "CallWebhook", CapturedResource> = {} as never;
@@ -60,7 +32,7 @@ function writesSince(from: number): string[] {
 }
 
 beforeAll(async () => {
-  buildDist();
+  // dist/ is built once by test/global-setup.ts.
   // Serialization happens at program time; the key is in the environment then, and must not leak.
   const env = { WAVIX_API_KEY: MASTER_KEY };
   const [sa, pn, cw] = await Promise.all([
@@ -107,6 +79,7 @@ describe("PhoneNumber", () => {
     const pn = driver("PhoneNumber");
     const ok = await pn.check({}, {
       number: "+15551230003",
+      smsRelayUrl: null,
       destinations: [
         { destination: "sip.acme.example", transport: "sip", priority: 1 },
         { destination: "acme-trunk", transport: "trunk", trunkId: 144, priority: 2 },
@@ -115,6 +88,7 @@ describe("PhoneNumber", () => {
     expect(ok.failures).toEqual([]);
     expect(stripProvider(ok.inputs)).toEqual({
       number: "15551230003",
+      smsRelayUrl: null,
       destinations: [
         { destination: "sip.acme.example", transport: 1, priority: 1 },
         { destination: "acme-trunk", transport: 5, priority: 2, trunkId: 144 },
