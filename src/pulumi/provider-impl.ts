@@ -34,6 +34,7 @@ import {
   type SubAccountSettings,
 } from "../resources/sub-account";
 import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "../resources/call-webhook";
+import { NumberReader } from "../resources/number-reader";
 import type {
   CallWebhookInputs,
   CallWebhookOutputs,
@@ -58,6 +59,10 @@ interface Credentials {
 
 let credentials: Credentials = {};
 let master: WavixClient | undefined;
+/** Per host process: clients holding sub-account keys (memory only, never state). */
+let subClients = new Map<number, WavixClient>();
+/** Per client: reads of many numbers cost pages, not one GET each (PRODUCT.md part 8). */
+let readers = new WeakMap<WavixClient, NumberReader>();
 
 /**
  * Stores the credentials of the stack config. The engine sends the whole stack config with full
@@ -73,6 +78,8 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   if (next.apiKey !== credentials.apiKey || next.baseUrl !== credentials.baseUrl) {
     credentials = next;
     master = undefined;
+    subClients = new Map();
+    readers = new WeakMap();
   }
 }
 
@@ -89,8 +96,18 @@ function masterClient(): WavixClient {
 async function clientFor(subAccountId: number | undefined): Promise<WavixClient> {
   const m = masterClient();
   if (subAccountId === undefined) return m;
+  const known = subClients.get(subAccountId);
+  if (known) return known;
   const sub = await m.getSubAccount(subAccountId);
-  return m.withApiKey(sub.api_key);
+  const client = m.withApiKey(sub.api_key);
+  subClients.set(subAccountId, client);
+  return client;
+}
+
+function readerFor(client: WavixClient): NumberReader {
+  let r = readers.get(client);
+  if (!r) readers.set(client, (r = new NumberReader(client)));
+  return r;
 }
 
 // ---- small generic helpers -------------------------------------------------------------------
@@ -336,6 +353,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const client = await clientFor(subAccountId);
     const current = await findOwnedNumber(client, inputs.number, subAccountId);
     const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
+    readerFor(client).invalidate();
     return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
   },
 
@@ -343,7 +361,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const p = (props ?? {}) as Props;
     const subAccountId = subAccountIdOf(p.subAccountId);
     const client = await clientFor(subAccountId);
-    const n = await notFoundToUndefined(client.getNumber(Number(id)));
+    const n = await readerFor(client).read(Number(id));
     if (!n) return {}; // released (or moved away): no id tells the engine it is gone
     const state = phoneStateFromAccount(n, p);
     return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
@@ -353,6 +371,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const client = await clientFor(subAccountIdOf(news.subAccountId));
     const current = await client.getNumber(Number(id));
     const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
+    readerFor(client).invalidate();
     return { outs: compact({ ...news, wavixId: written.id }) };
   },
 
@@ -361,6 +380,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     if (props.onDelete !== "release") return;
     const client = await clientFor(subAccountIdOf(props.subAccountId));
     await notFoundToUndefined(client.releaseNumbers([Number(id)]));
+    readerFor(client).invalidate();
   },
 };
 

@@ -3,3 +3,4 @@ export * from "./diff";
 export * from "./phone-number";
 export * from "./sub-account";
 export * from "./call-webhook";
+export * from "./number-reader";
