@@ -33,15 +33,18 @@ async function confirm(question: string): Promise<boolean> {
   }
 }
 
-export function registerPlanApply(program: Command): void {
-  program
-    .command("plan")
-    .description("Show what apply would change (reads only)")
+/** The options plan and apply share. */
+function withCommonOptions(cmd: Command, json: string): Command {
+  return cmd
     .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
-    .option("--json", "print the plan as one JSON object")
+    .option("--json", json)
+    .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
+    .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8);
+}
+
+export function registerPlanApply(program: Command): void {
+  withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
-    .option("--prune", "plan to disable undeclared sub-accounts and delete undeclared call webhooks")
-    .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .action(async (flags: PlanFlags) => {
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency });
@@ -52,14 +55,8 @@ export function registerPlanApply(program: Command): void {
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     });
 
-  program
-    .command("apply")
-    .description("Make the account match the file")
-    .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
+  withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
-    .option("--json", "print the plan and the results as one JSON object")
-    .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
-    .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
     .action(async (flags: ApplyFlags) => {
       const desired = loadFileOrExit(flags.file);

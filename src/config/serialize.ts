@@ -4,7 +4,7 @@
  * makes normalising idempotent and lets `export` write a file that plans clean.
  */
 import { stringify } from "yaml";
-import type { DesiredState } from "./types";
+import { NUMBER_SETTING_KEYS, type DesiredState } from "./types";
 import { transportName } from "./normalize";
 
 /** Options of `stringifyDesiredState`. */
@@ -37,15 +37,8 @@ export function toFileObject(state: DesiredState): Record<string, unknown> {
   if (state.numbers) {
     out.numbers = state.numbers.map((n) => {
       const o: Record<string, unknown> = { number: n.number };
-      for (const k of [
-        "sms_enabled",
-        "sms_relay_url",
-        "call_status_url",
-        "call_recording_enabled",
-        "transcription_enabled",
-        "transcription_threshold",
-      ] as const) {
-        if (n[k] !== undefined) o[k] = n[k];
+      for (const k of NUMBER_SETTING_KEYS) {
+        if (k !== "destinations" && n[k] !== undefined) o[k] = n[k];
       }
       if (n.destinations !== undefined) {
         o.destinations = n.destinations.map((d) => {

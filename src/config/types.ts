@@ -37,6 +37,17 @@ export interface DesiredSubAccount {
   pos?: SourcePosition;
 }
 
+/** The settings of a number the file can manage, in display order (PRODUCT.md part 3). */
+export const NUMBER_SETTING_KEYS = [
+  "sms_enabled",
+  "sms_relay_url",
+  "call_status_url",
+  "call_recording_enabled",
+  "transcription_enabled",
+  "transcription_threshold",
+  "destinations",
+] as const;
+
 export interface DesiredNumber {
   /** Digits only, leading `+` dropped. Identity. */
   number: string;

@@ -6,19 +6,11 @@
  */
 import type { WavixClient } from "../client";
 import type { NumberUpdate, WavixNumber } from "../client/types";
-import type { DesiredNumber } from "../config/types";
+import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../config/types";
 import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "./diff";
 
 /** The fields of a number this tool manages, in display order. */
-export const NUMBER_FIELDS = [
-  "sms_enabled",
-  "sms_relay_url",
-  "call_status_url",
-  "call_recording_enabled",
-  "transcription_enabled",
-  "transcription_threshold",
-  "destinations",
-] as const;
+export const NUMBER_FIELDS = NUMBER_SETTING_KEYS;
 export type NumberField = (typeof NUMBER_FIELDS)[number];
 
 /** Fields whose bulk change the API applies asynchronously (official bulk update). */
