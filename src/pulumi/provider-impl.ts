@@ -29,7 +29,6 @@ import {
   disableSubAccount,
   listAllSubAccounts,
   matchSubAccount,
-  mergedReplace,
   updateSubAccount,
   type SubAccountSettings,
 } from "../resources/sub-account";
@@ -490,8 +489,8 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     }
     if (account === undefined) {
       account = (await createSubAccount(client, desired)).account;
-    } else if (diffSubAccount(desired, account).length > 0 || account.name !== desired.name) {
-      account = await client.replaceSubAccount(account.id, { ...mergedReplace(account, desired), name: desired.name });
+    } else if (diffSubAccount(desired, account).length > 0) {
+      account = await updateSubAccount(client, account, desired);
     }
     return { id: String(account.id), outs: subAccountOutputs(inputs, account) };
   },
@@ -518,12 +517,8 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     const client = masterClient();
     const desired = subAccountSettings(news as unknown as Props);
     let account = await client.getSubAccount(Number(id));
-    if (account.name !== desired.name) {
-      // A rename of a pinned sub-account: the PUT carries the new name with the merged rest.
-      account = await client.replaceSubAccount(account.id, { ...mergedReplace(account, desired), name: desired.name });
-    } else if (diffSubAccount(desired, account).length > 0) {
-      account = await updateSubAccount(client, account, desired);
-    }
+    // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
+    if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired);
     return { outs: subAccountOutputs(news, account) };
   },
 

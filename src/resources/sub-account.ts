@@ -38,6 +38,10 @@ function endpoint(v: string | null | undefined): string | null {
 
 export function diffSubAccount(desired: SubAccountSettings, current: SubAccount): FieldDiff[] {
   const out: FieldDiff[] = [];
+  // Matched by a pinned id, a different name in the file is a rename (by name, names always match).
+  if (desired.id !== undefined && desired.name !== current.name) {
+    out.push({ path: "name", before: current.name, after: desired.name });
+  }
   if (desired.status !== undefined && desired.status !== current.status) {
     out.push({ path: "status", before: current.status, after: desired.status });
   }
@@ -65,7 +69,7 @@ export function createDiff(desired: SubAccountSettings): FieldDiff[] {
 export function mergedReplace(current: SubAccount, desired: Partial<SubAccountSettings>): SubAccountReplace {
   const sms = desired.sms_endpoint ?? endpoint(current.default_destinations?.sms_endpoint);
   const dlr = desired.dlr_endpoint ?? endpoint(current.default_destinations?.dlr_endpoint);
-  const body: SubAccountReplace = { name: current.name, status: desired.status ?? current.status };
+  const body: SubAccountReplace = { name: desired.name ?? current.name, status: desired.status ?? current.status };
   const dd: { sms_endpoint?: string; dlr_endpoint?: string } = {};
   if (sms) dd.sms_endpoint = sms;
   if (dlr) dd.dlr_endpoint = dlr;

@@ -170,6 +170,21 @@ describe("apply", () => {
     expect(p.stdout).toContain("No changes.");
   });
 
+  it("renames a sub-account pinned by id, keeping what the file does not manage", async () => {
+    const env = await start();
+    const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Acme Care\n    id: 2001\n");
+    const p = await runCli(["plan", "-f", file, "--json"], env);
+    expect(JSON.parse(p.stdout).changes).toEqual([
+      { kind: "sub_account", key: "Acme Care", action: "update", diff: [{ path: "name", before: "Acme Support", after: "Acme Care" }] },
+    ]);
+    expect((await runCli(["apply", "-f", file, "--auto-approve"], env)).code).toBe(0);
+    const acme = sim!.store.subAccounts.get(2001)!.data;
+    expect(acme.name).toBe("Acme Care");
+    expect(acme.default_destinations.sms_endpoint).toBe("https://a.example/sms");
+    expect(sim!.store.subAccounts.size).toBe(2);
+    expect((await runCli(["plan", "-f", file, "--detailed-exitcode"], env)).code).toBe(0);
+  });
+
   it("refuses without --auto-approve when there is no terminal", async () => {
     const env = await start();
     const file = writeYaml(scratch(), "wavix.yaml", FILE);
