@@ -7,11 +7,11 @@ import { resolveBaseUrl } from "./base-url";
 import { MissingApiKeyError } from "./errors/missing-api-key-error";
 import {
   createSharedTransport,
+  rememberSecret,
   request,
   type ClientStats,
   type FetchLike,
   type RequestSpec,
-  type SharedTransport,
   type TransportConfig,
 } from "./request";
 import { resolveRetryOptions, type RetryOptions } from "./retry";
@@ -180,6 +180,9 @@ export class WavixClient {
   withApiKey(apiKey: string): WavixClient {
     const child = new WavixClient({ ...this.#options, apiKey });
     child.#config = { ...child.#config, shared: this.#config.shared };
+    // Every client of the family scrubs every key of the family from its errors.
+    rememberSecret(this.#config.shared, this.#config.apiKey);
+    rememberSecret(this.#config.shared, apiKey);
     return child;
   }
 
@@ -254,6 +257,7 @@ export class WavixClient {
       scope: "subaccounts:read",
       schema: "sub-account-list",
       list: "sub_organizations",
+      secretField: "api_key",
     });
     return { items: result.sub_organizations, pagination: result.pagination };
   }
@@ -270,6 +274,7 @@ export class WavixClient {
       path: `/v1/sub-organizations/${segment(id)}`,
       scope: "subaccounts:read",
       schema: "sub-account",
+      secretField: "api_key",
     });
   }
 
@@ -284,6 +289,7 @@ export class WavixClient {
       body,
       scope: "subaccounts:write",
       schema: "sub-account",
+      secretField: "api_key",
     });
   }
 
@@ -295,6 +301,7 @@ export class WavixClient {
       body,
       scope: "subaccounts:write",
       schema: "sub-account",
+      secretField: "api_key",
     });
   }
 

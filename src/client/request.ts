@@ -43,6 +43,27 @@ export interface SharedTransport {
   stats: ClientStats;
   /** Drift warnings already reported (by de-duplication key). */
   warned: Set<string>;
+  /**
+   * Every secret this family of clients knows besides its own key: the keys of `withApiKey`
+   * children and sub-account `api_key`s seen in responses (seed 2.8). All are scrubbed from every
+   * error of every client of the family, since an error body may echo any of them. Bounded (see
+   * `rememberSecret`).
+   */
+  secrets: Set<string>;
+}
+
+/** Most secrets remembered per client family; beyond that the oldest learned is forgotten. */
+const MAX_SECRETS = 1000;
+
+/** Adds `secret` to the family's scrub list (most recent last), forgetting the oldest when full. */
+export function rememberSecret(shared: SharedTransport, secret: unknown): void {
+  if (typeof secret !== "string" || secret === "") return;
+  shared.secrets.delete(secret);
+  shared.secrets.add(secret);
+  if (shared.secrets.size > MAX_SECRETS) {
+    const oldest = shared.secrets.values().next().value;
+    if (oldest !== undefined) shared.secrets.delete(oldest);
+  }
 }
 
 export function createSharedTransport(concurrency: number, requestsPerSecond: number): SharedTransport {
@@ -54,6 +75,7 @@ export function createSharedTransport(concurrency: number, requestsPerSecond: nu
     bucket: new TokenBucket(requestsPerSecond),
     stats: { requests: 0, retries: 0 },
     warned: new Set(),
+    secrets: new Set(),
   };
 }
 
@@ -90,6 +112,13 @@ export interface RequestSpec {
    * @default undefined (no check)
    */
   list?: true | string;
+  /**
+   * A property of the result (or, for a list operation, of each list item) that holds a secret,
+   * e.g. a sub-account's `api_key`: its values are remembered so that no later error of this
+   * client family can print them.
+   * @default undefined (nothing remembered)
+   */
+  secretField?: string;
 }
 
 /** Marks an attempt's failure with what the retry policy needs. */
@@ -147,9 +176,29 @@ function retryDecision(
   return { retry: false, waitMs: 0 };
 }
 
+/**
+ * What to scrub from an error of this client: its key, then every other secret of the family,
+ * longest first so a secret containing another is masked whole. Only built on a failure, never
+ * on the success path.
+ */
+function secretsOf(config: TransportConfig): string[] {
+  const others = [...config.shared.secrets].filter((s) => s !== config.apiKey);
+  return [config.apiKey, ...others].sort((a, b) => b.length - a.length);
+}
+
+/** Remembers the values of `spec.secretField` found in a success body (seed 2.8 `api_key`). */
+function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown): void {
+  const field = spec.secretField;
+  if (field === undefined || body === null || typeof body !== "object") return;
+  const holder = spec.list === undefined || spec.list === true ? body : (body as Record<string, unknown>)[spec.list];
+  const items: unknown[] = Array.isArray(holder) ? holder : [holder];
+  for (const item of items) {
+    if (item !== null && typeof item === "object") rememberSecret(shared, (item as Record<string, unknown>)[field]);
+  }
+}
+
 async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { method, path } = spec;
-  const secrets = [config.apiKey];
   // Outcome unknown = the server may have acted on a non-idempotent request (PRODUCT.md part 8).
   const unknownIfPost = !isIdempotent(method);
   await config.shared.bucket.take();
@@ -171,7 +220,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
       method,
       path,
       status: 0,
-      cause: safeCause(error, secrets),
+      cause: safeCause(error, secretsOf(config)),
       outcomeUnknown: unknownIfPost,
     };
     if (signal.aborted) {
@@ -216,7 +265,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
       throw new AttemptFailure(
         new ResponseFormatError(`expected JSON, got ${got} (${status})`, {
           ...base,
-          body: redact(text.slice(0, 500), secrets),
+          body: redact(text.slice(0, 500), secretsOf(config)),
         }),
         retryAfterMs,
       );
@@ -224,17 +273,21 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
   }
 
   if (status >= 200 && status < 300) {
+    learnSecrets(config.shared, spec, body);
     if (spec.schema !== undefined) reportDrift(config, spec, body);
     if (spec.list !== undefined) {
       const holder = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
       const list = spec.list === true ? body : holder?.[spec.list];
       if (!Array.isArray(list)) {
         const wanted = spec.list === true ? "a JSON array" : `a JSON object with an "${spec.list}" array`;
-        const message = apiMessage(body);
+        const got = Array.isArray(body) ? "an array" : body === null ? "null" : typeof body;
+        // The message is quoted from the scrubbed body: the API may echo a key in it.
+        const shown = redact(body, secretsOf(config));
+        const message = apiMessage(shown);
         throw new AttemptFailure(
-          new ResponseFormatError(`expected ${wanted}, got ${Array.isArray(body) ? "an array" : body === null ? "null" : typeof body}${message ? ` (message: ${message})` : ""} (${status})`, {
+          new ResponseFormatError(`expected ${wanted}, got ${got}${message ? ` (message: ${message})` : ""} (${status})`, {
             ...base,
-            body: redact(body, secrets),
+            body: shown,
           }),
           retryAfterMs,
         );
@@ -242,7 +295,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
     }
     return body as T;
   }
-  throw new AttemptFailure(mapStatus(config, spec, status, redact(body, secrets), base, retryAfterMs), retryAfterMs);
+  throw new AttemptFailure(mapStatus(spec, status, redact(body, secretsOf(config)), base, retryAfterMs), retryAfterMs);
 }
 
 function apiMessage(body: unknown): string | undefined {
@@ -268,7 +321,6 @@ function fieldErrors(body: unknown): Record<string, string> {
 const SCOPE_IN_TEXT = /\b([a-z][a-z_]*:(?:read|write))\b/;
 
 function mapStatus(
-  config: TransportConfig,
   spec: RequestSpec,
   status: number,
   body: unknown,

@@ -81,6 +81,20 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
   const problems: RawProblem[] = [];
   if (!isObj(data)) return problems;
 
+  /** Remembers the first item holding `key`; a later one is reported as a duplicate pointing back at it. */
+  const unique = <K>(seen: Map<K, number>, key: K, list: string, i: number, field: string, what: string): void => {
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      return;
+    }
+    const fs: PathSegment[] = [list, first];
+    problems.push({
+      segments: [list, i, field],
+      message: `duplicate ${what}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
+    });
+  };
+
   const urlCheck = (v: unknown, segs: PathSegment[]): void => {
     // ajv-formats' "uri" lets `https://` (no host) through; the API would refuse it.
     if (typeof v === "string" && /^https?:\/\//i.test(v) && !isHttpUrl(v)) {
@@ -94,26 +108,8 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
     const byId = new Map<number, number>();
     data.sub_accounts.forEach((sa: unknown, i) => {
       if (!isObj(sa)) return;
-      if (typeof sa.name === "string") {
-        const first = byName.get(sa.name);
-        if (first !== undefined) {
-          const fs: PathSegment[] = ["sub_accounts", first];
-          problems.push({
-            segments: ["sub_accounts", i, "name"],
-            message: `duplicate sub-account name ${quote(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
-          });
-        } else byName.set(sa.name, i);
-      }
-      if (typeof sa.id === "number") {
-        const first = byId.get(sa.id);
-        if (first !== undefined) {
-          const fs: PathSegment[] = ["sub_accounts", first];
-          problems.push({
-            segments: ["sub_accounts", i, "id"],
-            message: `duplicate sub-account id ${sa.id}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
-          });
-        } else byId.set(sa.id, i);
-      }
+      if (typeof sa.name === "string") unique(byName, sa.name, "sub_accounts", i, "name", `sub-account name ${quote(sa.name)}`);
+      if (typeof sa.id === "number") unique(byId, sa.id, "sub_accounts", i, "id", `sub-account id ${sa.id}`);
       if (isObj(sa.default_destinations)) {
         for (const k of ["sms_endpoint", "dlr_endpoint"]) {
           urlCheck(sa.default_destinations[k], ["sub_accounts", i, "default_destinations", k]);
@@ -129,14 +125,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
       if (!isObj(n)) return;
       if (typeof n.number === "string" && /^\+?[0-9]+$/.test(n.number)) {
         const digits = normalizeDigits(n.number);
-        const first = byDigits.get(digits);
-        if (first !== undefined) {
-          const fs: PathSegment[] = ["numbers", first];
-          problems.push({
-            segments: ["numbers", i, "number"],
-            message: `duplicate number "${digits}": first declared at line ${lineOf(fs)} (${describePath(fs)})`,
-          });
-        } else byDigits.set(digits, i);
+        unique(byDigits, digits, "numbers", i, "number", `number "${digits}"`);
       }
       urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
       urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);

@@ -2,16 +2,18 @@
 
 export interface SimResponse {
   status: number;
-  /** JSON body; ignored when `raw` is set. */
-  body?: unknown;
-  /** A raw body (fault injection: HTML pages, truncated JSON). */
-  raw?: string;
-  contentType?: string;
-  headers?: Record<string, string>;
+  /** The body as sent: JSON text from `json`, or anything (fault injection: HTML pages, truncated JSON). */
+  raw: string;
+  contentType: string;
 }
 
+/**
+ * A JSON response. The body is serialised here, once, so the response is a snapshot of the store
+ * when the handler answers: handlers return live store objects without copying them first, and a
+ * later change (an asynchronous bulk update) cannot alter an answer already made.
+ */
 export function json(status: number, body: unknown): SimResponse {
-  return { status, body };
+  return { status, raw: JSON.stringify(body) ?? "", contentType: "application/json; charset=utf-8" };
 }
 
 /** 404 `{success:false, message}` (seed part 7). */

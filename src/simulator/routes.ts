@@ -75,10 +75,6 @@ function bodyObject(ctx: RouteContext): JsonObject {
   return ctx.body;
 }
 
-function copy<T>(v: T): T {
-  return structuredClone(v);
-}
-
 function pathId(raw: string): number | undefined {
   return /^\d{1,10}$/.test(raw) ? Number(raw) : undefined;
 }
@@ -95,14 +91,14 @@ function listNumbers(ctx: RouteContext): SimResponse {
     selected = ids.filter((id) => ctx.store.numbers.get(id)!.data.number.includes(search));
   }
   const { page, pagination } = paginate(selected, ctx.query, ctx.maxPerPage);
-  return json(200, { items: page.map((id) => copy(ctx.store.numbers.get(id)!.data)), pagination });
+  return json(200, { items: page.map((id) => ctx.store.numbers.get(id)!.data), pagination });
 }
 
 function getNumber(ctx: RouteContext): SimResponse {
   const id = pathId(ctx.params[0]);
   const rec = id === undefined ? undefined : ctx.store.numberOf(ctx.org, id);
   if (!rec) return notFound(`Phone number ${ctx.params[0]} not found`);
-  return json(200, copy(rec.data));
+  return json(200, rec.data);
 }
 
 function applyPatch(store: SimStore, n: WavixNumber, patch: ReturnType<typeof parseNumberUpdate>): void {
@@ -118,7 +114,7 @@ function patchNumber(ctx: RouteContext): SimResponse {
   if (!rec) return notFound(`Phone number ${ctx.params[0]} not found`);
   const patch = parseNumberUpdate(bodyObject(ctx));
   applyPatch(ctx.store, rec.data, patch);
-  return json(200, copy(rec.data));
+  return json(200, rec.data);
 }
 
 function bulkPatchNumbers(ctx: RouteContext): SimResponse {
@@ -137,7 +133,7 @@ function bulkPatchNumbers(ctx: RouteContext): SimResponse {
   for (const id of unique) Object.assign(ctx.store.numbers.get(id)!.data, syncPart);
   // Official bulk update: destination and SMS-callback changes apply asynchronously, so the
   // response still shows the old values for those.
-  const items = unique.map((id) => copy(ctx.store.numbers.get(id)!.data));
+  const items = unique.map((id) => ctx.store.numbers.get(id)!.data);
   if (destinations !== undefined || sms_relay_url !== undefined) {
     ctx.schedule(ctx.asyncDelayMs, () => {
       for (const id of unique) {
@@ -180,7 +176,7 @@ function listSubAccounts(ctx: RouteContext): SimResponse {
   }
   const all = subAccountsOf(ctx).filter((s) => status === null || s.status === status);
   const { page, pagination } = paginate(all, ctx.query, ctx.maxPerPage);
-  return json(200, { sub_organizations: page.map(copy), pagination });
+  return json(200, { sub_organizations: page, pagination });
 }
 
 function findSubAccount(ctx: RouteContext): SubAccount | undefined {
@@ -191,7 +187,7 @@ function findSubAccount(ctx: RouteContext): SubAccount | undefined {
 
 function getSubAccount(ctx: RouteContext): SimResponse {
   const sub = findSubAccount(ctx);
-  return sub ? json(200, copy(sub)) : notFound(`Sub-account ${ctx.params[0]} not found`);
+  return sub ? json(200, sub) : notFound(`Sub-account ${ctx.params[0]} not found`);
 }
 
 function createSubAccount(ctx: RouteContext): SimResponse {
@@ -204,7 +200,7 @@ function createSubAccount(ctx: RouteContext): SimResponse {
   const defaults = parseDefaultDestinations(body.default_destinations, errors);
   if (Object.keys(errors).length > 0) throw new ValidationFailure(errors);
   const created = ctx.store.createSubAccount(ctx.org, { name, default_destinations: defaults });
-  return json(200, copy(created));
+  return json(200, created);
 }
 
 function replaceSubAccount(ctx: RouteContext): SimResponse {
@@ -223,7 +219,7 @@ function replaceSubAccount(ctx: RouteContext): SimResponse {
   sub.name = name;
   sub.status = (body.status as "enabled" | "disabled" | undefined) ?? "enabled";
   sub.default_destinations = defaults;
-  return json(200, copy(sub));
+  return json(200, sub);
 }
 
 // ---- call webhooks -------------------------------------------------------------------------
@@ -310,13 +306,13 @@ function startCall(ctx: RouteContext): SimResponse {
     tag: (body.tag as string | undefined) ?? "",
   };
   ctx.store.calls.set(call.uuid, { organization: ctx.org, call, streams: [] });
-  return json(200, copy(call));
+  return json(200, call);
 }
 
 function listCalls(ctx: RouteContext): SimResponse {
   const calls = [...ctx.store.calls.values()]
     .filter((r) => r.organization === ctx.org && r.call.call_completed === null)
-    .map((r) => copy(r.call));
+    .map((r) => r.call);
   return json(200, { calls, success: true });
 }
 
@@ -375,7 +371,7 @@ function twoFaEvents(ctx: RouteContext): SimResponse {
   if (!rec) return notFound(`2FA session ${ctx.params[0]} not found`);
   // Seed 4.6: in the order they occurred.
   const events = [...rec.session.events].sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
-  return json(200, copy(events));
+  return json(200, events);
 }
 
 function twoFaSessions(ctx: RouteContext): SimResponse {
@@ -411,7 +407,7 @@ function listBrands(ctx: RouteContext): SimResponse {
   const brands = ctx.org === ctx.store.masterId ? [...ctx.store.brands.values()] : [];
   const { page, pagination } = paginate(brands, ctx.query, ctx.maxPerPage);
   return json(200, {
-    items: page.map(({ vettings: _vettings, ...brand }) => copy(brand)),
+    items: page.map(({ vettings: _vettings, ...brand }) => brand),
     pagination,
   });
 }
@@ -419,7 +415,7 @@ function listBrands(ctx: RouteContext): SimResponse {
 function brandVettings(ctx: RouteContext): SimResponse {
   const brand = ctx.org === ctx.store.masterId ? ctx.store.brands.get(ctx.params[0]) : undefined;
   if (!brand) return notFound(`Brand ${ctx.params[0]} not found`);
-  return json(200, copy(brand.vettings ?? []));
+  return json(200, brand.vettings ?? []);
 }
 
 function listMessages(ctx: RouteContext): SimResponse {
@@ -430,7 +426,7 @@ function listMessages(ctx: RouteContext): SimResponse {
   const all = ctx.org === ctx.store.masterId ? ctx.store.messages : [];
   const selected = all.filter((m) => type === null || m.direction === undefined || m.direction === type);
   const { page, pagination } = paginate(selected, ctx.query, ctx.maxPerPage);
-  return json(200, { items: page.map(copy), pagination });
+  return json(200, { items: page, pagination });
 }
 
 function route(method: string, path: string, resource: Scope, handle: (ctx: RouteContext) => SimResponse): Route {

@@ -69,18 +69,12 @@ function readBody(req: IncomingMessage): Promise<string> {
 }
 
 function send(res: ServerResponse, response: SimResponse, extraHeaders: Record<string, string>): void {
-  const headers: Record<string, string> = { ...extraHeaders, ...(response.headers ?? {}) };
-  let payload: string;
-  if (response.raw !== undefined) {
-    payload = response.raw;
-    headers["content-type"] = response.contentType ?? "application/json";
-  } else {
-    payload = response.body === undefined ? "" : JSON.stringify(response.body);
-    headers["content-type"] = response.contentType ?? "application/json; charset=utf-8";
-  }
-  headers["content-length"] = String(Buffer.byteLength(payload));
-  res.writeHead(response.status, headers);
-  res.end(payload);
+  res.writeHead(response.status, {
+    ...extraHeaders,
+    "content-type": response.contentType,
+    "content-length": String(Buffer.byteLength(response.raw)),
+  });
+  res.end(response.raw);
 }
 
 /** Start the simulator; resolves once it listens. */
@@ -236,7 +230,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       const response: SimResponse =
         rule.body !== undefined
           ? { status, raw: rule.body, contentType: rule.contentType ?? "application/json" }
-          : { status, body: defaultFaultBody(status) };
+          : json(status, defaultFaultBody(status));
       record(status);
       send(res, response, headers);
       return;

@@ -384,6 +384,72 @@ describe("the key never leaks", () => {
   });
 });
 
+describe("other secrets the client knows never leak", () => {
+  const SUB_KEY = "sub-account-key-4d8e1b";
+  const CHILD_KEY = "child-client-key-6a0c2f";
+  const subAccount = {
+    id: 7,
+    name: "acme",
+    status: "enabled",
+    api_key: SUB_KEY,
+    master_organization: 1,
+  };
+
+  it("scrubs a sub-account api_key seen in a response, and the family's keys, from every client of the family", async () => {
+    const parent = client({ retry: { limit: 0 } });
+    const child = parent.withApiKey(CHILD_KEY);
+    // Learned from a list by the child: the parent must scrub it too (one family, one set).
+    server.handle((_req, res) =>
+      sendJson(res, 200, { sub_organizations: [subAccount], pagination: { current_page: 1, per_page: 25, total: 1, total_pages: 1 } }),
+    );
+    await child.listSubAccounts();
+
+    const echo = { success: false, message: `keys ${SUB_KEY} ${CHILD_KEY} ${KEY}`, errors: { [SUB_KEY]: [CHILD_KEY] } };
+    const failures: WavixApiError[] = [];
+    for (const c of [parent, child]) {
+      server.handle((_req, res) => sendJson(res, 422, echo));
+      failures.push(await failure(c.getNumber(1)));
+      // A 200 without its list quotes the API's message: scrubbed as well.
+      server.handle((_req, res) => sendJson(res, 200, { success: false, message: echo.message }));
+      failures.push(await failure(c.listNumbers()));
+      server.handle((_req, res) => {
+        res.writeHead(502, { "content-type": "text/html" });
+        res.end(`<p>${SUB_KEY} ${CHILD_KEY}</p>`);
+      });
+      failures.push(await failure(c.getNumber(1)));
+    }
+    expect(failures.map((e) => e.constructor.name)).toEqual([
+      "ValidationError",
+      "ResponseFormatError",
+      "ResponseFormatError",
+      "ValidationError",
+      "ResponseFormatError",
+      "ResponseFormatError",
+    ]);
+    for (const error of failures) {
+      const text = exposed(error);
+      for (const secret of [SUB_KEY, CHILD_KEY, KEY]) expect(text).not.toContain(secret);
+      expect(text).toContain("[REDACTED]");
+    }
+  });
+
+  it("learns the key of a sub-account it creates, gets or replaces", async () => {
+    const c = client({ retry: { limit: 0 } });
+    const keys = ["created-key-1a2b3c", "fetched-key-4d5e6f", "replaced-key-7a8b9c"];
+    server.handle((_req, res) => sendJson(res, 200, { ...subAccount, api_key: keys[0] }));
+    await c.createSubAccount({ name: "acme" });
+    server.handle((_req, res) => sendJson(res, 200, { ...subAccount, api_key: keys[1] }));
+    await c.getSubAccount(7);
+    server.handle((_req, res) => sendJson(res, 200, { ...subAccount, api_key: keys[2] }));
+    await c.replaceSubAccount(7, { name: "acme" });
+
+    server.handle((_req, res) => sendJson(res, 404, { success: false, message: keys.join(" ") }));
+    const text = exposed(await failure(c.getNumber(1)));
+    for (const key of keys) expect(text).not.toContain(key);
+    expect(text).toContain("[REDACTED] [REDACTED] [REDACTED]");
+  });
+});
+
 describe("response drift", () => {
   it("warns once on an unexpected Number property and a missing field, never throws", async () => {
     const { label: _label, ...withoutLabel } = NUMBER;

@@ -245,10 +245,16 @@ describe("10DLC and messages", () => {
   });
 
   test("messages list outbound", async () => {
-    const r = await api<{ items: unknown[]; pagination: unknown }>(sim, "GET", "/v3/messages?type=outbound");
+    const r = await api<{ items: { direction?: string }[]; pagination: unknown }>(sim, "GET", "/v3/messages?type=outbound");
     expect(r.status).toBe(200);
     expect(r.body.items.length).toBeGreaterThan(0);
-    expect(r.body.pagination).toMatchObject({ current_page: 1 });
+    expect(r.body.items.every((m) => m.direction === "outbound")).toBe(true);
+    expect(r.body.pagination).toMatchObject({ current_page: 1, total: r.body.items.length });
+    // The filter filters: inbound asks for none of them.
+    const inbound = await api<{ items: { direction?: string }[] }>(sim, "GET", "/v3/messages?type=inbound");
+    expect(inbound.body.items.some((m) => m.direction === "outbound")).toBe(false);
+    const bad = await api(sim, "GET", "/v3/messages?type=sideways");
+    expect(bad.status).toBe(422);
   });
 });
 
