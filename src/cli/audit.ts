@@ -2,12 +2,8 @@
  * `wavix-sync audit [-f FILE] [--format md|json|csv] [--out DIR] [--fail-on-findings]`
  * (PRODUCT.md part 5). A thin shell: validate the file, build the client, call `audit()`, render.
  */
-import { randomBytes } from "node:crypto";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Option, type Command } from "commander";
-import { WavixClient } from "../client";
-import { formatProblem, loadDesiredState } from "../config";
 import {
   AuditCollectionError,
   audit,
@@ -18,6 +14,8 @@ import {
   renderVettingsCsv,
   type AuditReport,
 } from "../audit";
+import { clientFromEnv, loadFileOrExit } from "./common";
+import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
 export type AuditFormat = "md" | "json" | "csv";
@@ -50,25 +48,12 @@ export function registerAudit(program: Command): void {
 /** The command's body; exits through `CliExit` (1 on errors, 2 on error findings with the flag). */
 export async function runAudit(opts: AuditCommandOptions): Promise<void> {
   // The file is checked before any request (PRODUCT.md part 3: errors reported all at once first).
-  const loaded = loadDesiredState(opts.file);
-  if (!loaded.ok) {
-    for (const p of loaded.problems) process.stderr.write(`${formatProblem(p)}\n`);
-    throw new CliExit(1);
-  }
-  const state = loaded.state;
-
-  if (!process.env.WAVIX_API_KEY) {
-    process.stderr.write(
-      "Error: WAVIX_API_KEY is not set. The audit reads the account through the Wavix API; " +
-        "export the API key in the environment (keys never go in the file).\n",
-    );
-    throw new CliExit(1);
-  }
+  const state = loadFileOrExit(opts.file);
+  const client = clientFromEnv();
   if (state.audit === undefined) {
     process.stderr.write(`Note: ${opts.file} has no audit section; the report is empty.\n`);
   }
 
-  const client = new WavixClient();
   let report: AuditReport;
   try {
     report = await audit(client, state.audit);
@@ -95,7 +80,6 @@ export async function runAudit(opts: AuditCommandOptions): Promise<void> {
 
 /** The four report files, each written atomically (temp file + rename) so readers never see half. */
 export async function writeReportFiles(dir: string, report: AuditReport): Promise<string[]> {
-  await mkdir(dir, { recursive: true });
   const files: [string, string][] = [
     ["audit.json", renderJson(report)],
     ["audit.md", renderMarkdown(report)],
@@ -105,20 +89,8 @@ export async function writeReportFiles(dir: string, report: AuditReport): Promis
   const written: string[] = [];
   for (const [name, content] of files) {
     const target = join(dir, name);
-    await writeAtomic(target, content);
+    await writeFileAtomic(target, content);
     written.push(target);
   }
   return written;
-}
-
-async function writeAtomic(target: string, content: string): Promise<void> {
-  // Same directory as the target, so rename never crosses a filesystem.
-  const tmp = `${target}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`;
-  try {
-    await writeFile(tmp, content, "utf8");
-    await rename(tmp, target);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
 }

@@ -8,32 +8,32 @@
  * the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`); the client is built lazily, once per host.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { WavixClient, isNotFoundError } from "../client";
+import { WavixClient } from "../client";
 import type { CallWebhookEventType, SubAccount as WireSubAccount, WavixNumber } from "../client/types";
 import { parseDesiredState, type LoadResult } from "../config";
 import type { ConfigProblem, DesiredNumber, DesiredSubAccount } from "../config/types";
-import { canonicalDestinations, sameDestinations } from "../resources/diff";
+import { canonicalDestinations } from "../resources/diff";
 import {
   NUMBER_FIELDS,
+  changedNumberFields,
   currentSettings,
-  diffNumber,
-  patchFor,
-  searchNumber,
+  findOwnedNumber,
   settingsOf,
+  writeNumber,
   type NumberField,
   type NumberSettings,
 } from "../resources/phone-number";
 import {
-  createSubAccount,
   diffSubAccount,
   disableSubAccount,
-  listAllSubAccounts,
-  matchSubAccount,
+  endpointOrNull,
+  ensureSubAccount,
   updateSubAccount,
   type SubAccountSettings,
 } from "../resources/sub-account";
 import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "../resources/call-webhook";
 import { NumberReader } from "../resources/number-reader";
+import { notFoundToUndefined } from "../resources/not-found";
 import type {
   CallWebhookInputs,
   CallWebhookOutputs,
@@ -160,13 +160,6 @@ function validateEntry(doc: Props, label: string): LoadResult {
   return parseDesiredState(JSON.stringify({ version: 1, ...doc }), label);
 }
 
-function notFoundToUndefined<T>(p: Promise<T>): Promise<T | undefined> {
-  return p.catch((err: unknown) => {
-    if (isNotFoundError(err)) return undefined;
-    throw err;
-  });
-}
-
 // ---- PhoneNumber ------------------------------------------------------------------------------
 
 const NUMBER_CAMEL: Readonly<Record<NumberField | "on_delete" | "number", keyof PhoneNumberState>> = {
@@ -245,23 +238,6 @@ function phoneSettings(s: Props): NumberSettings {
   return settingsOf(desired);
 }
 
-/** The managed fields that differ between two normalised settings; a field dropped from management differs too. */
-function changedNumberFields(olds: NumberSettings, news: NumberSettings): NumberField[] {
-  const out: NumberField[] = [];
-  for (const f of NUMBER_FIELDS) {
-    const a = olds[f];
-    const b = news[f];
-    if (a === undefined && b === undefined) continue;
-    if (a === undefined || b === undefined) {
-      out.push(f);
-      continue;
-    }
-    const same = f === "destinations" ? sameDestinations(a as NonNullable<NumberSettings["destinations"]>, b as NonNullable<NumberSettings["destinations"]>) : a === b;
-    if (!same) out.push(f);
-  }
-  return out;
-}
-
 /** The managed fields (those present in `managed`) as the account now holds them. */
 function phoneStateFromAccount(n: WavixNumber, managed: Props): PhoneNumberState {
   const cur = currentSettings(n);
@@ -279,22 +255,6 @@ function phoneStateFromAccount(n: WavixNumber, managed: Props): PhoneNumberState
 
 function subAccountIdOf(v: unknown): number | undefined {
   return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
-}
-
-async function findOwnedNumber(client: WavixClient, digits: string, subAccountId: number | undefined): Promise<WavixNumber> {
-  const n = await searchNumber(client, digits);
-  if (!n) {
-    const owner = subAccountId === undefined ? "the account" : `sub-account ${subAccountId}`;
-    // PRODUCT.md part 4, "Adoption": the tool never buys numbers.
-    throw new Error(`number ${digits} is not owned by ${owner}: wavix-sync adopts owned numbers and never buys them`);
-  }
-  return n;
-}
-
-async function writeNumber(client: WavixClient, desired: NumberSettings, current: WavixNumber): Promise<WavixNumber> {
-  const fields = diffNumber(desired, current).map((d) => d.path);
-  if (fields.length === 0) return current;
-  return client.updateNumber(current.id, patchFor(desired, fields));
 }
 
 export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, PhoneNumberOutputs> = {
@@ -350,7 +310,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
   async create(inputs) {
     const subAccountId = subAccountIdOf(inputs.subAccountId);
     const client = await clientFor(subAccountId);
-    const current = await findOwnedNumber(client, inputs.number, subAccountId);
+    const current = await findOwnedNumber(client, inputs.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`);
     const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
     readerFor(client).invalidate();
     return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
@@ -431,10 +391,6 @@ function subAccountOutputs(state: Omit<SubAccountOutputs, "subAccountId" | "apiK
   return compact({ ...state, subAccountId: acc.id, apiKey: acc.api_key, masterOrganization: acc.master_organization });
 }
 
-function endpointOrNull(v: string | null | undefined): string | null {
-  return v === undefined || v === null || v === "" ? null : v;
-}
-
 export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAccountOutputs> = {
   configure,
 
@@ -478,20 +434,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
 
   async create(inputs) {
     const client = masterClient();
-    const desired = subAccountSettings(inputs as unknown as Props);
-    let account: WireSubAccount | undefined;
-    if (desired.id !== undefined) {
-      account = await notFoundToUndefined(client.getSubAccount(desired.id));
-      if (!account) throw new Error(`sub-account id ${desired.id} (declared for "${desired.name}") does not exist`);
-    } else {
-      // PRODUCT.md part 4, "Adoption": an existing sub-account with this name is adopted, never duplicated.
-      account = matchSubAccount(desired, await listAllSubAccounts(client));
-    }
-    if (account === undefined) {
-      account = (await createSubAccount(client, desired)).account;
-    } else if (diffSubAccount(desired, account).length > 0) {
-      account = await updateSubAccount(client, account, desired);
-    }
+    const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
     return { id: String(account.id), outs: subAccountOutputs(inputs, account) };
   },
 

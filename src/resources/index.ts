@@ -4,3 +4,4 @@ export * from "./phone-number";
 export * from "./sub-account";
 export * from "./call-webhook";
 export * from "./number-reader";
+export * from "./not-found";

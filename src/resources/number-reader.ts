@@ -9,8 +9,8 @@
  * N reads in a P-page account cost at most about 2P requests instead of N.
  */
 import type { WavixClient } from "../client";
-import { isNotFoundError } from "../client";
 import type { WavixNumber } from "../client/types";
+import { notFoundToUndefined } from "./not-found";
 import { listAllNumbers, NUMBERS_PER_PAGE } from "./phone-number";
 
 export interface NumberReaderOptions {
@@ -46,12 +46,7 @@ export class NumberReader {
       if (hit) return hit;
       // Absent from the snapshot: confirm with a GET (it may be newer than the snapshot).
     }
-    try {
-      return await this.client.getNumber(id);
-    } catch (err) {
-      if (isNotFoundError(err)) return undefined;
-      throw err;
-    }
+    return notFoundToUndefined(this.client.getNumber(id));
   }
 
   /** After a write, earlier snapshots may be stale: forget them. */

@@ -71,6 +71,23 @@ export function diffNumber(desired: NumberSettings, current: WavixNumber): Field
   return out;
 }
 
+/**
+ * The managed fields that differ between two desired settings (a Pulumi diff of old and new inputs);
+ * a field that is managed on one side only differs too, since dropping it changes what is managed.
+ */
+export function changedNumberFields(olds: NumberSettings, news: NumberSettings): NumberField[] {
+  const out: NumberField[] = [];
+  for (const f of NUMBER_FIELDS) {
+    const a = olds[f];
+    const b = news[f];
+    if (a === undefined && b === undefined) continue;
+    const same =
+      a !== undefined && b !== undefined && (f === "destinations" ? sameDestinations(a as CanonicalDestination[], b as CanonicalDestination[]) : a === b);
+    if (!same) out.push(f);
+  }
+  return out;
+}
+
 /** The PATCH body that makes the listed fields true. */
 export function patchFor(desired: NumberSettings, fields: Iterable<string>): NumberUpdate {
   const patch: NumberUpdate = {};
@@ -124,6 +141,28 @@ export async function searchNumber(client: WavixClient, digits: string): Promise
     if (hit) return hit;
   }
   return undefined;
+}
+
+/**
+ * Why a declared number cannot be managed: the tool never buys numbers (PRODUCT.md part 4,
+ * "Adoption"). One wording for the CLI's plan and the Pulumi provider.
+ */
+export function numberNotOwnedMessage(digits: string, owner = "the account"): string {
+  return `number ${digits} is not owned by ${owner} (wavix-sync never buys numbers; buy it first)`;
+}
+
+/** The owned number with these digits; throws {@link numberNotOwnedMessage} when there is none. */
+export async function findOwnedNumber(client: WavixClient, digits: string, owner?: string): Promise<WavixNumber> {
+  const n = await searchNumber(client, digits);
+  if (!n) throw new Error(numberNotOwnedMessage(digits, owner));
+  return n;
+}
+
+/** One PATCH of the fields that differ (none sent when nothing does); returns the number as written. */
+export async function writeNumber(client: WavixClient, desired: NumberSettings, current: WavixNumber): Promise<WavixNumber> {
+  const fields = diffNumber(desired, current).map((d) => d.path);
+  if (fields.length === 0) return current;
+  return client.updateNumber(current.id, patchFor(desired, fields));
 }
 
 /** Every number of the account, page by page (pages after the first fetched concurrently). */
@@ -216,9 +255,4 @@ export function batchNumberWrites(writes: readonly NumberWrite[], chunk = BULK_C
 export async function sendNumberBatch(client: WavixClient, batch: NumberWriteBatch): Promise<void> {
   if (batch.bulk) await client.bulkUpdateNumbers(batch.ids, batch.patch);
   else await client.updateNumber(batch.ids[0], batch.patch);
-}
-
-/** Settings of a number in the file's own form, for `export` (URLs null when unset). */
-export function exportSettings(n: WavixNumber): Required<NumberSettings> {
-  return currentSettings(n);
 }

@@ -10,6 +10,7 @@ import { isWavixApiError } from "../client";
 import type { SubAccount, SubAccountReplace } from "../client/types";
 import type { DesiredSubAccount } from "../config/types";
 import type { FieldDiff } from "./diff";
+import { notFoundToUndefined } from "./not-found";
 
 /** Desired settings of one sub-account: a field that is undefined is not managed. */
 export interface SubAccountSettings {
@@ -32,7 +33,7 @@ export function subAccountSettingsOf(d: DesiredSubAccount): SubAccountSettings {
 }
 
 /** An endpoint as read: "" and null both mean unset. */
-function endpoint(v: string | null | undefined): string | null {
+export function endpointOrNull(v: string | null | undefined): string | null {
   return v === undefined || v === null || v === "" ? null : v;
 }
 
@@ -46,11 +47,11 @@ export function diffSubAccount(desired: SubAccountSettings, current: SubAccount)
     out.push({ path: "status", before: current.status, after: desired.status });
   }
   const cur = current.default_destinations ?? {};
-  if (desired.sms_endpoint !== undefined && desired.sms_endpoint !== endpoint(cur.sms_endpoint)) {
-    out.push({ path: "default_destinations.sms_endpoint", before: endpoint(cur.sms_endpoint), after: desired.sms_endpoint });
+  if (desired.sms_endpoint !== undefined && desired.sms_endpoint !== endpointOrNull(cur.sms_endpoint)) {
+    out.push({ path: "default_destinations.sms_endpoint", before: endpointOrNull(cur.sms_endpoint), after: desired.sms_endpoint });
   }
-  if (desired.dlr_endpoint !== undefined && desired.dlr_endpoint !== endpoint(cur.dlr_endpoint)) {
-    out.push({ path: "default_destinations.dlr_endpoint", before: endpoint(cur.dlr_endpoint), after: desired.dlr_endpoint });
+  if (desired.dlr_endpoint !== undefined && desired.dlr_endpoint !== endpointOrNull(cur.dlr_endpoint)) {
+    out.push({ path: "default_destinations.dlr_endpoint", before: endpointOrNull(cur.dlr_endpoint), after: desired.dlr_endpoint });
   }
   return out;
 }
@@ -67,8 +68,8 @@ export function createDiff(desired: SubAccountSettings): FieldDiff[] {
 
 /** PUT body: the current record merged with the desired fields (PRODUCT.md part 4). */
 export function mergedReplace(current: SubAccount, desired: Partial<SubAccountSettings>): SubAccountReplace {
-  const sms = desired.sms_endpoint ?? endpoint(current.default_destinations?.sms_endpoint);
-  const dlr = desired.dlr_endpoint ?? endpoint(current.default_destinations?.dlr_endpoint);
+  const sms = desired.sms_endpoint ?? endpointOrNull(current.default_destinations?.sms_endpoint);
+  const dlr = desired.dlr_endpoint ?? endpointOrNull(current.default_destinations?.dlr_endpoint);
   const body: SubAccountReplace = { name: desired.name ?? current.name, status: desired.status ?? current.status };
   const dd: { sms_endpoint?: string; dlr_endpoint?: string } = {};
   if (sms) dd.sms_endpoint = sms;
@@ -103,6 +104,28 @@ export function matchSubAccount(desired: SubAccountSettings, existing: readonly 
   const hits = existing.filter((s) => s.name === desired.name);
   if (hits.length > 1) throw new AmbiguousSubAccountError(desired.name, hits.map((s) => s.id));
   return hits[0];
+}
+
+/** Why a pinned sub-account cannot be managed: its id names none. One wording for the CLI and Pulumi. */
+export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): string {
+  return `sub-account id ${desired.id} (pinned for "${desired.name}") does not exist`;
+}
+
+/**
+ * Make one declared sub-account exist as declared, for a caller that has not listed the account
+ * (the Pulumi provider's create): a pinned id must exist; otherwise one existing by exact name is
+ * adopted, never duplicated (PRODUCT.md part 4, "Adoption"), and only a missing one is created.
+ */
+export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<SubAccount> {
+  let account: SubAccount | undefined;
+  if (desired.id !== undefined) {
+    account = await notFoundToUndefined(client.getSubAccount(desired.id));
+    if (!account) throw new Error(pinnedSubAccountMissingMessage(desired));
+  } else {
+    account = matchSubAccount(desired, await listAllSubAccounts(client));
+  }
+  if (account === undefined) return (await createSubAccount(client, desired)).account;
+  return diffSubAccount(desired, account).length > 0 ? updateSubAccount(client, account, desired) : account;
 }
 
 /** Options of {@link createSubAccount}. */

@@ -2,47 +2,21 @@
  * `wavix-sync audit` as a user runs it: the compiled CLI in a child process, against a simulator
  * started here on a random loopback port.
  */
-import { execFile, spawn } from "node:child_process";
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
+import { runCli, type CliRun } from "../helpers/cli";
 
-const ROOT = resolve(__dirname, "../..");
-const BIN = join(ROOT, "bin/wavix-sync.js");
 const KEY = "sim-demo-key";
 
 let sim: Simulator;
 let dir: string;
 
-interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Async on purpose: the simulator lives in this process and must keep answering. */
-function run(args: string[], env: Record<string, string | undefined> = {}): Promise<RunResult> {
-  const base = { ...process.env };
-  delete base.WAVIX_API_KEY;
-  delete base.WAVIX_BASE_URL;
-  const childEnv: NodeJS.ProcessEnv = { ...base, WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, ...env };
-  for (const [k, v] of Object.entries(childEnv)) if (v === undefined) delete childEnv[k];
-  return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: dir, env: childEnv });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    const timer = setTimeout(() => child.kill(), 30_000);
-    child.on("error", fail);
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
+/** The CLI in the scratch folder, with the demo key and this simulator unless `env` says otherwise. */
+function run(args: string[], env: Record<string, string | undefined> = {}): Promise<CliRun> {
+  return runCli(args, { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, ...env }, dir);
 }
 
 async function writeYaml(name: string, text: string): Promise<string> {
@@ -90,6 +64,8 @@ describe("wavix-sync audit", () => {
     expect(r.stderr).not.toContain(KEY);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { two_fa: { charge_total: string }; findings: { code: string }[] };
+    // PRODUCT.md part 5: exactly these top-level keys, in this order.
+    expect(Object.keys(report)).toEqual(["generated_at", "two_fa", "ten_dlc", "findings"]);
     expect(report.two_fa.charge_total).toBe("0.1000");
     expect(report.findings.map((f) => f.code)).toEqual(["two_fa_failure_ratio_exceeded", "vetting_pending"]);
     expect(r.stdout.startsWith('{\n  "generated_at"')).toBe(true);

@@ -13,6 +13,14 @@ export interface CliRun {
   stderr: string;
 }
 
+/** A run still going after this long is killed, so a hung CLI fails its test instead of the suite. */
+const RUN_LIMIT_MS = 30_000;
+
+/**
+ * Run the CLI with `WAVIX_API_KEY` and `WAVIX_BASE_URL` cleared from the inherited environment, then
+ * `env` on top (an undefined value leaves the variable unset). Asynchronous on purpose: a simulator
+ * in the test's own process must keep answering.
+ */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<CliRun> {
   return new Promise((done, fail) => {
     const childEnv: NodeJS.ProcessEnv = { ...process.env };
@@ -24,8 +32,15 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", fail);
-    child.on("close", (code) => done({ code: code ?? -1, stdout, stderr }));
+    const timer = setTimeout(() => child.kill(), RUN_LIMIT_MS);
+    child.on("error", (err) => {
+      clearTimeout(timer);
+      fail(err);
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      done({ code: code ?? -1, stdout, stderr });
+    });
   });
 }
 

@@ -85,6 +85,8 @@ describe("plan", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout);
+    // PRODUCT.md part 5: one object with exactly these keys (no ids, no current records).
+    expect(Object.keys(plan)).toEqual(["version", "changes", "unmanaged", "summary"]);
     expect(plan.version).toBe(1);
     const byKey = Object.fromEntries(plan.changes.map((c: { kind: string; key: string }) => [`${c.kind}:${c.key}`, c]));
     expect(Object.keys(byKey).sort()).toEqual(["call_webhook:on-call", "number:15550000001", "sub_account:Acme Support", "sub_account:New Co"]);
@@ -213,6 +215,11 @@ describe("apply", () => {
       "delete call_webhook:post-call",
       "delete sub_account:Legacy",
     ]);
+    // apply --json: the plan's keys plus one result per change, nothing pending, ok.
+    expect(Object.keys(res)).toEqual(["version", "changes", "unmanaged", "summary", "results", "pending", "ok"]);
+    expect(res.results.map((r: { outcome: string }) => r.outcome)).toEqual(["ok", "ok"]);
+    expect(res.pending).toEqual([]);
+    expect(res.ok).toBe(true);
     expect(sim!.store.subAccounts.get(2002)!.data.status).toBe("disabled");
     expect(sim!.store.webhooksOf(sim!.store.masterId).has("post-call")).toBe(false);
   });

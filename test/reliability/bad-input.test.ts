@@ -3,10 +3,9 @@
  * every case ends with a clear message and the right exit code — no crash, no stack trace, and
  * nothing half-written without saying so (PRODUCT.md parts 4, 5 and 8).
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type FaultRule, type SimSeed, type Simulator } from "../../src/simulator";
-import { ROOT, runCli, scratch, writeYaml, type CliRun } from "../helpers/cli";
+import { runCli, scratch, writeYaml, type CliRun } from "../helpers/cli";
 
 const KEY = "bad-input-master-key-Vv40";
 
@@ -49,9 +48,6 @@ async function fetchJson(path: string): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" });
-});
 
 const TWO_NUMBERS = `version: 1
 numbers:

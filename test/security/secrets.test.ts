@@ -4,13 +4,12 @@
  * logs — nor in a request URL; Bearer only, never `appid`; plain `http://` only to loopback; a
  * read-only restricted key can plan but not apply, and says which scope is missing.
  */
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { afterEach, describe, expect, it } from "vitest";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { InsecureBaseUrlError, WavixClient } from "../../src/client";
 import { demoSeed, startSimulator, type FaultRule, type SimSeed, type Simulator } from "../../src/simulator";
-import { ROOT, runCli, scratch, writeYaml, type CliRun } from "../helpers/cli";
+import { runCli, scratch, writeYaml, type CliRun } from "../helpers/cli";
 
 // Distinctive keys, so a leak of any of them (or a recognisable half) is found by a substring search.
 const MASTER = "SECRET-master-Zq8Rw3Lp5Tn1";
@@ -76,9 +75,6 @@ function readAll(dir: string): string {
     .join("\n");
 }
 
-beforeAll(() => {
-  execFileSync("npm", ["run", "build", "--silent"], { cwd: ROOT, stdio: "ignore" });
-});
 
 const FILE = `version: 1
 sub_accounts:
