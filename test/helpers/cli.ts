@@ -1,6 +1,6 @@
 /** Run the compiled CLI (`bin/wavix-sync.js`) as a child process, as a user or a pipeline would. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -44,9 +44,16 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
   });
 }
 
-/** A scratch folder for files a test writes. */
+const scratchDirs: string[] = [];
+process.once("exit", () => {
+  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A scratch folder for files a test writes, removed when the test process ends. */
 export function scratch(): string {
-  return mkdtempSync(join(tmpdir(), "wavix-sync-test-"));
+  const dir = mkdtempSync(join(tmpdir(), "wavix-sync-test-"));
+  scratchDirs.push(dir);
+  return dir;
 }
 
 export function writeYaml(dir: string, name: string, text: string): string {
