@@ -1,4 +1,5 @@
 /** Run the compiled CLI (`bin/wavix-sync.js`) as a child process, as a user or a pipeline would. */
+import { afterAll } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -45,11 +46,12 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 const scratchDirs: string[] = [];
-process.once("exit", () => {
-  for (const dir of scratchDirs) rmSync(dir, { recursive: true, force: true });
+// Registered on the importing test file's root suite: its folders go when the file is done.
+afterAll(() => {
+  for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A scratch folder for files a test writes, removed when the test process ends. */
+/** A scratch folder for files a test writes, removed when the test file is done. */
 export function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), "wavix-sync-test-"));
   scratchDirs.push(dir);
