@@ -16,16 +16,11 @@ export type NumberField = (typeof NUMBER_FIELDS)[number];
 /** Fields whose bulk change the API applies asynchronously (official bulk update). */
 export const ASYNC_BULK_FIELDS: ReadonlySet<NumberField> = new Set(["destinations", "sms_relay_url"]);
 
-/** Desired settings of one number: a field that is undefined is not managed. */
-export interface NumberSettings {
-  sms_enabled?: boolean;
-  sms_relay_url?: string | null;
-  call_status_url?: string | null;
-  call_recording_enabled?: boolean;
-  transcription_enabled?: boolean;
-  transcription_threshold?: number;
-  destinations?: CanonicalDestination[];
-}
+/**
+ * Desired settings of one number: a field that is undefined is not managed. The file's own shape
+ * (a desired destination is already canonical in form: trunk_id null unless a trunk).
+ */
+export type NumberSettings = Pick<DesiredNumber, NumberField>;
 
 /** Page size used for listing; the API's own default (25) would cost four times the requests. */
 export const NUMBERS_PER_PAGE = 100;
