@@ -2,7 +2,8 @@
  * One HTTP exchange with the Wavix API, and its retries. Everything that is about the wire lives
  * here: Bearer auth only (seed part 5; the deprecated query-parameter key is never sent), the
  * per-attempt timeout, JSON decoding, mapping a failure to one error class (seed part 7 bodies),
- * the retry policy (retry.ts) on p-retry, the concurrency bound (p-limit) and the client-side rate limit (rate-limit.ts).
+ * the retry policy (retry.ts) on p-retry, the concurrency bound (p-limit) and the client-side
+ * rate limit (rate-limit.ts).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type LimitFunction } from "p-limit";
