@@ -7,6 +7,7 @@ import { resolveBaseUrl } from "./base-url";
 import { MissingApiKeyError } from "./errors/missing-api-key-error";
 import {
   createSharedTransport,
+  DEFAULT_MAX_RESPONSE_BYTES,
   rememberSecret,
   request,
   type ClientStats,
@@ -14,7 +15,8 @@ import {
   type RequestSpec,
   type TransportConfig,
 } from "./request";
-import { resolveRetryOptions, type RetryOptions } from "./retry";
+import { resolveRetryOptions, type RetryNotice, type RetryOptions } from "./retry";
+import { DEFAULT_MAX_PAGES, walkPages } from "./pagination";
 import type {
   AnswerCallRequest,
   Brand,
@@ -79,6 +81,24 @@ export interface WavixClientOptions {
    */
   requestsPerSecond?: number;
   /**
+   * Most pages one listing may take; a listing that claims or runs to more is an
+   * `IncompleteListingError` (so an endless pagination costs a bounded number of requests).
+   * @default 2000
+   */
+  maxPages?: number;
+  /**
+   * Largest response body accepted, in bytes, counted while it streams in (a larger one is a
+   * `ResponseFormatError`, never read whole).
+   * @default 16777216 (16 MiB)
+   */
+  maxResponseBytes?: number;
+  /**
+   * Called before each retry with what is retried, why, and how long the wait is (the CLI prints a
+   * line when the wait is long). Never receives the key.
+   * @default a no-op
+   */
+  onRetry?: (notice: RetryNotice) => void;
+  /**
    * Receives contract-drift notices (a response that does not match `schemas/api`). Never the key.
    * @default a no-op
    */
@@ -110,8 +130,16 @@ export interface ListBrandsParams {
   status?: string;
 }
 
-/** Upper bound on pages walked by the `iterate*Pages` methods, whatever `total_pages` claims. */
-const MAX_PAGES = 100_000;
+/** What the `iterate*Pages` methods take besides the listing's own parameters. */
+export interface PageWalkOptions<T> {
+  /**
+   * Pages fetched ahead, concurrently, within the range the first page claims.
+   * @default 1
+   */
+  prefetch?: number;
+  /** The first page, when the caller already read it (saves a request). @default undefined */
+  firstPage?: Page<T>;
+}
 
 function query(params: Record<string, string | number | boolean | undefined | readonly (string | number)[]>): string {
   const search = new URLSearchParams();
@@ -141,6 +169,7 @@ export function normaliseReasons(reasons: unknown): string[] | null {
 export class WavixClient {
   readonly baseUrl: string;
   readonly #options: WavixClientOptions;
+  readonly #maxPages: number;
   #config: TransportConfig;
 
   constructor(options: WavixClientOptions = {}) {
@@ -155,6 +184,11 @@ export class WavixClient {
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
     const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
     if (typeof fetchImpl !== "function") throw new TypeError("no fetch available: pass the fetch option");
+    const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
+    if (!Number.isInteger(maxPages) || maxPages < 1) throw new RangeError(`maxPages must be a positive integer, got ${maxPages}`);
+    const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+    if (!(maxResponseBytes > 0)) throw new RangeError(`maxResponseBytes must be positive, got ${maxResponseBytes}`);
+    this.#maxPages = maxPages;
     this.baseUrl = resolveBaseUrl(options.baseUrl);
     this.#options = { ...options };
     this.#config = {
@@ -163,6 +197,8 @@ export class WavixClient {
       fetch: fetchImpl,
       retry: resolveRetryOptions(options.retry),
       timeoutMs,
+      maxResponseBytes,
+      onRetry: options.onRetry ?? (() => undefined),
       onWarning: options.onWarning ?? (() => undefined),
       shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? 50),
     };
@@ -208,9 +244,10 @@ export class WavixClient {
     return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items" });
   }
 
-  /** Every page of `listNumbers`, in order, driven by `pagination.total_pages`. */
-  iterateNumberPages(params: Omit<ListNumbersParams, "page"> & { page?: number } = {}): AsyncGenerator<NumberListResponse> {
-    return this.pages((page) => this.listNumbers({ ...params, page }), params.page);
+  /** Every page of `listNumbers`, in order, checked for completeness (see pagination.ts). */
+  iterateNumberPages(params: ListNumbersParams = {}, walk: PageWalkOptions<WavixNumber> = {}): AsyncGenerator<NumberListResponse> {
+    const listing = `/v1/numbers${query({ search: params.search, per_page: params.perPage })}`;
+    return this.pages(listing, (page) => this.listNumbers({ ...params, page }), (n) => n.id, params.page, walk);
   }
 
   /** `PATCH /v1/numbers/{id}`: only the fields sent change (official). */
@@ -262,9 +299,10 @@ export class WavixClient {
     return { items: result.sub_organizations, pagination: result.pagination };
   }
 
-  /** Every page of `listSubAccounts`, driven by `pagination.total_pages`. */
-  iterateSubAccountPages(params: ListSubAccountsParams = {}): AsyncGenerator<Page<SubAccount>> {
-    return this.pages((page) => this.listSubAccounts({ ...params, page }), params.page);
+  /** Every page of `listSubAccounts`, in order, checked for completeness (see pagination.ts). */
+  iterateSubAccountPages(params: ListSubAccountsParams = {}, walk: PageWalkOptions<SubAccount> = {}): AsyncGenerator<Page<SubAccount>> {
+    const listing = `/v1/sub-organizations${query({ per_page: params.perPage, status: params.status })}`;
+    return this.pages(listing, (page) => this.listSubAccounts({ ...params, page }), (a) => a.id, params.page, walk);
   }
 
   /** `GET /v1/sub-organizations/{id}`. */
@@ -320,6 +358,8 @@ export class WavixClient {
       body: { event_type: eventType, url },
       scope: "webhooks:write",
       schema: "call-webhook",
+      // Upserts by event type (official): repeating it ends in the same state, so it retries like a PUT.
+      idempotent: true,
     });
   }
 
@@ -404,9 +444,10 @@ export class WavixClient {
     return this.call({ method: "GET", path: `/v3/10dlc/brands${q}`, scope: "campaigns:read", schema: "brand-list", list: "items" });
   }
 
-  /** Every page of `listBrands`, driven by `pagination.total_pages`. */
-  iterateBrandPages(params: ListBrandsParams = {}): AsyncGenerator<Page<Brand>> {
-    return this.pages((page) => this.listBrands({ ...params, page }), params.page);
+  /** Every page of `listBrands`, in order, checked for completeness (see pagination.ts). */
+  iterateBrandPages(params: ListBrandsParams = {}, walk: PageWalkOptions<Brand> = {}): AsyncGenerator<Page<Brand>> {
+    const listing = `/v3/10dlc/brands${query({ per_page: params.perPage, status: params.status })}`;
+    return this.pages(listing, (page) => this.listBrands({ ...params, page }), (b) => b.brand_id, params.page, walk);
   }
 
   // ---- messages (seed 4.9) ----
@@ -416,15 +457,13 @@ export class WavixClient {
     return this.call({ method: "GET", path: `/v3/messages${query({ type: params.type })}`, scope: "messages:read" });
   }
 
-  private async *pages<T>(fetchPage: (page: number) => Promise<Page<T>>, first = 1): AsyncGenerator<Page<T>> {
-    let page = first;
-    for (let walked = 0; walked < MAX_PAGES; walked++) {
-      const result = await fetchPage(page);
-      yield result;
-      const total = result.pagination?.total_pages ?? 0;
-      // Stop at the last page, and on an empty page in case total_pages overstates.
-      if (page >= total || result.items.length === 0) return;
-      page += 1;
-    }
+  private pages<T>(
+    listing: string,
+    fetchPage: (page: number) => Promise<Page<T>>,
+    idOf: (item: T) => unknown,
+    first: number | undefined,
+    walk: PageWalkOptions<T>,
+  ): AsyncGenerator<Page<T>> {
+    return walkPages({ listing, fetchPage, idOf, first, maxPages: this.#maxPages, ...walk });
   }
 }

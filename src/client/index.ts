@@ -1,9 +1,10 @@
 export * from "./types";
 export * from "./errors";
-export { WavixClient, normaliseReasons, type WavixClientOptions, type ListNumbersParams, type ListSubAccountsParams, type ListBrandsParams } from "./client";
-export { DEFAULT_RETRY_OPTIONS, resolveRetryOptions, isIdempotent, type RetryOptions, type ResolvedRetryOptions, type HttpMethod } from "./retry";
+export { WavixClient, normaliseReasons, type WavixClientOptions, type ListNumbersParams, type ListSubAccountsParams, type ListBrandsParams, type PageWalkOptions } from "./client";
+export { walkPages, readAll, DEFAULT_MAX_PAGES, type PageWalk } from "./pagination";
+export { DEFAULT_RETRY_OPTIONS, resolveRetryOptions, isIdempotent, backoffDelayMs, type RetryNotice, type RetryOptions, type ResolvedRetryOptions, type HttpMethod } from "./retry";
 export { parseRetryAfter, cappedRetryAfter } from "./retry-timing";
 export { resolveBaseUrl, isLoopbackHost, DEFAULT_BASE_URL } from "./base-url";
 export { TokenBucket } from "./rate-limit";
-export type { ClientStats, FetchLike } from "./request";
+export { DEFAULT_MAX_RESPONSE_BYTES, type ClientStats, type FetchLike } from "./request";
 export { checkResponse, type ResponseSchemaName } from "./response-schemas";

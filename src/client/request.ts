@@ -4,6 +4,10 @@
  * per-attempt timeout, JSON decoding, mapping a failure to one error class (seed part 7 bodies),
  * the retry policy (retry.ts) on p-retry, the concurrency bound (p-limit) and the client-side
  * rate limit (rate-limit.ts).
+ *
+ * Two bounds protect the run from a hostile or broken server (issue #13): redirects are followed
+ * only within the base URL's origin (another host's answer is never acted on), and a response body
+ * is read as a stream and refused once it passes `maxResponseBytes`.
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import pLimit, { type LimitFunction } from "p-limit";
@@ -24,7 +28,7 @@ import {
 import { TokenBucket } from "./rate-limit";
 import { redact, safeCause } from "./redact";
 import { checkResponse, type ResponseSchemaName } from "./response-schemas";
-import { isIdempotent, type HttpMethod, type ResolvedRetryOptions } from "./retry";
+import { backoffDelayMs, isIdempotent, type HttpMethod, type ResolvedRetryOptions, type RetryNotice } from "./retry";
 import { cappedRetryAfter, parseRetryAfter } from "./retry-timing";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -80,12 +84,20 @@ export function createSharedTransport(concurrency: number, requestsPerSecond: nu
   };
 }
 
+/** Default response-size cap: 16 MiB, some hundred times a 100-record page. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+
+/** Same-origin redirects followed per request at most. */
+const MAX_REDIRECTS = 5;
+
 export interface TransportConfig {
   baseUrl: string;
   apiKey: string;
   fetch: FetchLike;
   retry: ResolvedRetryOptions;
   timeoutMs: number;
+  maxResponseBytes: number;
+  onRetry: (notice: RetryNotice) => void;
   onWarning: (message: string) => void;
   shared: SharedTransport;
 }
@@ -120,6 +132,13 @@ export interface RequestSpec {
    * @default undefined (nothing remembered)
    */
   secretField?: string;
+  /**
+   * The request may be repeated whatever its method, because repeating it ends in the same state:
+   * `POST /v1/calls/webhooks` upserts by event type (official), so it is retried like a PUT and its
+   * failures never carry `outcomeUnknown`.
+   * @default isIdempotent(method)
+   */
+  idempotent?: boolean;
 }
 
 /** Marks an attempt's failure with what the retry policy needs. */
@@ -139,17 +158,29 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
       () => shared.limit(() => attempt<T>(config, spec)),
       {
         retries: retry.limit,
-        factor: 2,
-        minTimeout: retry.backoffBaseMs,
-        maxTimeout: retry.backoffLimitMs,
-        randomize: retry.jitter,
-        shouldRetry: async ({ error }) => {
+        // The waits are computed here (backoff + Retry-After) so that a long one can be announced.
+        minTimeout: 0,
+        maxTimeout: 0,
+        randomize: false,
+        shouldRetry: async ({ error, attemptNumber }) => {
           if (!(error instanceof AttemptFailure)) return false;
-          const decision = retryDecision(config, spec.method, error);
+          const decision = retryDecision(config, spec, error);
           if (!decision.retry) return false;
-          // p-retry adds its own backoff after this wait, so the total wait is at least what
-          // Retry-After asked for.
-          if (decision.waitMs > 0) await sleep(decision.waitMs);
+          // The server's Retry-After, then our own backoff: at least what the server asked for.
+          const waitMs = decision.waitMs + backoffDelayMs(retry, attemptNumber);
+          try {
+            config.onRetry({
+              method: spec.method,
+              path: spec.path,
+              attempt: attemptNumber + 1,
+              attempts: retry.limit + 1,
+              reason: retryReason(error.error),
+              waitMs,
+            });
+          } catch {
+            // A notice sink that throws must not fail the request.
+          }
+          if (waitMs > 0) await sleep(waitMs);
           shared.stats.retries += 1;
           return true;
         },
@@ -161,17 +192,28 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   }
 }
 
+/** A short reason for a retry notice: the status, or what went wrong on the wire. */
+function retryReason(error: WavixApiError): string {
+  if (error instanceof TimeoutError) return "timed out";
+  if (error instanceof NetworkError) return "network error";
+  if (error.status === 429) return "429 rate limited";
+  return `${error.status} ${error instanceof ServerError ? "server error" : "error"}`;
+}
+
 function retryDecision(
   config: TransportConfig,
-  method: HttpMethod,
+  spec: RequestSpec,
   failure: AttemptFailure,
 ): { retry: boolean; waitMs: number } {
   const { retry } = config;
+  const method = spec.method;
   const { error } = failure;
   const waitMs = cappedRetryAfter(failure.retryAfterMs, retry.maxRetryAfterMs) ?? 0;
   // 429 (afterStatusCodes) means "not processed": safe to repeat for any method, POST included.
   if (retry.afterStatusCodes.includes(error.status)) return { retry: true, waitMs };
-  if (!retry.methods.includes(method)) return { retry: false, waitMs: 0 };
+  // An upsert (spec.idempotent) is retried like a PUT.
+  const asMethod: HttpMethod = spec.idempotent === true ? "PUT" : method;
+  if (!retry.methods.includes(asMethod)) return { retry: false, waitMs: 0 };
   if (error instanceof NetworkError || error instanceof TimeoutError) return { retry: true, waitMs: 0 };
   if (retry.statusCodes.includes(error.status)) return { retry: true, waitMs };
   return { retry: false, waitMs: 0 };
@@ -201,7 +243,7 @@ function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown)
 async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { method, path } = spec;
   // Outcome unknown = the server may have acted on a non-idempotent request (PRODUCT.md part 8).
-  const unknownIfPost = !isIdempotent(method);
+  const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
   await config.shared.bucket.take();
   config.shared.stats.requests += 1;
 
@@ -235,11 +277,21 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
   let response: Response;
   let text: string;
   try {
-    response = await config.fetch(`${config.baseUrl}${path}`, { method, headers, body: payload, signal });
+    response = await fetchSameOrigin(config, spec, { method, headers, body: payload, signal });
     // The timeout covers the body too: a server that stalls mid-body is a timeout, and a
     // connection cut mid-body is a network error, not a truncated JSON.
-    text = await response.text();
+    text = await readCapped(response, config.maxResponseBytes);
   } catch (error) {
+    if (error instanceof WavixApiError) throw new AttemptFailure(error, undefined);
+    if (error instanceof TooLarge) {
+      throw new AttemptFailure(
+        new ResponseFormatError(
+          `response body larger than ${config.maxResponseBytes} bytes (maxResponseBytes); not read further`,
+          { method, path, status: error.status, outcomeUnknown: unknownIfPost },
+        ),
+        undefined,
+      );
+    }
     throw transportFailure(error);
   }
 
@@ -297,6 +349,70 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
     return body as T;
   }
   throw new AttemptFailure(mapStatus(spec, status, redact(body, secretsOf(config)), base, retryAfterMs), retryAfterMs);
+}
+
+/**
+ * The request, following redirects only within the base URL's origin (bounded). A redirect to another
+ * origin is an error naming it: fetch would drop the Authorization header there, and acting on
+ * another host's answer (an empty list, say) could create duplicates (issue #13).
+ */
+async function fetchSameOrigin(config: TransportConfig, spec: RequestSpec, init: RequestInit): Promise<Response> {
+  const origin = new URL(config.baseUrl).origin;
+  let url = `${config.baseUrl}${spec.path}`;
+  for (let hop = 0; ; hop++) {
+    const response = await config.fetch(url, { ...init, redirect: "manual" });
+    const location = response.headers.get("location");
+    if (response.status < 300 || response.status > 399 || location === null) return response;
+    await response.body?.cancel().catch(() => undefined);
+    const target = new URL(location, url);
+    // Named without its query (which could carry anything) and scrubbed of every known secret.
+    const shown = redact(`${target.origin}${target.pathname}`, secretsOf(config)) as string;
+    const init0: WavixApiErrorInit = { method: spec.method, path: spec.path, status: response.status };
+    if (target.origin !== origin) {
+      throw new ResponseFormatError(`redirected (${response.status}) to another origin, ${shown}: not followed`, init0);
+    }
+    // 301/302/303 turn a write into a GET in browsers; a write is only re-sent as it was on 307/308.
+    const keepsMethod = response.status === 307 || response.status === 308;
+    if (!keepsMethod && spec.method !== "GET") {
+      throw new ResponseFormatError(`redirected (${response.status}) to ${shown}: a ${spec.method} is not re-sent there`, init0);
+    }
+    if (hop + 1 >= MAX_REDIRECTS) {
+      throw new ResponseFormatError(`more than ${MAX_REDIRECTS} redirects (last to ${shown})`, init0);
+    }
+    url = target.href;
+  }
+}
+
+/** A body past the size cap (carries the status of the response it belonged to). */
+class TooLarge extends Error {
+  constructor(readonly status: number) {
+    super("response too large");
+  }
+}
+
+/** The body as text, read as a stream and abandoned once it passes `max` bytes. */
+async function readCapped(response: Response, max: number): Promise<string> {
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (Number.isFinite(declared) && declared > max) {
+    await response.body?.cancel().catch(() => undefined);
+    throw new TooLarge(response.status);
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => undefined);
+      throw new TooLarge(response.status);
+    }
+    text += decoder.decode(value, { stream: true });
+  }
+  return text + decoder.decode();
 }
 
 function apiMessage(body: unknown): string | undefined {

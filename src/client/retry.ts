@@ -6,9 +6,11 @@
  * same result), DELETE (releasing or deleting twice ends in the same state) and PATCH. PATCH is in
  * the list because every PATCH this client sends sets absolute values (`sms_enabled: true`, a full
  * `destinations` list), never increments or appends, so repeating it converges to the same state.
- * POST (create a sub-account, upsert a webhook, start a call) is not: when its outcome is unknown
+ * POST (create a sub-account, start a call) is not: when its outcome is unknown
  * (connection dropped, timeout, 5xx) it is never retried; the error carries `outcomeUnknown: true`
  * and the caller re-reads to reconcile. A POST answered 429 IS retried: the API did not process it.
+ * The one POST that is an upsert (`POST /v1/calls/webhooks`, by event type) says so in its request
+ * (`idempotent: true`) and is retried like a PUT.
  */
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -88,6 +90,30 @@ export function resolveRetryOptions(options: RetryOptions | undefined): Resolved
 
 function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** What a retry announces before it waits (the CLI prints it when the wait is long). */
+export interface RetryNotice {
+  method: HttpMethod;
+  /** Path and query as sent (never a secret: Bearer auth only). */
+  path: string;
+  /** The attempt about to be sent (2 for the first retry). */
+  attempt: number;
+  /** Attempts allowed in all (`limit + 1`). */
+  attempts: number;
+  /** Why: "429 rate limited", "503 server error", "timed out", "network error". */
+  reason: string;
+  /** The wait before that attempt, in ms (Retry-After plus backoff). */
+  waitMs: number;
+}
+
+/**
+ * The backoff before retry number `failedAttempts` (1 after the first failure): `backoffBaseMs`
+ * doubled each time, capped at `backoffLimitMs`, times a factor between 1 and 2 with jitter.
+ */
+export function backoffDelayMs(options: ResolvedRetryOptions, failedAttempts: number): number {
+  const base = Math.min(options.backoffBaseMs * 2 ** Math.max(0, failedAttempts - 1), options.backoffLimitMs);
+  return Math.round(options.jitter ? base * (1 + Math.random()) : base);
 }
 
 /** Idempotent under this client's use (see the module comment): a lost outcome may be repeated. */

@@ -62,7 +62,11 @@ export class NumberReader {
       // One request tells the account's size (one at a time, however many reads are waiting).
       this.probing ??= this.client
         .listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE })
-        .then((first) => first.pagination?.total_pages ?? 1)
+        // A cost estimate, capped: a claimed count is never trusted as a size (issue #13).
+        .then((first) => {
+          const n = first.pagination?.total_pages;
+          return typeof n === "number" && Number.isFinite(n) && n > 0 ? Math.min(n, 1_000_000) : 1;
+        })
         .finally(() => (this.probing = undefined));
       this.pages = await this.probing;
     }

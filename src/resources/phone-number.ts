@@ -5,7 +5,8 @@
  * The tool never buys numbers (PRODUCT.md part 4, "Adoption"): a declared number must already be owned.
  */
 import type { WavixClient } from "../client";
-import type { NumberUpdate, WavixNumber } from "../client/types";
+import { readAll } from "../client";
+import type { NumberListResponse, NumberUpdate, WavixNumber } from "../client/types";
 import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../config/types";
 import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "./diff";
 
@@ -109,15 +110,14 @@ export async function findNumbers(client: WavixClient, digits: readonly string[]
   if (wanted.size === 0) return found;
   const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
   for (const n of first.items) if (wanted.has(n.number)) found.set(n.number, n);
-  const totalPages = first.pagination?.total_pages ?? 1;
+  // A cost estimate only (capped, never allocated from): completeness is the walk's to prove.
+  const totalPages = Math.min(claimedPages(first), 1_000_000);
   const missing = [...wanted].filter((d) => !found.has(d));
-  if (missing.length === 0 || totalPages <= 1) return found;
+  if (missing.length === 0) return found;
 
   if (totalPages - 1 <= missing.length) {
-    const pages = await Promise.all(
-      Array.from({ length: totalPages - 1 }, (_, i) => client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE })),
-    );
-    for (const p of pages) for (const n of p.items) if (wanted.has(n.number)) found.set(n.number, n);
+    // The whole listing, checked for completeness: a number absent from it is really not owned.
+    for (const n of await listAllNumbers(client, first)) if (wanted.has(n.number)) found.set(n.number, n);
     return found;
   }
   await Promise.all(
@@ -127,6 +127,12 @@ export async function findNumbers(client: WavixClient, digits: readonly string[]
     }),
   );
   return found;
+}
+
+/** What a listing page claims as its page count, as a plain number (0 when it claims nothing usable). */
+function claimedPages(page: { pagination?: { total_pages?: unknown } }): number {
+  const n = page.pagination?.total_pages;
+  return typeof n === "number" && Number.isFinite(n) && n > 0 ? n : 0;
 }
 
 /** One number by its digits: `search` matches partially, so keep the exact match. */
@@ -160,16 +166,21 @@ export async function writeNumber(client: WavixClient, desired: NumberSettings, 
   return client.updateNumber(current.id, patchFor(desired, fields));
 }
 
-/** Every number of the account, page by page (pages after the first fetched concurrently). */
-export async function listAllNumbers(client: WavixClient): Promise<WavixNumber[]> {
-  const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
-  const totalPages = first.pagination?.total_pages ?? 1;
-  const rest = await Promise.all(
-    Array.from({ length: Math.max(0, totalPages - 1) }, (_, i) =>
-      client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE }),
-    ),
-  );
-  return [first, ...rest].flatMap((p) => p.items);
+/** Pages fetched ahead when the whole number listing is read (within what its first page claims). */
+const LISTING_PREFETCH = 8;
+
+/**
+ * Every number of the account, page by page (a few pages fetched ahead at once), proved complete
+ * (client pagination: an inconsistent listing is an `IncompleteListingError`, never a shorter list).
+ */
+export async function listAllNumbers(client: WavixClient, firstPage?: NumberListResponse): Promise<WavixNumber[]> {
+  let given = firstPage;
+  return readAll(() => {
+    // The page the caller read serves the first reading only; a second reading starts afresh.
+    const walk = { prefetch: LISTING_PREFETCH, ...(given ? { firstPage: given } : {}) };
+    given = undefined;
+    return client.iterateNumberPages({ perPage: NUMBERS_PER_PAGE }, walk);
+  });
 }
 
 /**
@@ -185,7 +196,7 @@ export async function rereadNumbers(client: WavixClient, ids: readonly number[])
     return out;
   }
   const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
-  const totalPages = first.pagination?.total_pages ?? 1;
+  const totalPages = Math.min(claimedPages(first), 1_000_000);
   const pick = (items: WavixNumber[]) => {
     for (const n of items) if (wanted.has(n.id)) out.set(n.id, n);
   };
@@ -193,10 +204,7 @@ export async function rereadNumbers(client: WavixClient, ids: readonly number[])
   const remaining = ids.filter((id) => !out.has(id));
   if (remaining.length === 0) return out;
   if (totalPages - 1 <= remaining.length) {
-    const pages = await Promise.all(
-      Array.from({ length: totalPages - 1 }, (_, i) => client.listNumbers({ page: i + 2, perPage: NUMBERS_PER_PAGE })),
-    );
-    for (const p of pages) pick(p.items);
+    pick(await listAllNumbers(client, first));
   } else {
     await Promise.all(remaining.map(async (id) => out.set(id, await client.getNumber(id))));
   }

@@ -6,7 +6,7 @@
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
 import type { WavixClient } from "../client";
-import { isWavixApiError } from "../client";
+import { isWavixApiError, readAll } from "../client";
 import type { SubAccount, SubAccountReplace } from "../client/types";
 import type { DesiredSubAccount } from "../config/types";
 import type { FieldDiff } from "./diff";
@@ -78,10 +78,12 @@ export function mergedReplace(current: SubAccount, desired: Partial<SubAccountSe
   return body;
 }
 
+/**
+ * Every sub-account, proved complete (client pagination): an inconsistent listing is an
+ * `IncompleteListingError`, so nothing is created, pruned or adopted from a partial view.
+ */
 export async function listAllSubAccounts(client: WavixClient): Promise<SubAccount[]> {
-  const all: SubAccount[] = [];
-  for await (const page of client.iterateSubAccountPages({ perPage: 100 })) all.push(...page.items);
-  return all;
+  return readAll(() => client.iterateSubAccountPages({ perPage: 100 }));
 }
 
 /** Thrown when a name matches more than one sub-account and the file pins none. */

@@ -290,12 +290,25 @@ describe("faults", () => {
     expect(named).toHaveLength(1);
   });
 
-  it("never retries a POST answered 503", async () => {
+  it("never retries a non-idempotent POST answered 503", async () => {
     const s = await start({ faults: [{ kind: "status", status: 503, method: "POST" }] });
-    const error = await failure(clientFor(s).upsertCallWebhook("on-call", "https://h.example"));
+    const error = await failure(clientFor(s).startCall({ from: "15551230001", to: "+15557654321", callback_url: "https://h.example/cb" }));
     expect(error).toBeInstanceOf(ServerError);
     expect(error.outcomeUnknown).toBe(true);
     expect(s.log).toHaveLength(1);
+  });
+
+  it("retries the webhook upsert (a POST that upserts by event type) like a PUT: 503, then a drop, then done", async () => {
+    const s = await start({
+      faults: [
+        { kind: "status", status: 503, method: "POST", pathPrefix: "/v1/calls/webhooks", times: 1 },
+        { kind: "drop", method: "POST", pathPrefix: "/v1/calls/webhooks", times: 1 },
+      ],
+    });
+    const c = clientFor(s);
+    await c.upsertCallWebhook("on-call", "https://h.example/on");
+    expect(s.log.filter((e) => e.method === "POST").length).toBe(3);
+    expect((await c.listCallWebhooks()).filter((w) => w.event_type === "on-call")).toEqual([{ event_type: "on-call", url: "https://h.example/on" }]);
   });
 
   it("retries a dropped GET", async () => {

@@ -10,3 +10,4 @@ export { TimeoutError, isTimeoutError } from "./timeout-error";
 export { ResponseFormatError, isResponseFormatError } from "./response-format-error";
 export { MissingApiKeyError, isMissingApiKeyError } from "./missing-api-key-error";
 export { InsecureBaseUrlError, isInsecureBaseUrlError } from "./insecure-base-url-error";
+export { IncompleteListingError, isIncompleteListingError } from "./incomplete-listing-error";

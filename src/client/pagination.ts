@@ -1,0 +1,147 @@
+/**
+ * Paged listings read so that their callers can trust them (PRODUCT.md part 4, "A complete, fresh
+ * view before acting"). A listing is trusted only when it is consistent: the items seen agree with
+ * the `total` it claims, each page's `current_page` is the page asked for, no id comes twice and no
+ * page comes back empty before the claimed end. When the claims are missing or disagree with each
+ * other (e.g. `total_pages: 1` beside `total: 153`), reading goes on to the first empty page, within a
+ * bound derived from what the first page claimed (never past `maxPages`); whatever cannot be made
+ * consistent that way ends in an {@link IncompleteListingError} naming the listing.
+ *
+ * Nothing is ever allocated from a server-claimed count: pages are fetched a few at a time (`prefetch`,
+ * within the claimed range only) and held in a map of at most that many entries. The generator keeps
+ * only the ids it has seen, so memory is bounded by `maxPages` × page size whatever the server says.
+ */
+import { IncompleteListingError } from "./errors";
+import type { Page } from "./types";
+
+/** Default of `maxPages`: 2,000 pages, i.e. 200,000 records at 100 per page. */
+export const DEFAULT_MAX_PAGES = 2_000;
+
+export interface PageWalk<T> {
+  /** The listing as named in errors: path and query without `page` (never a secret: Bearer auth only). */
+  listing: string;
+  /** Fetches one page (1-based). */
+  fetchPage: (page: number) => Promise<Page<T>>;
+  /** The identity of an item; an identity seen twice means the pages overlap. */
+  idOf: (item: T) => unknown;
+  /** First page to read. @default 1 */
+  first?: number;
+  /** Most pages read; more is an error. @default DEFAULT_MAX_PAGES */
+  maxPages?: number;
+  /**
+   * Pages fetched ahead, concurrently, within the range the first page claims (never beyond it, so a
+   * lying claim costs at most this many wasted requests).
+   * @default 1 (one page at a time)
+   */
+  prefetch?: number;
+  /** The first page when the caller already has it (saves one request). @default undefined */
+  firstPage?: Page<T>;
+}
+
+function claim(value: unknown): number | undefined {
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 0 ? value : undefined;
+}
+
+/** Every page of a listing, in order, checked as described in the module comment. */
+export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> {
+  const first = walk.first ?? 1;
+  const maxPages = walk.maxPages ?? DEFAULT_MAX_PAGES;
+  const prefetch = Math.max(1, walk.prefetch ?? 1);
+  const fail = (page: number, detail: string): IncompleteListingError =>
+    new IncompleteListingError(`listing incomplete: ${detail}; refusing to act on a partial view of the account`, {
+      method: "GET",
+      path: walk.listing,
+      status: 200,
+      page,
+    });
+
+  const seen = new Set<unknown>();
+  let count = 0;
+  // Totals can only be checked when the listing is read from its start.
+  let claimedTotal: number | undefined;
+  // The last page this walk may read: one past what the first page claims (the empty page that
+  // proves the end), or `maxPages` when it claims nothing.
+  let lastAllowed = first + maxPages - 1;
+  // Pages fetched ahead only up to what the first page claims.
+  let lastClaimed = first;
+  const inflight = new Map<number, Promise<Page<T>>>();
+  const fetch = (page: number): Promise<Page<T>> => {
+    let pending = inflight.get(page);
+    if (pending === undefined) {
+      pending = walk.fetchPage(page);
+      // A page fetched ahead and never awaited (the walk stopped first) must not be an unhandled rejection.
+      pending.catch(() => undefined);
+      inflight.set(page, pending);
+    }
+    return pending;
+  };
+
+  for (let page = first; ; page++) {
+    if (page > lastAllowed) {
+      throw fail(page, `still not at its end after ${page - first} pages (${count} items); the bound is ${lastAllowed - first + 1} pages${lastAllowed - first + 1 === maxPages ? " (maxPages)" : ", one past what the listing claims"}`);
+    }
+    for (let ahead = page + 1; ahead <= Math.min(lastClaimed, page + prefetch - 1); ahead++) fetch(ahead);
+    const result = page === first && walk.firstPage !== undefined ? walk.firstPage : await fetch(page);
+    inflight.delete(page);
+    const items = result.items;
+    const pagination = (result.pagination ?? undefined) as Partial<Page<T>["pagination"]> | undefined;
+    const current = claim(pagination?.current_page);
+    if (current !== undefined && current !== page) {
+      throw fail(page, `asked for page ${page}, the server answered page ${current} (it may ignore paging)`);
+    }
+    const claimedPages = claim(pagination?.total_pages);
+    if (page === first) {
+      if (first === 1) claimedTotal = claim(pagination?.total);
+      const size = items.length;
+      const byTotal = claimedTotal !== undefined && size > 0 ? Math.ceil(claimedTotal / size) : undefined;
+      const expected = Math.max(claimedPages ?? 0, byTotal ?? 0);
+      if (expected > maxPages) {
+        throw fail(page, `it claims ${expected} pages, more than the page bound of ${maxPages} (maxPages)`);
+      }
+      if (claimedPages !== undefined || byTotal !== undefined) {
+        lastClaimed = first + Math.max(expected, 1) - 1;
+        lastAllowed = Math.min(lastAllowed, lastClaimed + 1);
+      }
+    }
+    if (items.length === 0) {
+      if (claimedTotal !== undefined && count !== claimedTotal) {
+        throw fail(page, `page ${page} came back empty after ${count} of the ${claimedTotal} items it claims`);
+      }
+      return;
+    }
+    for (const item of items) {
+      const id = walk.idOf(item);
+      if (seen.has(id)) {
+        throw fail(page, `page ${page} repeats id ${String(id)}, already read on an earlier page (the server may ignore paging)`);
+      }
+      seen.add(id);
+    }
+    count += items.length;
+    if (claimedTotal !== undefined && count > claimedTotal) {
+      throw fail(page, `${count} items read by page ${page}, more than the ${claimedTotal} it claims`);
+    }
+    yield result;
+    // A consistent end needs no extra request: the claimed last page reached, every claimed item seen.
+    const totalsAgree = first === 1 ? claimedTotal !== undefined && count === claimedTotal : true;
+    if (claimedPages !== undefined && page >= claimedPages && totalsAgree) return;
+    // Otherwise read on to the first empty page (within lastAllowed).
+  }
+}
+
+/**
+ * Every item of a listing. A listing that changed while it was read (an item created on page 1
+ * shifts the rest) looks inconsistent, so an {@link IncompleteListingError} is given one more full
+ * read before it is thrown; a listing past its page bound is not read again.
+ */
+export async function readAll<T>(open: () => AsyncIterable<Page<T>>): Promise<T[]> {
+  for (let attempt = 1; ; attempt++) {
+    const all: T[] = [];
+    try {
+      for await (const page of open()) all.push(...page.items);
+      return all;
+    } catch (err) {
+      const again = attempt < 2 && err instanceof IncompleteListingError && !/page bound/.test(err.message);
+      if (!again) throw err;
+    }
+  }
+}
