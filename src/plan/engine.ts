@@ -29,6 +29,7 @@ import {
   sendNumberBatch,
   settingsOf,
   subAccountSettingsOf,
+  twinMessage,
   updateSubAccount,
   deleteWebhook,
   upsertWebhook,
@@ -215,15 +216,16 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     limit(async () => {
       try {
         let reconciled = false;
+        let adopted = false;
         if (op.kind === "sub_account") {
-          if (op.action === "create") reconciled = (await createSubAccount(client, op.desired)).reconciled;
+          if (op.action === "create") ({ reconciled, adopted } = await createSubAccount(client, op.desired));
           else if (op.action === "update") await updateSubAccount(client, op.current, op.desired);
           else await disableSubAccount(client, op.current);
         } else if (op.kind === "call_webhook") {
           if (op.action === "delete") await deleteWebhook(client, op.key);
           else await upsertWebhook(client, op.key, op.url);
         }
-        finish({ kind: op.kind, key: op.key, action: op.action, outcome: "ok", ...(reconciled ? { reconciled } : {}) });
+        finish({ kind: op.kind, key: op.key, action: op.action, outcome: "ok", ...(reconciled ? { reconciled } : {}), ...(adopted ? { adopted } : {}) });
       } catch (err) {
         finish(fail(op, err));
       }
@@ -281,10 +283,33 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     }
   }
 
+  await checkNoTwins(client, results);
+
   const order = new Map(prepared.ops.map((o, i) => [`${o.kind}\u0000${o.key}`, i]));
   const rank = (r: ChangeResult) => order.get(`${r.kind}\u0000${r.key}`) ?? 0;
   results.sort((a, b) => rank(a) - rank(b));
   return { results, pending, ok: results.every((r) => r.outcome === "ok") };
+}
+
+/**
+ * Every sub-account this run created (or adopted at create) must exist exactly once afterwards: a
+ * concurrent actor may have created the same name between our read by name and our POST, and no
+ * read can close that window. A twin fails the item, naming every id (the run exits 1).
+ */
+async function checkNoTwins(client: WavixClient, results: ChangeResult[]): Promise<void> {
+  const created = results.filter((r) => r.kind === "sub_account" && r.action === "create" && r.outcome === "ok");
+  if (created.length === 0) return;
+  let all: SubAccount[];
+  try {
+    all = await listAllSubAccounts(client);
+  } catch (err) {
+    for (const r of created) Object.assign(r, { outcome: "failed", error: `created, but the check for a twin failed: ${errorText(err)}` });
+    return;
+  }
+  for (const r of created) {
+    const problem = twinMessage(r.key, all);
+    if (problem) Object.assign(r, { outcome: "failed", error: problem });
+  }
 }
 
 async function convergeNumbers(

@@ -74,6 +74,7 @@ export function formatApplyResult(result: ApplyResult): string {
   for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${r.error}`);
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
+  for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
   const counts = { create: 0, update: 0, delete: 0 };
   for (const r of ok) counts[r.action]++;
   lines.push(

@@ -29,6 +29,7 @@ export function applyJson(plan: Plan, result: ApplyResult) {
       outcome: r.outcome,
       ...(r.error !== undefined ? { error: r.error } : {}),
       ...(r.reconciled ? { reconciled: true } : {}),
+      ...(r.adopted ? { adopted: true } : {}),
     })),
     pending: [...result.pending],
     ok: result.ok && plan.problems.length === 0,

@@ -51,6 +51,8 @@ export interface ChangeResult {
   error?: string;
   /** Set when a create whose outcome was unknown was found by re-reading instead of sent again. */
   reconciled?: boolean;
+  /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */
+  adopted?: boolean;
 }
 
 export interface ApplyResult {

@@ -117,17 +117,35 @@ export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): str
  * Make one declared sub-account exist as declared, for a caller that has not listed the account
  * (the Pulumi provider's create): a pinned id must exist; otherwise one existing by exact name is
  * adopted, never duplicated (PRODUCT.md part 4, "Adoption"), and only a missing one is created.
+ * A twin made by someone else at the same moment is an error naming both ids.
  */
 export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<SubAccount> {
-  let account: SubAccount | undefined;
   if (desired.id !== undefined) {
-    account = await notFoundToUndefined(client.getSubAccount(desired.id));
+    const account = await notFoundToUndefined(client.getSubAccount(desired.id));
     if (!account) throw new Error(pinnedSubAccountMissingMessage(desired));
-  } else {
-    account = matchSubAccount(desired, await listAllSubAccounts(client));
+    return diffSubAccount(desired, account).length > 0 ? updateSubAccount(client, account, desired) : account;
   }
-  if (account === undefined) return (await createSubAccount(client, desired)).account;
-  return diffSubAccount(desired, account).length > 0 ? updateSubAccount(client, account, desired) : account;
+  const { account, adopted } = await createSubAccount(client, desired);
+  if (!adopted) {
+    const twin = twinMessage(desired.name, await listAllSubAccounts(client));
+    if (twin) throw new Error(twin);
+  }
+  return account;
+}
+
+/**
+ * After a run created (or adopted at create) `name`: undefined when exactly one sub-account has it,
+ * else what went wrong, with every id (PRODUCT.md part 4: sub-accounts cannot be deleted, so a twin
+ * must be reported loudly for a person to fix).
+ */
+export function twinMessage(name: string, all: readonly SubAccount[]): string | undefined {
+  const ids = all.filter((s) => s.name === name).map((s) => s.id);
+  if (ids.length === 1) return undefined;
+  if (ids.length === 0) return `sub-account "${name}" was created but is not in the listing read after the run`;
+  return (
+    `sub-account "${name}" now exists ${ids.length} times (ids ${ids.join(", ")}): another run or a person created it ` +
+    `at the same moment. Sub-accounts cannot be deleted: disable the extra one(s) and pin the one to keep with \`id:\``
+  );
 }
 
 /** Options of {@link createSubAccount}. */
@@ -147,19 +165,33 @@ export interface CreateSubAccountOptions {
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** What {@link createSubAccount} did. */
+export interface CreatedSubAccount {
+  account: SubAccount;
+  /** A POST's outcome was unknown and the re-read found it had committed. */
+  reconciled: boolean;
+  /** It already existed when read by name right before the POST (another run, a person): adopted, no POST. */
+  adopted: boolean;
+}
+
 /**
- * Create a sub-account, never twice. When the create's outcome is unknown (timeout, dropped
- * connection, 5xx), list by name before any retry: if it now exists, that one is adopted
- * (PRODUCT.md part 8, Reliability).
+ * Create a sub-account, never twice (PRODUCT.md parts 4 and 8). Right before the POST the account is
+ * read by name (a complete listing): one that exists by now is adopted and made as declared instead.
+ * When the POST's outcome is unknown (timeout, dropped connection, 5xx), the name is read again
+ * before any retry: if it now exists, that one is adopted; if not, the POST is sent again (bounded).
  */
 export async function createSubAccount(
   client: WavixClient,
   desired: SubAccountSettings,
   options: CreateSubAccountOptions = {},
-): Promise<{ account: SubAccount; reconciled: boolean }> {
+): Promise<CreatedSubAccount> {
   const attempts = options.attempts ?? 3;
   const settle = options.settleDelaysMs ?? [250, 500, 1000];
-  const before = new Set((await listAllSubAccounts(client)).filter((s) => s.name === desired.name).map((s) => s.id));
+  const existing = matchSubAccount({ name: desired.name }, await listAllSubAccounts(client));
+  if (existing !== undefined) {
+    const account = diffSubAccount(desired, existing).length > 0 ? await updateSubAccount(client, existing, desired) : existing;
+    return { account, reconciled: false, adopted: true };
+  }
   const dd: { sms_endpoint?: string; dlr_endpoint?: string } = {};
   if (desired.sms_endpoint) dd.sms_endpoint = desired.sms_endpoint;
   if (desired.dlr_endpoint) dd.dlr_endpoint = desired.dlr_endpoint;
@@ -172,36 +204,101 @@ export async function createSubAccount(
         ...(Object.keys(dd).length > 0 ? { default_destinations: dd } : {}),
       });
     } catch (err: unknown) {
-      if (!(isWavixApiError(err) && err.outcomeUnknown) || attempt >= attempts) throw err;
+      if (!(isWavixApiError(err) && err.outcomeUnknown)) throw err;
       // No answer at all (status 0): the POST may still commit; re-read a few times before resending.
       const delays = err.status === 0 ? [0, ...settle] : [0];
       for (const ms of delays) {
         if (ms > 0) await pause(ms);
-        const now = (await listAllSubAccounts(client)).filter((s) => s.name === desired.name && !before.has(s.id));
+        const now = (await listAllSubAccounts(client)).filter((s) => s.name === desired.name);
         if (now.length > 0) {
           created = now[0];
           reconciled = true;
           break;
         }
       }
+      // It did not happen: send it again, within the bound.
+      if (created === undefined && attempt >= attempts) throw err;
     }
   }
-  // POST takes no status: a sub-account declared disabled is disabled right after.
-  if (desired.status === "disabled" && created.status !== "disabled") {
-    created = await client.replaceSubAccount(created.id, mergedReplace(created, { status: "disabled" }));
-  } else if (reconciled && diffSubAccount(desired, created).length > 0) {
-    created = await client.replaceSubAccount(created.id, mergedReplace(created, desired));
+  // POST takes no status: a sub-account declared disabled is disabled right after; a reconciled one
+  // is made as declared from a fresh read.
+  if ((desired.status === "disabled" && created.status !== "disabled") || (reconciled && diffSubAccount(desired, created).length > 0)) {
+    created = await updateSubAccount(client, created, desired);
   }
-  return { account: created, reconciled };
+  return { account: created, reconciled, adopted: false };
 }
 
-/** Make the managed fields true with one PUT of the merged record. */
+/** The fields a sub-account PUT replaces: omitted, they revert to defaults (PRODUCT.md part 2). */
+const PUT_RESETS = ["name", "status", "default_destinations"] as const;
+
+/**
+ * Refuses a sub-account PUT whose base record is missing a field the PUT would reset (issue #13: a
+ * response without `status` re-enabled a disabled account and wiped its endpoints). No write is made.
+ */
+export class UnsafeSubAccountWriteError extends Error {
+  constructor(
+    readonly subAccountId: number,
+    detail: string,
+  ) {
+    super(`sub-account ${subAccountId}: ${detail}; not written`);
+    this.name = "UnsafeSubAccountWriteError";
+  }
+}
+
+function checkWritable(record: SubAccount, id: number): void {
+  const raw = record as unknown as Record<string, unknown>;
+  const missing = PUT_RESETS.filter((f) => raw[f] === undefined);
+  if (missing.length > 0) {
+    throw new UnsafeSubAccountWriteError(id, `the API's record lacks ${missing.join(", ")}, which a PUT would reset to defaults`);
+  }
+  if (raw.status !== "enabled" && raw.status !== "disabled") {
+    throw new UnsafeSubAccountWriteError(id, `the API's record has status ${JSON.stringify(raw.status)}, neither enabled nor disabled`);
+  }
+  const dd = raw.default_destinations;
+  if (dd !== null && (typeof dd !== "object" || Array.isArray(dd))) {
+    throw new UnsafeSubAccountWriteError(id, "the API's record has default_destinations that is not an object");
+  }
+}
+
+/**
+ * Make the managed fields true with one PUT (PRODUCT.md part 4): the sub-account is read again right
+ * before (the PUT replaces, so it must carry what others set since `current` was read: the plan may
+ * be minutes old), the desired fields are merged onto that fresh record, and it is read back after.
+ * Nothing is written when the fresh record already shows the desired fields, when it lacks a field
+ * the PUT would reset, or when it was renamed since `current` was read (its identity by name changed).
+ */
 export async function updateSubAccount(client: WavixClient, current: SubAccount, desired: Partial<SubAccountSettings>): Promise<SubAccount> {
-  return client.replaceSubAccount(current.id, mergedReplace(current, desired));
+  const fresh = await notFoundToUndefined(client.getSubAccount(current.id));
+  if (fresh === undefined) throw new UnsafeSubAccountWriteError(current.id, `("${current.name}") no longer exists`);
+  checkWritable(fresh, current.id);
+  if (desired.id === undefined && desired.name !== undefined && fresh.name !== current.name) {
+    throw new UnsafeSubAccountWriteError(
+      current.id,
+      `was renamed from "${current.name}" to "${fresh.name}" since it was read; re-run plan`,
+    );
+  }
+  const body = mergedReplace(fresh, desired);
+  if (sameRecord(body, fresh)) return fresh;
+  await client.replaceSubAccount(fresh.id, body);
+  const back = await client.getSubAccount(fresh.id);
+  if (!sameRecord(body, back)) {
+    throw new Error(`sub-account ${fresh.id} ("${body.name}"): written but read back different`);
+  }
+  return back;
 }
 
-/** The API has no delete: disabling is the closest (PRODUCT.md part 4). */
+/** Does the record hold what the PUT body says (name, status, endpoints; unset = null)? */
+function sameRecord(body: SubAccountReplace, record: SubAccount): boolean {
+  const dd = record.default_destinations ?? {};
+  return (
+    body.name === record.name &&
+    (body.status ?? "enabled") === record.status &&
+    endpointOrNull(body.default_destinations?.sms_endpoint) === endpointOrNull(dd.sms_endpoint) &&
+    endpointOrNull(body.default_destinations?.dlr_endpoint) === endpointOrNull(dd.dlr_endpoint)
+  );
+}
+
+/** The API has no delete: disabling is the closest (PRODUCT.md part 4). Written from a fresh read. */
 export async function disableSubAccount(client: WavixClient, current: SubAccount): Promise<SubAccount> {
-  if (current.status === "disabled") return current;
-  return client.replaceSubAccount(current.id, mergedReplace(current, { status: "disabled" }));
+  return updateSubAccount(client, current, { status: "disabled" });
 }
