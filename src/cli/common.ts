@@ -1,5 +1,6 @@
 /** What several commands share: loading the file (validation first) and a client from the environment. */
-import { WavixClient } from "../client";
+import { Option } from "commander";
+import { WavixClient, type RetryNotice } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
 import { CliExit } from "./output";
@@ -19,6 +20,40 @@ export function loadFileOrExit(file: string): DesiredState {
 
 export interface ClientFlags {
   concurrency?: number;
+  /** `--timeout`, seconds per request attempt. @default WAVIX_TIMEOUT, else DEFAULT_TIMEOUT_SECONDS */
+  timeout?: number;
+}
+
+/** Seconds one request attempt may take (headers and body) when neither `--timeout` nor WAVIX_TIMEOUT says. */
+export const DEFAULT_TIMEOUT_SECONDS = 30;
+
+/** A retry that waits at least this long prints one line on stderr, so a slow run is never silent. */
+export const RETRY_NOTICE_MS = 2_000;
+
+/** `--timeout S`, shared by every command that talks to the API. */
+export function timeoutOption(): Option {
+  return new Option(
+    "--timeout <S>",
+    `seconds each API request may take before it is abandoned and retried (default: WAVIX_TIMEOUT, else ${DEFAULT_TIMEOUT_SECONDS})`,
+  ).argParser(positiveNumber("--timeout"));
+}
+
+/** The per-request timeout in ms: the flag, else WAVIX_TIMEOUT, else the default; a bad value exits 1. */
+function timeoutMsOf(flags: ClientFlags): number {
+  if (flags.timeout !== undefined) return Math.round(flags.timeout * 1000);
+  const env = process.env.WAVIX_TIMEOUT;
+  if (env === undefined || env.trim() === "") return DEFAULT_TIMEOUT_SECONDS * 1000;
+  const n = Number(env);
+  if (!Number.isFinite(n) || n <= 0) {
+    process.stderr.write(`Error: WAVIX_TIMEOUT takes a number of seconds greater than 0, got "${env}".\n`);
+    throw new CliExit(1);
+  }
+  return Math.round(n * 1000);
+}
+
+/** One line for a long retry wait: what, which attempt, why, how long. */
+export function retryNoticeLine(n: RetryNotice): string {
+  return `Retrying ${n.method} ${n.path} (attempt ${n.attempt} of ${n.attempts}) after ${n.reason}: waiting ${(n.waitMs / 1000).toFixed(1)} s\n`;
 }
 
 /** A client whose key comes only from `WAVIX_API_KEY` (never a flag: flags end up in shell history and CI logs). */
@@ -28,9 +63,14 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
     process.stderr.write("Error: WAVIX_API_KEY is not set. Export the API key in the environment (it is never read from the file or a flag).\n");
     throw new CliExit(1);
   }
+  const timeoutMs = timeoutMsOf(flags);
   return new WavixClient({
     apiKey,
+    timeoutMs,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+    onRetry: (notice) => {
+      if (notice.waitMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));
+    },
     onWarning: (message) => {
       if (process.env.WAVIX_SYNC_VERBOSE) process.stderr.write(`Warning: ${message}\n`);
     },
@@ -50,6 +90,14 @@ export function nonNegativeNumber(name: string) {
   return (value: string): number => {
     const n = Number(value);
     if (!Number.isFinite(n) || n < 0) throw new Error(`${name} takes a number of at least 0, got "${value}"`);
+    return n;
+  };
+}
+
+export function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} takes a number greater than 0, got "${value}"`);
     return n;
   };
 }

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { stringifyDesiredState } from "../config";
 import { exportAccount } from "../resources/export";
 import { writeFileAtomic } from "./files";
-import { clientFromEnv } from "./common";
+import { clientFromEnv, timeoutOption } from "./common";
 
 /** Where editors find the schema when wavix-sync is installed in the repo. */
 const SCHEMA_PATH = "./node_modules/wavix-sync/schemas/wavix.schema.json";
@@ -13,8 +13,9 @@ export function registerExport(program: Command): void {
     .command("export")
     .description("Print the account as a wavix.yaml on which plan reports no changes (no secrets)")
     .option("--out <FILE>", "write to FILE instead of standard output")
-    .action(async (flags: { out?: string }) => {
-      const client = clientFromEnv();
+    .addOption(timeoutOption())
+    .action(async (flags: { out?: string; timeout?: number }) => {
+      const client = clientFromEnv({ timeout: flags.timeout });
       const state = await exportAccount(client);
       const text = stringifyDesiredState(state, { schemaPath: SCHEMA_PATH });
       if (flags.out) {
