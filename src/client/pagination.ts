@@ -78,7 +78,13 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
 
   for (let page = first; ; page++) {
     if (page > lastAllowed) {
-      throw fail(page, `still not at its end after ${page - first} pages (${count} items); the bound is ${lastAllowed - first + 1} pages${lastAllowed - first + 1 === maxPages ? " (maxPages)" : ", one past what the listing claims"}`);
+      const read = page - first;
+      throw fail(
+        page,
+        read === maxPages
+          ? `still not at its end after ${read} pages (${count} items): the page bound (maxPages)`
+          : `still not at its end after ${read} pages (${count} items), past the ${read - 1} it claims`,
+      );
     }
     for (let ahead = page + 1; ahead <= Math.min(lastClaimed, page + prefetch - 1); ahead++) fetch(ahead);
     const result = page === first && walk.firstPage !== undefined ? walk.firstPage : await fetch(page);
@@ -140,6 +146,7 @@ export async function readAll<T>(open: () => AsyncIterable<Page<T>>): Promise<T[
       for await (const page of open()) all.push(...page.items);
       return all;
     } catch (err) {
+      // A listing past its page bound would only cost as much again.
       const again = attempt < 2 && err instanceof IncompleteListingError && !/page bound/.test(err.message);
       if (!again) throw err;
     }

@@ -1,0 +1,440 @@
+/**
+ * The invariants of issue #13, each checked against a hostile server (test/helpers/hostile-server.ts)
+ * in front of the real simulator, whose store is the referee: no duplicate sub-account, no setting
+ * lost, no write from a partial or stale view, bounded reads. `WRITE_RELIABILITY_DOC=1` writes the
+ * measured rows into docs/RELIABILITY.md (the `hostile` block).
+ */
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { IncompleteListingError, WavixClient, type WavixClientOptions } from "../../src/client";
+import { parseDesiredState } from "../../src/config";
+import type { DesiredState } from "../../src/config/types";
+import { applyPlan, computePlan } from "../../src/plan";
+import { exportAccount } from "../../src/resources/export";
+import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { lyingPagination, startHostileServer, type HostileServer, type PaginationLie } from "../helpers/hostile-server";
+import { replaceDocBlock } from "./doc-block";
+import { duplicates, MASTER_KEY } from "./scenario";
+
+interface Row {
+  condition: string;
+  outcome: string;
+  requests: number;
+  writes: number;
+  duplicates: number;
+}
+const rows: Row[] = [];
+
+const opened: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of opened.splice(0).reverse()) await o.close();
+});
+
+/** 153 sub-accounts ("Beta Sales" last, so on page 2 at 100 a page) and 150 numbers (two pages). */
+function bigSeed(): SimSeed {
+  const subAccounts: NonNullable<SimSeed["subAccounts"]> = [];
+  for (let i = 1; i <= 152; i++) subAccounts.push({ id: 3000 + i, name: `Tenant ${String(i).padStart(3, "0")}`, api_key: `sub-key-${i}-Zx` });
+  subAccounts.push({
+    id: 3153,
+    name: "Beta Sales",
+    api_key: "sub-key-beta-Qw",
+    status: "disabled",
+    default_destinations: { sms_endpoint: "https://beta.example/sms", dlr_endpoint: "https://beta.example/dlr" },
+  });
+  const numbers: NonNullable<SimSeed["numbers"]> = [];
+  for (let i = 1; i <= 150; i++) numbers.push({ id: i, number: `1555100${String(i).padStart(4, "0")}`, sms_enabled: false });
+  return { subAccounts, numbers };
+}
+
+/** Beta Sales exists on page 2 (status managed, endpoints not); New Co does not; a number on page 2. */
+const YAML = `version: 1
+sub_accounts:
+  - name: Beta Sales
+    status: disabled
+  - name: New Co
+numbers:
+  - number: "15551000149"
+    sms_enabled: true
+`;
+
+function desired(text = YAML): DesiredState {
+  const r = parseDesiredState(text, "wavix.yaml");
+  if (!r.ok) throw new Error(JSON.stringify(r.problems));
+  return r.state;
+}
+
+async function world(seed: SimSeed = bigSeed()): Promise<{ sim: Simulator; proxy: HostileServer }> {
+  const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: MASTER_KEY }], asyncDelayMs: 10 });
+  opened.push(sim);
+  const proxy = await startHostileServer(sim.url);
+  opened.push(proxy);
+  return { sim, proxy };
+}
+
+function client(url: string, options: WavixClientOptions = {}): WavixClient {
+  return new WavixClient({
+    apiKey: MASTER_KEY,
+    baseUrl: url,
+    requestsPerSecond: Number.POSITIVE_INFINITY,
+    timeoutMs: 5_000,
+    retry: { backoffBaseMs: 5, backoffLimitMs: 20 },
+    ...options,
+  });
+}
+
+const writesOf = (p: HostileServer) => p.requests.filter((r) => r.method !== "GET").length;
+
+/** Plan then apply; a thrown error is an outcome. */
+async function run(url: string, text = YAML, options: WavixClientOptions = {}) {
+  const c = client(url, options);
+  try {
+    const prepared = await computePlan(c, desired(text));
+    const result = await applyPlan(c, prepared, { waitSeconds: 5, pollBaseMs: 10 });
+    return { prepared, result, error: undefined as unknown };
+  } catch (error) {
+    return { prepared: undefined, result: undefined, error };
+  }
+}
+
+describe("complete before destructive or creating: lying pagination", () => {
+  const cases: Array<{ mode: PaginationLie; label: string; trusted: boolean; message?: RegExp }> = [
+    { mode: "claims-one-page", label: "`total_pages: 1` beside `total: 153`", trusted: true },
+    { mode: "no-pagination", label: "`pagination` missing", trusted: true },
+    { mode: "empty-after-page-1", label: "page 2 comes back empty", trusted: false, message: /page 2 came back empty after 100 of the (153|150) items/ },
+    { mode: "repeats-page-1", label: "every page repeats page 1 (`current_page` rewritten)", trusted: false, message: /page 2 repeats id \d+, already read on an earlier page/ },
+  ];
+  for (const c of cases) {
+    it(`${c.label}: ${c.trusted ? "reads on to the first empty page and finds Beta Sales and the number" : "stops with an error naming the listing; nothing written"}`, async () => {
+      const { sim, proxy } = await world();
+      proxy.set(lyingPagination(c.mode));
+      const r = await run(proxy.url);
+      const dup = duplicates(sim);
+      expect(dup).toBe(0);
+      if (c.trusted) {
+        expect(r.error).toBeUndefined();
+        const creates = r.prepared!.plan.changes.filter((x) => x.action === "create").map((x) => x.key);
+        expect(creates).toEqual(["New Co"]);
+        expect(r.prepared!.plan.problems).toEqual([]);
+        expect(r.result!.ok).toBe(true);
+        expect(sim.store.numbers.get(149)!.data.sms_enabled).toBe(true);
+      } else {
+        expect(r.error).toBeInstanceOf(IncompleteListingError);
+        const message = (r.error as Error).message;
+        expect(message).toMatch(c.message!);
+        expect(message).toMatch(/^GET \/v1\/(sub-organizations|numbers)\?per_page=100: listing incomplete: .*refusing to act on a partial view/);
+        expect(writesOf(proxy)).toBe(0);
+      }
+      rows.push({
+        condition: `lying pagination: ${c.label}`,
+        outcome: c.trusted
+          ? "read on to the first empty page; Beta Sales adopted, number found; converged"
+          : `plan stops: \`${(r.error as Error).message.split(": listing incomplete: ")[1].split(";")[0]}\`; no write`,
+        requests: proxy.requests.length,
+        writes: writesOf(proxy),
+        duplicates: dup,
+      });
+    });
+  }
+
+  it("a listing whose claims exceed the page bound fails at once: export allocates nothing from `total_pages: 1e9`", async () => {
+    const { sim, proxy } = await world();
+    proxy.set({
+      rewrite: (req, status, body) =>
+        req.path === "/v1/numbers" && status === 200 ? { ...(body as object), pagination: { current_page: 1, per_page: 100, total: 1e11, total_pages: 1e9 } } : body,
+    });
+    const heap0 = process.memoryUsage().heapUsed;
+    const error = await exportAccount(client(proxy.url)).then(() => undefined, (e: unknown) => e);
+    const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+    expect(error).toBeInstanceOf(IncompleteListingError);
+    expect((error as Error).message).toMatch(/claims 1000000000 pages, more than the page bound of 2000 \(maxPages\)/);
+    expect(proxy.requests.filter((r) => r.path === "/v1/numbers").length).toBe(1);
+    expect(heapMb).toBeLessThan(100);
+    rows.push({ condition: "`total_pages: 1e9` on the number listing (export)", outcome: "fails on page 1: claims more than the page bound (2000); nothing allocated from the claim", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
+describe("bounded reads", () => {
+  /** Page p of a listing that never ends: 100 new sub-accounts a page, and it always claims one more page. */
+  function endless(claims: boolean) {
+    return {
+      before: (req: { method: string; path: string; query: URLSearchParams }) => {
+        if (req.method !== "GET" || req.path !== "/v1/sub-organizations") return;
+        const p = Number(req.query.get("page") ?? 1);
+        const items = Array.from({ length: 100 }, (_, i) => ({
+          id: p * 1000 + i,
+          name: `Endless ${p}-${i}`,
+          api_key: "k",
+          master_organization: 1000,
+          status: "enabled",
+          created_at: "2026-01-01T00:00:00Z",
+          default_destinations: null,
+        }));
+        return { status: 200, body: claims ? { sub_organizations: items, pagination: { current_page: p, per_page: 100, total: (p + 1) * 100, total_pages: p + 1 } } : { sub_organizations: items } };
+      },
+    };
+  }
+
+  it("an endless pagination that keeps claiming one more page stops where its first page's claims end", async () => {
+    const { sim, proxy } = await world();
+    proxy.set(endless(true));
+    const r = await run(proxy.url);
+    expect(r.error).toBeInstanceOf(IncompleteListingError);
+    expect((r.error as Error).message).toMatch(/300 items read by page 3, more than the 200 it claims/);
+    const pages = proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length;
+    // Three pages, read twice (a listing that changed while read gets one more reading).
+    expect(pages).toBe(6);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "endless pagination, claiming one more page each time", outcome: "stops at page 3 (past the first page's claim of 200 items), read twice; no write", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("an endless pagination that claims nothing stops at the page bound, memory flat", async () => {
+    const { sim, proxy } = await world();
+    proxy.set(endless(false));
+    const heap0 = process.memoryUsage().heapUsed;
+    const r = await run(proxy.url, YAML, { maxPages: 300 });
+    const heapMb = (process.memoryUsage().heapUsed - heap0) / 2 ** 20;
+    expect(r.error).toBeInstanceOf(IncompleteListingError);
+    expect((r.error as Error).message).toMatch(/still not at its end after 300 pages \(30000 items\): the page bound \(maxPages\)/);
+    expect(proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length).toBe(300);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "endless pagination, no claims (`maxPages: 300`)", outcome: `stops at the page bound, 300 requests, not read again; heap ${heapMb >= 0 ? "+" : ""}${heapMb.toFixed(0)} MB; no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a huge body is read as a stream and abandoned at the size cap (default 16 MiB), not read whole", async () => {
+    const { sim, proxy } = await world();
+    const total = 600 * 2 ** 20;
+    proxy.set({
+      before: (req) => {
+        if (req.path !== "/v1/numbers") return;
+        return {
+          write: (res) => {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.write('{"items":[],"pad":"');
+            const chunk = Buffer.alloc(1 << 16, 0x61);
+            let sent = 0;
+            let closed = false;
+            res.on("close", () => (closed = true));
+            const pump = (): void => {
+              while (!closed && sent < total) {
+                sent += chunk.length;
+                if (!res.write(chunk)) return void res.once("drain", pump);
+              }
+              if (!closed) res.end('"}');
+            };
+            pump();
+          },
+        };
+      },
+    });
+    const r = await run(proxy.url);
+    expect((r.error as Error).message).toMatch(/GET \/v1\/numbers\?page=1&per_page=100: response body larger than 16777216 bytes \(maxResponseBytes\); not read further/);
+    await new Promise((done) => setTimeout(done, 50));
+    const streamedMb = proxy.streamedBytes.value / 2 ** 20;
+    expect(streamedMb).toBeLessThan(100);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "600 MB body on the number listing", outcome: `refused at 16 MiB (server got to write ${streamedMb.toFixed(0)} MB before the client hung up); no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a redirect to another origin is not followed, and its answer is never acted on", async () => {
+    const { sim, proxy } = await world();
+    const evil = await startHostileServer(sim.url, { before: () => ({ status: 200, body: { sub_organizations: [], pagination: { current_page: 1, per_page: 100, total: 0, total_pages: 0 } } }) });
+    opened.push(evil);
+    proxy.set({ before: (req) => (req.path === "/v1/sub-organizations" ? { status: 302, headers: { location: `${evil.url}/v1/sub-organizations?page=1` } } : undefined) });
+    const r = await run(proxy.url);
+    expect((r.error as Error).message).toBe(`GET /v1/sub-organizations?page=1&per_page=100: redirected (302) to another origin, ${evil.url}/v1/sub-organizations: not followed`);
+    expect(evil.requests).toEqual([]);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "302 to another origin answering an empty list", outcome: "plan stops naming the redirect; the other host gets no request; no write", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a redirect within the origin is followed", async () => {
+    const { proxy } = await world();
+    const c = client(proxy.url);
+    proxy.set({ before: (req) => (req.path === "/v1/calls/webhooks" && req.query.get("moved") === null && req.method === "GET" && req.n === 1 ? { status: 307, headers: { location: "/v1/calls/webhooks?moved=1" } } : undefined) });
+    await expect(c.listCallWebhooks()).resolves.toEqual([]);
+    expect(proxy.requests.map((x) => `${x.method} ${x.path}?${x.query}`)).toEqual(["GET /v1/calls/webhooks?", "GET /v1/calls/webhooks?moved=1"]);
+  });
+});
+
+describe("adopt at create", () => {
+  const NEW_ONLY = "version: 1\nsub_accounts:\n  - name: New Co\n    default_destinations:\n      sms_endpoint: https://new.example/sms\n";
+
+  it("someone creates the name between the plan's read and the create: adopted, no POST, no duplicate", async () => {
+    const { sim, proxy } = await world();
+    const c = client(proxy.url);
+    const prepared = await computePlan(c, desired(NEW_ONLY));
+    expect(prepared.plan.changes.map((x) => `${x.action} ${x.key}`)).toEqual(["create New Co"]);
+    // A person in the portal, while the operator reads the plan.
+    const theirs = sim.store.createSubAccount(sim.store.masterId, { name: "New Co", default_destinations: { sms_endpoint: null, dlr_endpoint: "https://theirs.example/dlr" } });
+    const result = await applyPlan(c, prepared, { pollBaseMs: 10 });
+    expect(result.results).toEqual([{ kind: "sub_account", key: "New Co", action: "create", outcome: "ok", adopted: true }]);
+    expect(proxy.requests.filter((x) => x.method === "POST")).toEqual([]);
+    const rec = sim.store.subAccounts.get(theirs.id)!.data;
+    expect(rec.default_destinations).toEqual({ sms_endpoint: "https://new.example/sms", dlr_endpoint: "https://theirs.example/dlr" });
+    expect(duplicates(sim)).toBe(0);
+    rows.push({ condition: "race create: the name created by someone else after the plan", outcome: "read by name before the POST: adopted (no POST), made as declared, their unmanaged endpoint kept; exit 0", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: 0 });
+  });
+
+  it("someone creates the name while our POST is in flight: the twin is reported with both ids, exit 1", async () => {
+    const { sim, proxy } = await world();
+    let theirs = 0;
+    proxy.set({
+      before: (req) => {
+        if (req.method === "POST" && req.path === "/v1/sub-organizations" && theirs === 0) {
+          theirs = sim.store.createSubAccount(sim.store.masterId, { name: "New Co", default_destinations: { sms_endpoint: null, dlr_endpoint: null } }).id;
+        }
+      },
+    });
+    const r = await run(proxy.url, NEW_ONLY);
+    const res = r.result!.results[0];
+    expect(r.result!.ok).toBe(false);
+    const ours = [...sim.store.subAccounts.values()].map((x) => x.data).find((x) => x.name === "New Co" && x.id !== theirs)!;
+    expect(res.error).toContain(`sub-account "New Co" now exists 2 times (ids ${[theirs, ours.id].sort((a, b) => a - b).join(", ")})`);
+    rows.push({ condition: "race create: a twin made while our POST is in flight", outcome: "twin check after the run: item failed naming both ids; exit 1", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("two applies at once: each POSTs after its read found nothing; both report the twin with both ids and exit 1", async () => {
+    const { sim, proxy } = await world();
+    // Hold each create until the other run's create arrives (at most 5 s), so both read before either commits.
+    const waiting: Array<() => void> = [];
+    proxy.set({
+      before: async (req) => {
+        if (req.method !== "POST" || req.path !== "/v1/sub-organizations") return;
+        if (waiting.length === 0) {
+          await new Promise<void>((go) => {
+            waiting.push(go);
+            setTimeout(go, 5_000);
+          });
+        } else waiting.splice(0).forEach((go) => go());
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", NEW_ONLY);
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const [a, b] = await Promise.all([runCli(["apply", "-f", file, "--auto-approve"], env), runCli(["apply", "-f", file, "--auto-approve"], env)]);
+    const ids = [...sim.store.subAccounts.values()].filter((x) => x.data.name === "New Co").map((x) => x.data.id).sort((x, y) => x - y);
+    expect(ids).toHaveLength(2);
+    for (const run of [a, b]) {
+      expect(run.code).toBe(1);
+      expect(run.stdout + run.stderr).toContain(`sub-account "New Co" now exists 2 times (ids ${ids.join(", ")})`);
+      expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    }
+    rows.push({ condition: "two applies at once, both creating New Co (CLI)", outcome: "both exit 1 naming both ids (a read cannot close the race; serialise runs)", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+
+    // A third run, serialised after them, does not make it worse: it stops on the ambiguous name.
+    const c = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    expect(c.code).toBe(1);
+    expect(c.stdout + c.stderr).toContain(`matches 2 existing sub-accounts (ids ${ids.join(", ")})`);
+    expect(ids).toHaveLength(2);
+  });
+
+  it("two applies serialised (one after the other): one creates, the other has nothing to do", async () => {
+    const { sim, proxy } = await world();
+    const file = writeYaml(scratch(), "wavix.yaml", NEW_ONLY);
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const a = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    const b = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    expect([a.code, b.code]).toEqual([0, 0]);
+    expect(b.stdout).toContain("No changes.");
+    expect(duplicates(sim)).toBe(0);
+  });
+});
+
+describe("write from a fresh read", () => {
+  const STATUS_ONLY = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    status: enabled\n";
+  const SMS_ONLY = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    default_destinations:\n      sms_endpoint: https://b.example/sms\n";
+
+  it("drift mid-run: two files planned from the same state, applied one after the other; neither loses", async () => {
+    const { sim, proxy } = await world();
+    const c = client(proxy.url);
+    const planA = await computePlan(c, desired(STATUS_ONLY));
+    const planB = await computePlan(c, desired(SMS_ONLY));
+    // Meanwhile a person changes a field neither file manages.
+    sim.store.subAccounts.get(3153)!.data.default_destinations = { sms_endpoint: "https://beta.example/sms", dlr_endpoint: "https://person.example/dlr" };
+    expect((await applyPlan(c, planA)).ok).toBe(true);
+    expect((await applyPlan(c, planB)).ok).toBe(true);
+    const rec = sim.store.subAccounts.get(3153)!.data;
+    expect(rec.status).toBe("enabled");
+    expect(rec.default_destinations).toEqual({ sms_endpoint: "https://b.example/sms", dlr_endpoint: "https://person.example/dlr" });
+    // Each PUT was preceded by a GET of that sub-account and followed by one.
+    const seq = proxy.requests.filter((x) => x.path === "/v1/sub-organizations/3153").map((x) => x.method);
+    expect(seq).toEqual(["GET", "PUT", "GET", "GET", "PUT", "GET"]);
+    rows.push({ condition: "drift mid-run: two files on one sub-account, plus a person's edit", outcome: "each PUT merged onto a GET made just before it, read back after: all three changes kept", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  for (const field of ["status", "default_destinations"] as const) {
+    it(`a record missing \`${field}\` is never the base of a PUT: clear error, no write`, async () => {
+      const { sim, proxy } = await world();
+      const strip = (x: unknown) => {
+        if (x && typeof x === "object" && "api_key" in x) {
+          const { [field]: _drop, ...rest } = x as Record<string, unknown>;
+          return rest;
+        }
+        return x;
+      };
+      proxy.set({
+        rewrite: (req, status, body) => {
+          if (status !== 200 || !req.path.startsWith("/v1/sub-organizations")) return body;
+          const o = body as Record<string, unknown>;
+          return Array.isArray(o.sub_organizations) ? { ...o, sub_organizations: o.sub_organizations.map(strip) } : strip(o);
+        },
+      });
+      const before = JSON.stringify(sim.store.subAccounts.get(3153)!.data);
+      const r = await run(proxy.url, field === "status" ? SMS_ONLY : STATUS_ONLY);
+      const res = r.result!.results.find((x) => x.key === "Beta Sales")!;
+      expect(res.outcome).toBe("failed");
+      expect(res.error).toBe(`sub-account 3153: the API's record lacks ${field}, which a PUT would reset to defaults; not written`);
+      expect(proxy.requests.filter((x) => x.method === "PUT")).toEqual([]);
+      expect(JSON.stringify(sim.store.subAccounts.get(3153)!.data)).toBe(before);
+      rows.push({ condition: `sub-account record missing \`${field}\``, outcome: "item failed, `…lacks " + field + ", which a PUT would reset to defaults; not written`; exit 1", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    });
+  }
+});
+
+describe("say what is happening", () => {
+  it("--timeout abandons a hung request and retries it; a long retry wait prints one line on stderr", async () => {
+    const { proxy } = await world();
+    let hung = false;
+    let limited = false;
+    proxy.set({
+      before: async (req) => {
+        if (req.path === "/v1/sub-organizations" && !hung) {
+          hung = true;
+          await new Promise((done) => setTimeout(done, 3_000));
+        }
+        if (req.path === "/v1/numbers" && !limited) {
+          limited = true;
+          return { status: 429, headers: { "retry-after": "2" }, body: { success: false, message: "Too many requests" } };
+        }
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Beta Sales\n    status: disabled\nnumbers:\n  - number: \"15551000001\"\n    sms_enabled: false\n");
+    const r = await runCli(["plan", "-f", file, "--timeout", "0.5"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("No changes.");
+    expect(proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length).toBe(3);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("Retrying"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Retrying GET \/v1\/numbers\?page=1&per_page=100 \(attempt 2 of 5\) after 429 rate limited: waiting [2-3]\.\d s$/);
+  });
+
+  it("WAVIX_TIMEOUT is read, and a bad value is a clear error before any request", async () => {
+    const { proxy } = await world();
+    const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Beta Sales\n");
+    const bad = await runCli(["plan", "-f", file], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url, WAVIX_TIMEOUT: "soon" });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe('Error: WAVIX_TIMEOUT takes a number of seconds greater than 0, got "soon".\n');
+    expect(proxy.requests).toEqual([]);
+    const flag = await runCli(["plan", "-f", file, "--timeout", "0"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain('--timeout takes a number greater than 0, got "0"');
+  });
+});
+
+afterAll(() => {
+  if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
+  replaceDocBlock("hostile", [
+    "| condition | outcome | requests | writes | duplicates |",
+    "|---|---|---:|---:|---:|",
+    ...rows.map((r) => `| ${r.condition} | ${r.outcome.replace(/\|/g, "\\|")} | ${r.requests} | ${r.writes} | ${r.duplicates} |`),
+  ]);
+});
