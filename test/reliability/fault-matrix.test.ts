@@ -3,10 +3,11 @@
  * loopback HTTP while it injects 429s (with and without `Retry-After`, in both forms), 5xx, dropped
  * connections, timeouts, slow answers, a create that commits then drops and asynchronous lag longer
  * than `--wait`. Every row records outcome, requests, duplicates (must be 0) and settings lost (must
- * be 0). `WRITE_RELIABILITY_DOC=1` writes the measured rows to docs/RELIABILITY.md.
+ * be 0). `WRITE_RELIABILITY_DOC=1` writes the measured rows into docs/RELIABILITY.md (its
+ * `fault-matrix` block).
  */
 import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { WavixClient } from "../../src/client";
 import { applyPlan, computePlan } from "../../src/plan";
@@ -14,7 +15,8 @@ import type { ApplyResult } from "../../src/plan/types";
 import { audit } from "../../src/audit";
 import type { AuditConfig } from "../../src/config/types";
 import { startSimulator, type FaultRule, type Simulator } from "../../src/simulator";
-import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { replaceDocBlock } from "./doc-block";
 import { desiredState, DESIRED_YAML, duplicates, MASTER_KEY, reliabilitySeed, settingsLost, unmanagedSnapshot } from "./scenario";
 
 interface Row {
@@ -115,6 +117,23 @@ const RETRYABLE_ROWS: Array<{ fault: string; rules: FaultRule[]; timeoutMs?: num
     fault: "timeout on POST create; the server commits late",
     rules: [{ kind: "delay", delayMs: 400, method: "POST", pathPrefix: "/v1/sub-organizations", times: 1 }],
     timeoutMs: 200,
+  },
+  {
+    fault: "acceptance: 429 every 5th, 503 every 7th, a create that commits then drops",
+    rules: [
+      { kind: "status", status: 429, everyNth: 5 },
+      { kind: "status", status: 503, everyNth: 7 },
+      { kind: "commit-then-drop", method: "POST", pathPrefix: "/v1/sub-organizations", times: 1 },
+    ],
+    expectStatus: 503,
+  },
+  {
+    fault: "webhook upsert: 503 once, then dropped once (retried like a PUT)",
+    rules: [
+      { kind: "status", status: 503, method: "POST", pathPrefix: "/v1/calls/webhooks", times: 1 },
+      { kind: "drop", method: "POST", pathPrefix: "/v1/calls/webhooks", times: 1 },
+    ],
+    expectStatus: 503,
   },
   {
     fault: "mixed: 429 (Retry-After 0) every 5th, 503 every 7th, drop every 11th",
@@ -333,28 +352,9 @@ afterAll(() => {
   if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
   const order = (r: Row) => (r.area === "apply" ? 0 : 1);
   const sorted = [...rows].sort((a, b) => order(a) - order(b));
-  const lines = [
-    "# Reliability figures",
-    "",
-    "Measured by `test/reliability/fault-matrix.test.ts` against the local simulator over loopback HTTP",
-    "(regenerate with `WRITE_RELIABILITY_DOC=1 npx vitest run test/reliability/fault-matrix.test.ts`).",
-    "The apply rows plan and apply one file (a sub-account update whose endpoints the file does not",
-    "manage, a sub-account create, a single-number PATCH, a bulk PATCH of two numbers that the API applies",
-    "asynchronously, a webhook upsert) against a 4-number account. Library rows use the default retry",
-    "policy with short backoffs (20 ms base, 200 ms cap) so the matrix runs in seconds.",
-    "",
-    "- **requests**: HTTP requests the simulator saw for the faulted run (plan + apply + read-back, retries and dropped attempts included).",
-    "- **duplicates**: sub-accounts sharing a name afterwards (must be 0).",
-    "- **settings lost**: fields the file does not manage whose value changed (must be 0).",
-    "- Every converged row is followed by a fault-free plan that reports no changes; every failed row by a re-run that converges.",
-    "",
+  replaceDocBlock("fault-matrix", [
     "| area | fault | via | outcome | requests | duplicates | settings lost | wall ms |",
     "|---|---|---|---|---:|---:|---:|---:|",
     ...sorted.map((r) => `| ${r.area} | ${r.fault} | ${r.via} | ${r.outcome.replace(/\|/g, "\\|")} | ${r.requests} | ${r.duplicates} | ${r.settingsLost} | ${r.ms} |`),
-    "",
-    "Other hostile conditions (bad input, unexpected responses, secrets, a 200-cycle soak with drift) are",
-    "covered by `test/reliability/bad-input.test.ts`, `test/security/secrets.test.ts` and `test/soak/soak.test.ts`.",
-    "",
-  ];
-  writeFileSync(join(ROOT, "docs", "RELIABILITY.md"), lines.join("\n"));
+  ]);
 });
