@@ -506,3 +506,69 @@ describe("pagination", () => {
     ]);
   });
 });
+
+describe("bounds, redirects and retry notices (issue #13)", () => {
+  it("refuses a body past maxResponseBytes, announced by content-length or counted while it streams, without retrying", async () => {
+    server.handle((req, res) => {
+      if (req.url.includes("chunked")) {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.write('{"pad":"');
+        for (let i = 0; i < 20; i++) res.write("x".repeat(100));
+        res.end('"}');
+      } else sendJson(res, 200, { pad: "x".repeat(2000) });
+    });
+    const c = client({ maxResponseBytes: 1000 });
+    const declared = await failure(c.listMessages());
+    expect(declared).toBeInstanceOf(ResponseFormatError);
+    expect(declared.message).toBe("GET /v3/messages: response body larger than 1000 bytes (maxResponseBytes); not read further");
+    const streamed = await failure(c.listMessages({ type: "chunked" as never }));
+    expect(streamed.message).toContain("response body larger than 1000 bytes");
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it("follows a redirect within the origin with the key, and refuses one to another origin, naming it", async () => {
+    const other = await createHttpTestServer();
+    try {
+      server.handle((req, res) => {
+        if (req.url === "/v1/calls/webhooks") return void res.writeHead(301, { location: "/v1/calls/webhooks?v=2" }).end();
+        if (req.url.startsWith("/v1/calls/webhooks?v=2")) return sendJson(res, 200, []);
+        res.writeHead(302, { location: `${other.url}/v1/numbers/1?token=abc` }).end();
+      });
+      await expect(client().listCallWebhooks()).resolves.toEqual([]);
+      expect(server.requests[1].headers.authorization).toBe(`Bearer ${KEY}`);
+      const error = await failure(client().getNumber(1));
+      expect(error.message).toBe(`GET /v1/numbers/1: redirected (302) to another origin, ${other.url}/v1/numbers/1: not followed`);
+      expect(other.requests).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("never re-sends a write on a 301/302/303", async () => {
+    server.handle((_req, res) => void res.writeHead(302, { location: "/elsewhere" }).end());
+    const error = await failure(client().replaceSubAccount(1, { name: "A" }));
+    expect(error.message).toBe("PUT /v1/sub-organizations/1: redirected (302) to " + server.url + "/elsewhere: a PUT is not re-sent there");
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("announces each retry: method, path, attempt, reason and the wait (Retry-After included)", async () => {
+    let n = 0;
+    server.handle((_req, res) => {
+      n += 1;
+      if (n === 1) return sendJson(res, 503, { success: false, message: "busy" }, { "retry-after": "0.05" });
+      if (n === 2) return void res.destroy();
+      sendJson(res, 200, []);
+    });
+    const notices: unknown[] = [];
+    await client({ onRetry: (x) => notices.push(x), retry: { jitter: false, backoffBaseMs: 2 } }).listCallWebhooks();
+    expect(notices).toEqual([
+      { method: "GET", path: "/v1/calls/webhooks", attempt: 2, attempts: 5, reason: "503 server error", waitMs: 52 },
+      { method: "GET", path: "/v1/calls/webhooks", attempt: 3, attempts: 5, reason: "network error", waitMs: 4 },
+    ]);
+  });
+
+  it("refuses nonsense bounds", () => {
+    expect(() => client({ maxPages: 0 })).toThrow("maxPages must be a positive integer, got 0");
+    expect(() => client({ maxResponseBytes: -1 })).toThrow("maxResponseBytes must be positive, got -1");
+  });
+});
