@@ -197,7 +197,8 @@ function retryReason(error: WavixApiError): string {
   if (error instanceof TimeoutError) return "timed out";
   if (error instanceof NetworkError) return "network error";
   if (error.status === 429) return "429 rate limited";
-  return `${error.status} ${error instanceof ServerError ? "server error" : "error"}`;
+  // A 5xx answered with an HTML page is a ResponseFormatError, but still a server error.
+  return `${error.status} ${error.status >= 500 ? "server error" : "error"}`;
 }
 
 function retryDecision(

@@ -35,7 +35,7 @@ function server(n: number, size: number, lie: Lie) {
       total_pages: lie.totalPages ?? Math.ceil(n / size),
     };
     if (lie.dropTotal) delete pagination.total;
-    return (lie.dropPagination ? { items } : { items, pagination }) as Page<{ id: number }>;
+    return (lie.dropPagination ? { items } : { items, pagination }) as unknown as Page<{ id: number }>;
   };
   return { ids, calls, fetchPage, truePages: Math.ceil(n / size) };
 }

@@ -178,7 +178,10 @@ describe("unexpected responses", () => {
     const r = await runCli(["plan", "-f", file], env);
     clean(r);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("Error: GET /v1/numbers?page=1&per_page=100: expected JSON, got text/html (502)\n");
+    // The long backoffs of the last retries are announced, one line each, before the error.
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines.at(-1)).toBe("Error: GET /v1/numbers?page=1&per_page=100: expected JSON, got text/html (502)");
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/^Retrying GET \/v1\/numbers\?page=1&per_page=100 \(attempt [2-5] of 5\) after 502 server error: waiting \d+\.\d s$/);
     expect(r.stderr).not.toContain("<html>");
   });
 
