@@ -27,7 +27,10 @@ export interface ClientFlags {
 /** Seconds one request attempt may take (headers and body) when neither `--timeout` nor WAVIX_TIMEOUT says. */
 export const DEFAULT_TIMEOUT_SECONDS = 30;
 
-/** A retry that waits at least this long prints one line on stderr, so a slow run is never silent. */
+/**
+ * A retry whose wait, counted with the failed attempt's own duration (a timeout is a silence as long
+ * as the timeout), reaches this long prints one line on stderr, so a slow run is never silent.
+ */
 export const RETRY_NOTICE_MS = 2_000;
 
 /** `--timeout S`, shared by every command that talks to the API. */
@@ -69,7 +72,7 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
     timeoutMs,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     onRetry: (notice) => {
-      if (notice.waitMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));
+      if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));
     },
     onWarning: (message) => {
       if (process.env.WAVIX_SYNC_VERBOSE) process.stderr.write(`Warning: ${message}\n`);

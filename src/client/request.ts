@@ -143,6 +143,9 @@ export interface RequestSpec {
 
 /** Marks an attempt's failure with what the retry policy needs. */
 class AttemptFailure extends Error {
+  /** How long the failed attempt took (a timeout is itself a long silence worth announcing). */
+  elapsedMs = 0;
+
   constructor(
     readonly error: WavixApiError,
     readonly retryAfterMs: number | undefined,
@@ -155,7 +158,16 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   const { retry, shared } = config;
   try {
     return await pRetry(
-      () => shared.limit(() => attempt<T>(config, spec)),
+      () =>
+        shared.limit(async () => {
+          const started = Date.now();
+          try {
+            return await attempt<T>(config, spec);
+          } catch (error) {
+            if (error instanceof AttemptFailure) error.elapsedMs = Date.now() - started;
+            throw error;
+          }
+        }),
       {
         retries: retry.limit,
         // The waits are computed here (backoff + Retry-After) so that a long one can be announced.
@@ -174,7 +186,8 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
               path: spec.path,
               attempt: attemptNumber + 1,
               attempts: retry.limit + 1,
-              reason: retryReason(error.error),
+              reason: retryReason(error.error, config.timeoutMs),
+              failedAfterMs: error.elapsedMs,
               waitMs,
             });
           } catch {
@@ -193,8 +206,8 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
 }
 
 /** A short reason for a retry notice: the status, or what went wrong on the wire. */
-function retryReason(error: WavixApiError): string {
-  if (error instanceof TimeoutError) return "timed out";
+function retryReason(error: WavixApiError, timeoutMs: number): string {
+  if (error instanceof TimeoutError) return `no answer in ${(timeoutMs / 1000).toFixed(1)} s`;
   if (error instanceof NetworkError) return "network error";
   if (error.status === 429) return "429 rate limited";
   // A 5xx answered with an HTML page is a ResponseFormatError, but still a server error.

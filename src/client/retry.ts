@@ -101,8 +101,10 @@ export interface RetryNotice {
   attempt: number;
   /** Attempts allowed in all (`limit + 1`). */
   attempts: number;
-  /** Why: "429 rate limited", "503 server error", "timed out", "network error". */
+  /** Why: "429 rate limited", "503 server error", "no answer in 30.0 s", "network error". */
   reason: string;
+  /** How long the failed attempt took, in ms (a timeout is a silence as long as the timeout). */
+  failedAfterMs: number;
   /** The wait before that attempt, in ms (Retry-After plus backoff). */
   waitMs: number;
 }

@@ -19,6 +19,7 @@ import {
   isForbiddenError,
   isNetworkError,
   isValidationError,
+  type RetryNotice,
   type WavixClientOptions,
 } from "../../src/client";
 import { createHttpTestServer, sendJson, type HttpTestServer } from "../helpers/http-test-server";
@@ -559,9 +560,10 @@ describe("bounds, redirects and retry notices (issue #13)", () => {
       if (n === 2) return void res.destroy();
       sendJson(res, 200, []);
     });
-    const notices: unknown[] = [];
+    const notices: RetryNotice[] = [];
     await client({ onRetry: (x) => notices.push(x), retry: { jitter: false, backoffBaseMs: 2 } }).listCallWebhooks();
-    expect(notices).toEqual([
+    expect(notices.every((x) => x.failedAfterMs >= 0)).toBe(true);
+    expect(notices.map(({ failedAfterMs: _, ...rest }) => rest)).toEqual([
       { method: "GET", path: "/v1/calls/webhooks", attempt: 2, attempts: 5, reason: "503 server error", waitMs: 52 },
       { method: "GET", path: "/v1/calls/webhooks", attempt: 3, attempts: 5, reason: "network error", waitMs: 4 },
     ]);

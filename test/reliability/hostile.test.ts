@@ -136,6 +136,19 @@ describe("complete before destructive or creating: lying pagination", () => {
     });
   }
 
+  it("through the CLI: apply stops with exit 1, one error line naming the listing, no stack trace, nothing written", async () => {
+    const { sim, proxy } = await world();
+    proxy.set(lyingPagination("empty-after-page-1", ["/v1/sub-organizations"]));
+    const file = writeYaml(scratch(), "wavix.yaml", YAML);
+    const r = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "Error: GET /v1/sub-organizations?per_page=100: listing incomplete: page 2 came back empty after 100 of the 153 items it claims; refusing to act on a partial view of the account\n",
+    );
+    expect(writesOf(proxy)).toBe(0);
+    expect(duplicates(sim)).toBe(0);
+  });
+
   it("a listing whose claims exceed the page bound fails at once: export allocates nothing from `total_pages: 1e9`", async () => {
     const { sim, proxy } = await world();
     proxy.set({
@@ -391,7 +404,7 @@ describe("write from a fresh read", () => {
 });
 
 describe("say what is happening", () => {
-  it("--timeout abandons a hung request and retries it; a long retry wait prints one line on stderr", async () => {
+  it("--timeout abandons a hung request and retries it; each long silence (timeout or wait) prints one line on stderr", async () => {
     const { proxy } = await world();
     let hung = false;
     let limited = false;
@@ -399,7 +412,7 @@ describe("say what is happening", () => {
       before: async (req) => {
         if (req.path === "/v1/sub-organizations" && !hung) {
           hung = true;
-          await new Promise((done) => setTimeout(done, 3_000));
+          await new Promise((done) => setTimeout(done, 4_000));
         }
         if (req.path === "/v1/numbers" && !limited) {
           limited = true;
@@ -408,13 +421,14 @@ describe("say what is happening", () => {
       },
     });
     const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Beta Sales\n    status: disabled\nnumbers:\n  - number: \"15551000001\"\n    sms_enabled: false\n");
-    const r = await runCli(["plan", "-f", file, "--timeout", "0.5"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    const r = await runCli(["plan", "-f", file, "--timeout", "2"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("No changes.");
     expect(proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length).toBe(3);
-    const lines = r.stderr.split("\n").filter((l) => l.startsWith("Retrying"));
-    expect(lines).toHaveLength(1);
+    const lines = r.stderr.split("\n").filter((l) => l.startsWith("Retrying")).sort();
+    expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^Retrying GET \/v1\/numbers\?page=1&per_page=100 \(attempt 2 of 5\) after 429 rate limited: waiting [2-3]\.\d s$/);
+    expect(lines[1]).toMatch(/^Retrying GET \/v1\/sub-organizations\?page=1&per_page=100 \(attempt 2 of 5\) after no answer in 2\.0 s: waiting 0\.\d s$/);
   });
 
   it("WAVIX_TIMEOUT is read, and a bad value is a clear error before any request", async () => {
