@@ -54,6 +54,18 @@ function timeoutMsOf(flags: ClientFlags): number {
   return Math.round(n * 1000);
 }
 
+/** `WAVIX_MAX_PAGES`: the page bound of one listing, for accounts larger than the default allows. */
+function maxPagesOf(): number | undefined {
+  const env = process.env.WAVIX_MAX_PAGES;
+  if (env === undefined || env.trim() === "") return undefined;
+  const n = Number(env);
+  if (!Number.isInteger(n) || n < 1) {
+    process.stderr.write(`Error: WAVIX_MAX_PAGES takes a whole number of at least 1, got "${env}".\n`);
+    throw new CliExit(1);
+  }
+  return n;
+}
+
 /** One line for a long retry wait: what, which attempt, why, how long. */
 export function retryNoticeLine(n: RetryNotice): string {
   return `Retrying ${n.method} ${n.path} (attempt ${n.attempt} of ${n.attempts}) after ${n.reason}: waiting ${(n.waitMs / 1000).toFixed(1)} s\n`;
@@ -67,9 +79,11 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
     throw new CliExit(1);
   }
   const timeoutMs = timeoutMsOf(flags);
+  const maxPages = maxPagesOf();
   return new WavixClient({
     apiKey,
     timeoutMs,
+    ...(maxPages !== undefined ? { maxPages } : {}),
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     onRetry: (notice) => {
       if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));

@@ -442,6 +442,19 @@ describe("say what is happening", () => {
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain('--timeout takes a number greater than 0, got "0"');
   });
+
+  it("WAVIX_MAX_PAGES sets the page bound: a 2-page listing refused at 1, with a clear error", async () => {
+    const { proxy } = await world();
+    const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Beta Sales\n");
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const r = await runCli(["plan", "-f", file], { ...env, WAVIX_MAX_PAGES: "1" });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe(
+      "Error: GET /v1/sub-organizations?per_page=100: listing incomplete: it claims 2 pages, more than the page bound of 1 (maxPages); refusing to act on a partial view of the account\n",
+    );
+    const bad = await runCli(["plan", "-f", file], { ...env, WAVIX_MAX_PAGES: "lots" });
+    expect(bad.stderr).toBe('Error: WAVIX_MAX_PAGES takes a whole number of at least 1, got "lots".\n');
+  });
 });
 
 afterAll(() => {
