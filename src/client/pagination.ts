@@ -86,8 +86,10 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
           : `still not at its end after ${read} pages (${count} items), past the ${read - 1} it claims`,
       );
     }
+    // This page first (the concurrency bound is first come, first served), then the ones ahead.
+    const pending = page === first && walk.firstPage !== undefined ? Promise.resolve(walk.firstPage) : fetch(page);
     for (let ahead = page + 1; ahead <= Math.min(lastClaimed, page + prefetch - 1); ahead++) fetch(ahead);
-    const result = page === first && walk.firstPage !== undefined ? walk.firstPage : await fetch(page);
+    const result = await pending;
     inflight.delete(page);
     const items = result.items;
     const pagination = (result.pagination ?? undefined) as Partial<Page<T>["pagination"]> | undefined;
