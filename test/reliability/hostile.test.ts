@@ -352,6 +352,20 @@ describe("adopt at create", () => {
   });
 });
 
+describe("retry what is safe", () => {
+  it("a webhook upsert that commits and then loses its connection is sent again and converges", async () => {
+    const { sim, proxy } = await world();
+    let dropped = 0;
+    proxy.set({ after: (req) => (req.method === "POST" && req.path === "/v1/calls/webhooks" && dropped++ < 2 ? "drop" : undefined) });
+    const r = await run(proxy.url, "version: 1\ncall_webhooks:\n  on-call: https://hooks.example/on\n");
+    expect(r.error).toBeUndefined();
+    expect(r.result!.ok).toBe(true);
+    expect(proxy.requests.filter((x) => x.method === "POST").length).toBe(3);
+    expect(sim.store.webhooksOf(sim.store.masterId).get("on-call")).toBe("https://hooks.example/on");
+    rows.push({ condition: "webhook upsert commits, then the connection drops (twice)", outcome: "retried like a PUT (3 POSTs), read back; converged", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
 describe("write from a fresh read", () => {
   const STATUS_ONLY = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    status: enabled\n";
   const SMS_ONLY = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    default_destinations:\n      sms_endpoint: https://b.example/sms\n";
