@@ -12,7 +12,7 @@ export const SIM_VARIATIONS = [
   "bulk-without-items",
   /** `GET /v1/sub-organizations` ignores `page`/`per_page` (the official operation declares none). */
   "sub-account-listing-ignores-paging",
-  /** Optional response fields left out (a number's `call_status_url`, `state`, `free_min`, ...). */
+  /** Optional response fields left out (a number's `free_min`, `unlimited`, a null `call_status_url` or `state`, a destination's `srtp`). */
   "optional-fields-absent",
   /** An unknown extra field on every record served. */
   "unknown-extra-fields",
@@ -32,8 +32,13 @@ function isRecord(v: unknown): v is Json {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-/** Optional fields of a number (seed 2.1 "Required: no"), and of a destination (seed 2.2). */
-const OPTIONAL_NUMBER_FIELDS = ["state", "free_min", "unlimited", "call_status_url"];
+/**
+ * Optional fields of a number (seed 2.1 "Required: no"), and of a destination (seed 2.2). The
+ * nullable ones are left out only when they hold no value: a server omits what it has not got,
+ * it does not hide a URL that is set.
+ */
+const OPTIONAL_NUMBER_FIELDS = ["free_min", "unlimited"];
+const OPTIONAL_WHEN_NULL_NUMBER_FIELDS = ["state", "call_status_url"];
 const OPTIONAL_DESTINATION_FIELDS = ["srtp"];
 
 function varyNumber(n: Json, on: ReadonlySet<SimVariation>): Json {
@@ -43,6 +48,7 @@ function varyNumber(n: Json, on: ReadonlySet<SimVariation>): Json {
   }
   if (on.has("optional-fields-absent")) {
     for (const k of OPTIONAL_NUMBER_FIELDS) delete out[k];
+    for (const k of OPTIONAL_WHEN_NULL_NUMBER_FIELDS) if (n[k] === null || n[k] === undefined) delete out[k];
     if (Array.isArray(out.destination)) {
       out.destination = out.destination.map((d: unknown) => {
         if (!isRecord(d)) return d;
