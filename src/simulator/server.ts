@@ -12,7 +12,7 @@ import { SeededRandom } from "./rng";
 import { SimStore } from "./store";
 import { checkRequest } from "./request-schemas";
 import { applyVariations, type SimVariation } from "./variations";
-import { recordViolation, violationsRecorded } from "./violations";
+import { recordViolation, violationsRecorded, type ContractViolation } from "./violations";
 import { checkResponse, type ResponseSchemaName } from "../client/response-schemas";
 import type { FaultRule, Scope, ScopeLevel, SimApiKey, SimRequestLogEntry, SimSeed, SimulatorOptions } from "./types";
 
@@ -25,6 +25,12 @@ export interface Simulator {
   store: SimStore;
   /** Requests answered (or dropped: status 0), in completion order. Never holds a key. */
   log: SimRequestLogEntry[];
+  /**
+   * Contract violations this simulator saw: requests breaking `schemas/api/*.request.schema.json`
+   * (unless expected) and, when responses are checked, answers of its own breaking the response
+   * schemas. The test suite's global check collects the same from every process.
+   */
+  violations: ContractViolation[];
   /** Replace the fault rules; their counters start again. */
   setFaults(rules: FaultRule[]): void;
   /**
@@ -97,6 +103,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const log: SimRequestLogEntry[] = [];
   const variations: ReadonlySet<SimVariation> = new Set(options.variations ?? []);
   let badRequestsExpected = options.expectBadRequests ?? false;
+  const violations: ContractViolation[] = [];
+  const checkResponses = options.checkResponses ?? violationsRecorded();
+  const violated = (v: ContractViolation): void => {
+    violations.push(v);
+    recordViolation(v);
+  };
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -167,7 +179,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     if (violation) {
       if (!badRequestsExpected) {
         const fields = Object.entries(violation.errors).map(([f, r]) => `${f}: ${r}`).join("; ");
-        recordViolation({ kind: "request", method, path, message: `${violation.operation}: ${fields}` });
+        violated({ kind: "request", method, path, message: `${violation.operation}: ${fields}` });
       }
       return validationError(violation.errors, undefined, status);
     }
@@ -186,11 +198,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return json(500, { success: false, message: "Internal simulator error" });
     }
     if (response.status < 200 || response.status >= 300 || route.response === undefined) return response;
-    if (violationsRecorded()) {
+    if (checkResponses) {
       // The simulator's own answers must match the response schemas (before any variation).
       const problems = checkResponse(route.response as ResponseSchemaName, JSON.parse(response.raw));
       if (problems.length > 0) {
-        recordViolation({ kind: "response", method, path, message: problems.map((p) => p.text).join("; ") });
+        violated({ kind: "response", method, path, message: problems.map((p) => p.text).join("; ") });
       }
     }
     if (variations.size === 0) return response;
@@ -307,6 +319,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port: address.port,
     store,
     log,
+    violations,
     setFaults(rules: FaultRule[]): void {
       faults.setRules(rules);
     },

@@ -198,4 +198,9 @@ export interface SimulatorOptions {
    * check. Say so only in tests that mean it. @default false
    */
   expectBadRequests?: boolean;
+  /**
+   * Check each success answer against the response schemas (`schemas/api`) and list breaks in
+   * `violations`. @default true inside the test suite (`WAVIX_SIM_VIOLATIONS_DIR` set), else false
+   */
+  checkResponses?: boolean;
 }
