@@ -239,8 +239,10 @@ export class WavixClient {
       body: { ...patch, ids },
       scope: "numbers:write",
       schema: "number-bulk-update",
+      list: "items",
+      listOptional: true,
     });
-    return result !== null && typeof result === "object" && Array.isArray(result.items) ? result.items : [];
+    return result?.items ?? [];
   }
 
   /** `DELETE /v1/numbers?ids=1&ids=2` (repeated `ids`, official). */
@@ -259,6 +261,8 @@ export class WavixClient {
       path: `/v1/sub-organizations${q}`,
       scope: "subaccounts:read",
       schema: "sub-account-list",
+      list: "sub_organizations",
+      listOptional: true,
       secretField: "api_key",
     });
     // The official answer makes both keys optional. An absent list is an empty account only when
