@@ -51,8 +51,9 @@ export default function setup(): () => void {
       return `  ${where}: ${v.kind} ${v.method} ${v.path}: ${v.message}`;
     });
     const unique = [...new Set(lines)];
-    throw new Error(
-      `${found.length} request(s)/response(s) broke the API contract (schemas/api); a test that means to send bad requests says so with startSimulator({ expectBadRequests: true }):\n${unique.join("\n")}`,
-    );
+    const message = `${found.length} request(s)/response(s) broke the API contract (schemas/api); a test that means to send bad requests says so with startSimulator({ expectBadRequests: true }):\n${unique.join("\n")}`;
+    // vitest reports an error thrown here but still exits 0: set the exit code as well.
+    process.exitCode = 1;
+    throw new Error(message);
   };
 }
