@@ -69,4 +69,16 @@ describe("the contract check", () => {
     expect(recorded()).toEqual([]);
     expect(sim.violations).toEqual([]);
   });
+
+  it("records an answer of the simulator's own that breaks the response schemas", async () => {
+    sim = await startSimulator({ port: 0 });
+    // A store the seed could never produce: a boolean field holding text.
+    (sim.store.numbers.get(4001)!.data as unknown as Record<string, unknown>).sms_enabled = "yes";
+    const r = await fetch(`${sim.url}/v1/numbers/4001`, { headers: { authorization: "Bearer sim-demo-key" } });
+    expect(r.status).toBe(200);
+    const found = recorded();
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ kind: "response", method: "GET", path: "/v1/numbers/4001" });
+    expect(found[0].message).toContain("/sms_enabled");
+  });
 });
