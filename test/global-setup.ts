@@ -1,11 +1,29 @@
 /**
  * Build dist/ once before any test: the CLI (a child process) and the Pulumi host run compiled
  * code. One build here instead of one per test file, which raced when files ran in parallel.
+ *
+ * The contract check (issue 12): every simulator started by any test, in any process, appends the
+ * requests it received that break `schemas/api/*.request.schema.json` (and its own answers that
+ * break the response schemas) to a folder named by `WAVIX_SIM_VIOLATIONS_DIR`; the teardown fails
+ * the run listing them. A test that sends bad requests on purpose opts out with the simulator
+ * option `expectBadRequests` (or the CLI flag `--expect-bad-requests`).
  */
 import { execFileSync } from "node:child_process";
-import { resolve } from "node:path";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
 
-export default function setup(): void {
+const VIOLATIONS_DIR_ENV = "WAVIX_SIM_VIOLATIONS_DIR";
+
+interface Violation {
+  kind: string;
+  method: string;
+  path: string;
+  message: string;
+  test?: string;
+}
+
+export default function setup(): () => void {
   const root = resolve(__dirname, "..");
   try {
     execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
@@ -14,4 +32,28 @@ export default function setup(): void {
     const out = (err as { stdout?: Buffer }).stdout?.toString() ?? "";
     process.stderr.write(`warning: the build reported errors:\n${out}\n`);
   }
+  const dir = mkdtempSync(join(tmpdir(), "wavix-sim-violations-"));
+  // Set before the workers start, so they (and the CLIs they spawn) inherit it.
+  process.env[VIOLATIONS_DIR_ENV] = dir;
+
+  return () => {
+    const found: Violation[] = [];
+    for (const file of readdirSync(dir)) {
+      for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {
+        if (line.trim() !== "") found.push(JSON.parse(line) as Violation);
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+    delete process.env[VIOLATIONS_DIR_ENV];
+    if (found.length === 0) return;
+    const lines = found.map((v) => {
+      const where = v.test ? relative(root, v.test) : "(test file unknown)";
+      return `  ${where}: ${v.kind} ${v.method} ${v.path}: ${v.message}`;
+    });
+    const unique = [...new Set(lines)];
+    const message = `${found.length} request(s)/response(s) broke the API contract (schemas/api); a test that means to send bad requests says so with startSimulator({ expectBadRequests: true }):\n${unique.join("\n")}`;
+    // vitest reports an error thrown here but still exits 0: set the exit code as well.
+    process.exitCode = 1;
+    throw new Error(message);
+  };
 }

@@ -88,10 +88,34 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
     onRetry: (notice) => {
       if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));
     },
-    onWarning: (message) => {
-      if (process.env.WAVIX_SYNC_VERBOSE) process.stderr.write(`Warning: ${message}\n`);
-    },
+    onWarning: noteDrift,
   });
+}
+
+let driftCount = 0;
+let driftSummaryArmed = false;
+
+/**
+ * Contract-drift notices (a response that does not match schemas/api): each printed with
+ * WAVIX_SYNC_VERBOSE=1, otherwise summed up in one line on stderr when the command ends, so a
+ * pipeline log shows that the API answered differently without drowning the plan.
+ */
+export function noteDrift(message: string): void {
+  driftCount++;
+  if (process.env.WAVIX_SYNC_VERBOSE) {
+    process.stderr.write(`Warning: ${message}\n`);
+    return;
+  }
+  if (!driftSummaryArmed) {
+    driftSummaryArmed = true;
+    // stderr is synchronous for files and pipes on Linux and macOS, so an exit handler may write.
+    process.once("exit", () => process.stderr.write(driftSummaryLine(driftCount) + "\n"));
+  }
+}
+
+/** The one-line summary printed when drift was seen and WAVIX_SYNC_VERBOSE is not set. */
+export function driftSummaryLine(count: number): string {
+  return `Warning: ${count} API response difference${count === 1 ? "" : "s"} from the documented schema (contract drift); set WAVIX_SYNC_VERBOSE=1 to see them`;
 }
 
 /** Parse a positive integer flag, with a clear message. */

@@ -8,6 +8,8 @@ import {
   loadSeedFile,
   type SimApiKey,
   type SimSeed,
+  SIM_VARIATIONS,
+  type SimVariation,
   startSimulator,
 } from "../simulator";
 
@@ -18,6 +20,9 @@ interface SimulatorCliOptions {
   latencyMs: number;
   faultRate: number;
   host: string;
+  variation: SimVariation[];
+  refuseUrlClears?: boolean;
+  expectBadRequests?: boolean;
 }
 
 function nonNegativeInt(name: string) {
@@ -37,6 +42,22 @@ function rate(value: string): number {
 
 function collect(value: string, previous: string[]): string[] {
   return [...previous, value];
+}
+
+/** `--variation NAME` (repeatable, or comma-separated; `all` for every one). */
+function collectVariation(value: string, previous: SimVariation[]): SimVariation[] {
+  const out = [...previous];
+  for (const raw of value.split(",").map((v) => v.trim()).filter((v) => v !== "")) {
+    if (raw === "all") {
+      out.push(...SIM_VARIATIONS);
+      continue;
+    }
+    if (!(SIM_VARIATIONS as readonly string[]).includes(raw)) {
+      throw new InvalidArgumentError(`unknown variation "${raw}"; known: ${SIM_VARIATIONS.join(", ")}, all.`);
+    }
+    out.push(raw as SimVariation);
+  }
+  return [...new Set(out)];
 }
 
 /**
@@ -72,6 +93,14 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
     .option("--api-key <key>", "accept this API key (repeatable; default: sim-demo-key)", collect, [])
     .option("--latency-ms <n>", "delay every response by N ms", nonNegativeInt("--latency-ms"), 0)
     .option("--fault-rate <r>", "probability (0-1) that a request fails with 503 or 429", rate, 0)
+    .option(
+      "--variation <name>",
+      `answer as real servers may (repeatable or comma-separated): ${SIM_VARIATIONS.join(", ")}, all`,
+      collectVariation,
+      [],
+    )
+    .option("--refuse-url-clears", "refuse a number URL clear (null) with 400, as the official update schema would")
+    .option("--expect-bad-requests", "requests breaking the API schemas are sent on purpose (tests): not recorded")
     .action(async (opts: SimulatorCliOptions) => {
       const seed: SimSeed | "demo" = opts.seed ? loadSeedFile(opts.seed) : "demo";
       const apiKeys: SimApiKey[] | undefined = opts.apiKey.length > 0 ? opts.apiKey.map((key) => ({ key })) : undefined;
@@ -82,8 +111,11 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
         apiKeys,
         latencyMs: opts.latencyMs,
         faults: faultRateRules(opts.faultRate),
+        variations: opts.variation,
+        refuseUrlClears: opts.refuseUrlClears ?? false,
+        expectBadRequests: opts.expectBadRequests ?? false,
       });
-      const what = opts.seed ? `seed ${opts.seed}` : "demo account";
+      const what = (opts.seed ? `seed ${opts.seed}` : "demo account") + (opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
       print(`Wavix simulator listening on ${sim.url} (${what})`);
       // Keys given on the command line are the user's: never echo them. The default is a fake local key.
       if (apiKeys) {

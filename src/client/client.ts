@@ -5,6 +5,7 @@
  */
 import { resolveBaseUrl } from "./base-url";
 import { MissingApiKeyError } from "./errors/missing-api-key-error";
+import { ResponseFormatError } from "./errors/response-format-error";
 import {
   createSharedTransport,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -27,6 +28,7 @@ import type {
   CallWebhookEventType,
   MessageListQuery,
   MessageListResponse,
+  NumberBulkUpdateResponse,
   NumberListResponse,
   NumberUpdate,
   Page,
@@ -266,15 +268,18 @@ export class WavixClient {
    * SMS-callback changes apply asynchronously (official), so the result may not show them yet.
    */
   async bulkUpdateNumbers(ids: readonly number[], patch: NumberUpdate): Promise<WavixNumber[]> {
-    const result = await this.call<{ items: WavixNumber[] }>({
+    // No list guard: the official 200 answer makes `items` optional (the change is asynchronous),
+    // so an answer without it is a success that shows nothing yet; read-back confirms the change.
+    const result = await this.call<NumberBulkUpdateResponse | null>({
       method: "PATCH",
       path: "/v1/numbers",
       body: { ...patch, ids },
       scope: "numbers:write",
       schema: "number-bulk-update",
       list: "items",
+      listOptional: true,
     });
-    return result.items;
+    return result?.items ?? [];
   }
 
   /** `DELETE /v1/numbers?ids=1&ids=2` (repeated `ids`, official). */
@@ -288,15 +293,24 @@ export class WavixClient {
   /** `GET /v1/sub-organizations` (paged); the wire's `sub_organizations` is returned as `items`. */
   async listSubAccounts(params: ListSubAccountsParams = {}): Promise<Page<SubAccount>> {
     const q = query({ page: params.page, per_page: params.perPage, status: params.status });
-    const result = await this.call<SubAccountListResponse>({
+    const result = await this.call<Partial<SubAccountListResponse> | null>({
       method: "GET",
       path: `/v1/sub-organizations${q}`,
       scope: "subaccounts:read",
       schema: "sub-account-list",
       list: "sub_organizations",
+      listOptional: true,
       secretField: "api_key",
     });
-    return { items: result.sub_organizations, pagination: result.pagination };
+    // The official answer makes both keys optional. An absent list is an empty account only when
+    // the pagination says so (total 0); anything else cannot be used as a complete listing.
+    const items = result?.sub_organizations;
+    if (Array.isArray(items)) return { items, pagination: result!.pagination! };
+    if (items === undefined && result?.pagination?.total === 0) return { items: [], pagination: result.pagination };
+    throw new ResponseFormatError(
+      `expected a JSON object with a "sub_organizations" array (or pagination total 0), got ${result === null ? "null" : typeof result === "object" ? "an object without it" : typeof result} (200)`,
+      { method: "GET", path: "/v1/sub-organizations", status: 200, body: undefined },
+    );
   }
 
   /** Every page of `listSubAccounts`, in order, checked for completeness (see pagination.ts). */
@@ -396,7 +410,7 @@ export class WavixClient {
   }
 
   /** `POST /v1/calls/{call_id}/streams` → `{success: true, stream_id}`. */
-  startStream(callId: string, body: StartStreamRequest = {}): Promise<StartStreamResponse> {
+  startStream(callId: string, body: StartStreamRequest): Promise<StartStreamResponse> {
     return this.call({ method: "POST", path: `/v1/calls/${segment(callId)}/streams`, body, scope: "calls:write" });
   }
 
@@ -452,9 +466,10 @@ export class WavixClient {
 
   // ---- messages (seed 4.9) ----
 
-  /** `GET /v3/messages?type=outbound`. The response shape is not in the seed; returned as is. */
-  listMessages(params: MessageListQuery = {}): Promise<MessageListResponse> {
-    return this.call({ method: "GET", path: `/v3/messages${query({ type: params.type })}`, scope: "messages:read" });
+  /** `GET /v3/messages?type=outbound` (`type` required, official) → `{items, pagination}`. */
+  listMessages(params: MessageListQuery): Promise<MessageListResponse> {
+    const q = query({ type: params.type, page: params.page, per_page: params.perPage });
+    return this.call({ method: "GET", path: `/v3/messages${q}`, scope: "messages:read", list: "items" });
   }
 
   private pages<T>(

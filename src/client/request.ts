@@ -126,6 +126,12 @@ export interface RequestSpec {
    */
   list?: true | string;
   /**
+   * The list property may be absent (the official answer makes it optional, e.g. a bulk update's
+   * `items`): only a list that is there but not an array is refused.
+   * @default false
+   */
+  listOptional?: boolean;
+  /**
    * A property of the result (or, for a list operation, of each list item) that holds a secret,
    * e.g. a sub-account's `api_key`: its values are remembered so that no later error of this
    * client family can print them.
@@ -345,7 +351,8 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
     if (spec.list !== undefined) {
       const holder = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
       const list = spec.list === true ? body : holder?.[spec.list];
-      if (!Array.isArray(list)) {
+      const absentAllowed = spec.listOptional === true && holder !== undefined && list === undefined;
+      if (!Array.isArray(list) && !absentAllowed) {
         const wanted = spec.list === true ? "a JSON array" : `a JSON object with an "${spec.list}" array`;
         const got = Array.isArray(body) ? "an array" : body === null ? "null" : typeof body;
         // The message is quoted from the scrubbed body: the API may echo a key in it.

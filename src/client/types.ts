@@ -133,9 +133,11 @@ export interface CallWebhook {
   url: string;
 }
 
-/** Seed 2.4 Call. */
+/** Seed 2.4 Call (plus the official `id`, the same value as `uuid`, which the official marks deprecated). */
 export interface Call {
   uuid: string;
+  /** Official: the call ID (`uuid` is its deprecated twin). Optional: the seed does not show it. */
+  id?: string;
   direction: "inbound" | "outbound";
   event_type: string;
   event_time: string;
@@ -170,10 +172,12 @@ export interface AnswerCallRequest {
   stream_channel?: StreamChannel;
 }
 
+/** Official CallStreamCreateRequest: all three fields are required. */
 export interface StartStreamRequest {
-  stream_url?: string;
-  stream_type?: StreamType;
-  stream_channel?: StreamChannel;
+  /** WebSocket URL (`wss://...`) the call media is streamed to. */
+  stream_url: string;
+  stream_type: StreamType;
+  stream_channel: StreamChannel;
 }
 
 /** Seed 2.6. */
@@ -243,10 +247,42 @@ export interface StartStreamResponse {
   stream_id: string;
 }
 
-/** Seed 4.9 query. */
+/** Seed 4.9 query; the official operation requires `type`. */
 export interface MessageListQuery {
-  type?: "outbound" | "inbound";
+  type: "outbound" | "inbound";
+  page?: number;
+  perPage?: number;
 }
 
-/** Seed 4.9: response shape not shown; kept opaque. */
-export type MessageListResponse = Record<string, unknown>;
+/** Official Message (the seed does not show it): the fields it requires. */
+export interface Message {
+  message_id: string;
+  message_type: string;
+  from: string;
+  to: string;
+  direction: string;
+  mcc: string | null;
+  mnc: string | null;
+  message_body: Record<string, unknown>;
+  tag: string | null;
+  status: string;
+  segments: number;
+  /** Decimal text. */
+  charge: string;
+  submitted_at: string;
+  sent_at: string | null;
+  delivered_at: string | null;
+  error_message: string | null;
+  [key: string]: unknown;
+}
+
+/** Official MessageListResponse. */
+export interface MessageListResponse {
+  items: Message[];
+  pagination: Pagination;
+}
+
+/** Official bulk update answer: `items` is optional (the change applies asynchronously). */
+export interface NumberBulkUpdateResponse {
+  items?: WavixNumber[];
+}

@@ -5,7 +5,6 @@
  */
 import pLimit from "p-limit";
 import type { WavixClient } from "../client";
-import { isWavixApiError } from "../client";
 import type { CallWebhookEventType, SubAccount, WavixNumber } from "../client/types";
 import type { DesiredState } from "../config/types";
 import {
@@ -33,6 +32,9 @@ import {
   updateSubAccount,
   deleteWebhook,
   upsertWebhook,
+  isRefusal,
+  refusedClearMessage,
+  splitClears,
   type NumberSettings,
   type NumberWrite,
   type NumberWriteBatch,
@@ -233,32 +235,71 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   );
 
   // Numbers: uniform patches go out as bulk PATCHes; a failed bulk falls back to one PATCH per
-  // number so that one bad number cannot fail its neighbours.
-  const byDigits = new Map(numberOps.map((o) => [o.key, o]));
-  const written = new Set<string>();
+  // number so that one bad number cannot fail its neighbours. A URL clear goes out on its own,
+  // apart from the number's other changes (PRODUCT.md part 4): the official update schema has no
+  // null, so a server may refuse it, and that must cost only the clear.
+  const failedFields = new Map<string, Set<string>>();
   const numberFailures = new Map<string, string>();
-  const batches = batchNumberWrites(numberOps.map((o) => o.write));
-  const sendOne = async (batch: NumberWriteBatch) => {
+  const addFailure = (digits: string, fields: readonly string[], message: string) => {
+    const set = failedFields.get(digits) ?? new Set<string>();
+    fields.forEach((f) => set.add(f));
+    failedFields.set(digits, set);
+    const before = numberFailures.get(digits);
+    numberFailures.set(digits, before ? `${before}; ${message}` : message);
+  };
+  const mainWrites: NumberWrite[] = [];
+  const clearWrites: NumberWrite[] = [];
+  for (const o of numberOps) {
+    const { main, clears } = splitClears(o.desired, o.write.fields);
+    if (main.length > 0) mainWrites.push({ ...o.write, fields: main, patch: patchFor(o.desired, main) });
+    for (const f of clears) clearWrites.push({ id: o.write.id, digits: o.key, fields: [f], patch: { [f]: null } });
+  }
+  const sendOne = async (batch: NumberWriteBatch, fields: (digits: string) => string[], clear?: string) => {
     try {
       await sendNumberBatch(client, batch);
-      batch.digits.forEach((d) => written.add(d));
     } catch (err: unknown) {
-      if (batch.bulk && isWavixApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 429) {
+      if (batch.bulk && isRefusal(err)) {
         await Promise.all(
           batch.ids.map((id, i) =>
-            sendOne({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }),
+            sendOne({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }, fields, clear),
           ),
         );
         return;
       }
-      batch.digits.forEach((d) => numberFailures.set(d, errorText(err)));
+      for (const d of batch.digits) {
+        const message = clear !== undefined && isRefusal(err) ? refusedClearMessage(clear, d, err) : errorText(err);
+        addFailure(d, fields(d), message);
+      }
     }
   };
-  const numberWork = batches.map((b) => limit(() => sendOne(b)));
+  const mainFields = new Map(mainWrites.map((w) => [w.digits, w.fields]));
+  const numberWork = [
+    ...batchNumberWrites(mainWrites).map((b) => limit(() => sendOne(b, (d) => mainFields.get(d) ?? []))),
+    ...batchNumberWrites(clearWrites).map((b) => {
+      const field = Object.keys(b.patch)[0];
+      return limit(() => sendOne(b, () => [field], field));
+    }),
+  ];
   await Promise.all([...singleWork, ...numberWork]);
 
-  // Read back what was written; poll (bounded, with backoff) for asynchronous bulk changes.
-  const pending = await convergeNumbers(client, [...written].map((d) => byDigits.get(d)!), options, numberFailures);
+  // Read back what was written (fields that failed are not waited for); poll (bounded, with
+  // backoff) for asynchronous bulk changes.
+  const toConverge: Extract<Op, { kind: "number" }>[] = [];
+  for (const o of numberOps) {
+    const failed = failedFields.get(o.key);
+    if (!failed) {
+      toConverge.push(o);
+      continue;
+    }
+    const rest = o.write.fields.filter((f) => !failed.has(f));
+    if (rest.length === 0) continue;
+    const desired = { ...o.desired } as Record<string, unknown>;
+    for (const f of failed) delete desired[f];
+    toConverge.push({ ...o, desired: desired as NumberSettings });
+  }
+  const convergeFailures = new Map<string, string>();
+  const pending = await convergeNumbers(client, toConverge, options, convergeFailures);
+  for (const [d, message] of convergeFailures) addFailure(d, [], message);
   for (const op of numberOps) {
     const error = numberFailures.get(op.key);
     finish(error ? fail(op, error) : { kind: op.kind, key: op.key, action: op.action, outcome: "ok" });

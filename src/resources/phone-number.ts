@@ -39,12 +39,21 @@ export function settingsOf(desired: DesiredNumber): NumberSettings {
   return s;
 }
 
-/** The managed fields as the account holds them, normalised (absent URL = null). */
+/** The URL fields of a number this tool manages; `null` in the file clears them. */
+export const NUMBER_URL_FIELDS = ["sms_relay_url", "call_status_url"] as const;
+export type NumberUrlField = (typeof NUMBER_URL_FIELDS)[number];
+
+/** A URL as read: `null`, `""` (or blank) and absent all mean unset (PRODUCT.md part 4). */
+export function urlOrNull(v: string | null | undefined): string | null {
+  return typeof v === "string" && v.trim() !== "" ? v : null;
+}
+
+/** The managed fields as the account holds them, normalised (an unset URL is null however sent). */
 export function currentSettings(n: WavixNumber): Required<NumberSettings> {
   return {
     sms_enabled: n.sms_enabled,
-    sms_relay_url: n.sms_relay_url ?? null,
-    call_status_url: n.call_status_url ?? null,
+    sms_relay_url: urlOrNull(n.sms_relay_url),
+    call_status_url: urlOrNull(n.call_status_url),
     call_recording_enabled: n.call_recording_enabled,
     transcription_enabled: n.transcription_enabled,
     transcription_threshold: n.transcription_threshold,
@@ -159,11 +168,55 @@ export async function findOwnedNumber(client: WavixClient, digits: string, owner
   return n;
 }
 
-/** One PATCH of the fields that differ (none sent when nothing does); returns the number as written. */
+/**
+ * Split the fields to write into the ordinary ones (one PATCH) and the URL clears, each of which
+ * goes out on its own request (PRODUCT.md part 4): the official update schema has no null, so a
+ * server may refuse a clear, and that must cost only the clear, never the number's other changes.
+ */
+export function splitClears(desired: NumberSettings, fields: readonly string[]): { main: string[]; clears: NumberUrlField[] } {
+  const main: string[] = [];
+  const clears: NumberUrlField[] = [];
+  for (const f of fields) {
+    if ((NUMBER_URL_FIELDS as readonly string[]).includes(f) && (desired as Record<string, unknown>)[f] === null) {
+      clears.push(f as NumberUrlField);
+    } else main.push(f);
+  }
+  return { main, clears };
+}
+
+/** The message for a clear the API refused, naming the number and the field. */
+export function refusedClearMessage(field: string, digits: string, err: unknown): string {
+  return `the API refused to clear ${field} of ${digits}: ${err instanceof Error ? err.message : String(err)}`;
+}
+
+/** Is this error the API refusing the request (a 4xx other than 429), as opposed to a failure to reach it? */
+export function isRefusal(err: unknown): boolean {
+  const status = (err as { status?: unknown } | null)?.status;
+  return typeof status === "number" && status >= 400 && status < 500 && status !== 429;
+}
+
+/**
+ * Write the fields that differ (nothing sent when nothing does): one PATCH of the ordinary fields,
+ * then each URL clear on its own. Returns the number as last written; a refused clear throws
+ * {@link refusedClearMessage} after the other fields were written.
+ */
 export async function writeNumber(client: WavixClient, desired: NumberSettings, current: WavixNumber): Promise<WavixNumber> {
   const fields = diffNumber(desired, current).map((d) => d.path);
   if (fields.length === 0) return current;
-  return client.updateNumber(current.id, patchFor(desired, fields));
+  const { main, clears } = splitClears(desired, fields);
+  let written = current;
+  if (main.length > 0) written = await client.updateNumber(current.id, patchFor(desired, main));
+  const refused: string[] = [];
+  for (const f of clears) {
+    try {
+      written = await client.updateNumber(current.id, { [f]: null });
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      refused.push(refusedClearMessage(f, current.number, err));
+    }
+  }
+  if (refused.length > 0) throw new Error(refused.join("; "));
+  return written;
 }
 
 /** Pages fetched ahead when the whole number listing is read (within what its first page claims). */

@@ -32,9 +32,9 @@ export function subAccountSettingsOf(d: DesiredSubAccount): SubAccountSettings {
   return s;
 }
 
-/** An endpoint as read: "" and null both mean unset. */
+/** An endpoint as read: "" (or blank), null and absent all mean unset. */
 export function endpointOrNull(v: string | null | undefined): string | null {
-  return v === undefined || v === null || v === "" ? null : v;
+  return typeof v === "string" && v.trim() !== "" ? v : null;
 }
 
 export function diffSubAccount(desired: SubAccountSettings, current: SubAccount): FieldDiff[] {

@@ -63,7 +63,7 @@ export function demoSeed(): SimSeed {
       api_key: DEMO_SUB_ACCOUNT_KEYS.legacyTeam,
       status: "enabled",
       created_at: "2025-06-01T08:00:00.000Z",
-      default_destinations: { sms_endpoint: null, dlr_endpoint: null },
+      default_destinations: {}, // unset endpoints are left out
     },
   ];
   return {
@@ -135,6 +135,7 @@ export function demoSeed(): SimSeed {
         entity_type: "PRIVATE_PROFIT",
         status: "VERIFIED",
         created_at: "2026-10-20T12:00:00",
+        ...brandContact("Acme", "2026-10-21T09:00:00"),
         vettings: [
           {
             evp_id: "AEGIS",
@@ -159,6 +160,7 @@ export function demoSeed(): SimSeed {
         entity_type: "PRIVATE_PROFIT",
         status: "UNVERIFIED",
         created_at: "2026-11-15T08:00:00",
+        ...brandContact("Pending", "2026-11-15T08:00:00"),
         vettings: [
           {
             evp_id: "AEGIS",
@@ -187,9 +189,32 @@ export function demoSeed(): SimSeed {
         submitted_at: "2026-11-20T11:00:00",
         tag: "",
         direction: "outbound",
+        mcc: "310",
+        mnc: "260",
+        sent_at: "2026-11-20T11:00:01",
+        delivered_at: "2026-11-20T11:00:03",
+        error_message: null,
       },
     ],
     rngSeed: 1,
+  };
+}
+
+/** The rest of the fields the official TenDLCBrand requires (wavix-sync reads only `brand_id`). */
+function brandContact(name: string, updatedAt: string): Record<string, unknown> {
+  return {
+    vertical: "TECHNOLOGY",
+    ein_taxid: "123456789",
+    ein_taxid_country: "US",
+    first_name: "Demo",
+    last_name: name,
+    phone_number: "15551230001",
+    email: `compliance@${name.toLowerCase()}.example`,
+    street_address: "1 Demo Street",
+    city: "Springfield",
+    zip: "12345",
+    feedback: null,
+    updated_at: updatedAt,
   };
 }
 
@@ -244,7 +269,6 @@ export function generateAccount(options: GenerateAccountOptions): SimSeed {
       name: `Sub-account ${tag}`,
       api_key: `sim-sub-key-${tag}`,
       status: "enabled",
-      default_destinations: { sms_endpoint: null, dlr_endpoint: null },
     });
   }
   return { organizationId: 1000, numbers, subAccounts, rngSeed: options.seed ?? 1 };

@@ -31,7 +31,10 @@ export function unauthorized(message: string): SimResponse {
   return json(401, { success: false, error: true, message });
 }
 
-/** A validation failure; the router turns it into 422 `{success:false, message, errors}` (seed part 7). */
+/**
+ * A validation failure; the router turns it into `{success:false, message, errors}` (seed part 7)
+ * with the route's status: 400 where the official document declares it, else 422.
+ */
 export class ValidationFailure extends Error {
   constructor(
     readonly errors: Record<string, string>,
@@ -41,8 +44,8 @@ export class ValidationFailure extends Error {
   }
 }
 
-export function validationError(errors: Record<string, string>, message = "The given data was invalid."): SimResponse {
-  return json(422, { success: false, message, errors });
+export function validationError(errors: Record<string, string>, message = "The given data was invalid.", status = 400): SimResponse {
+  return json(status, { success: false, message, errors });
 }
 
 /** A 400 for a body that is not JSON. */

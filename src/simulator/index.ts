@@ -24,3 +24,7 @@ export { generateAccount, demoSeed, DEFAULT_SIM_API_KEY, DEMO_SUB_ACCOUNT_KEYS }
 export type { GenerateAccountOptions } from "./demo";
 export { loadSeedFile } from "./seed-file";
 export { MAX_BULK_IDS } from "./routes";
+export { SIM_VARIATIONS, EXTRA_FIELD } from "./variations";
+export type { SimVariation } from "./variations";
+export { VIOLATIONS_DIR_ENV, TEST_FILE_ENV } from "./violations";
+export type { ContractViolation } from "./violations";

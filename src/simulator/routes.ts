@@ -4,8 +4,9 @@
  */
 import type { Call, CallWebhookEventType, Pagination, SubAccount, WavixNumber } from "../client/types";
 import { json, notFound, forbidden, type SimResponse, ValidationFailure } from "./http";
-import type { SimStore } from "./store";
+import { setEndpoints, type SimStore } from "./store";
 import type { Scope } from "./types";
+import { IGNORED_PAGING_PER_PAGE, type SimVariation } from "./variations";
 import {
   checkName,
   E164,
@@ -32,6 +33,8 @@ export interface RouteContext {
   asyncDelayMs: number;
   /** Run `fn` after `ms` unless the simulator closes first. */
   schedule(ms: number, fn: () => void): void;
+  /** Variations being played (src/simulator/variations.ts). */
+  variations: ReadonlySet<SimVariation>;
 }
 
 export interface Route {
@@ -39,6 +42,10 @@ export interface Route {
   pattern: RegExp;
   resource: Scope;
   handle(ctx: RouteContext): SimResponse;
+  /** Response schema (schemas/api) of a success answer: checked in tests, shaped by variations. */
+  response?: string;
+  /** Status of a validation error: 400 unless the official operation declares only 422. @default 400 */
+  validationStatus?: number;
 }
 
 /** Bulk update and release take at most this many ids per request. */
@@ -79,6 +86,16 @@ function pathId(raw: string): number | undefined {
   return /^\d{1,10}$/.test(raw) ? Number(raw) : undefined;
 }
 
+/**
+ * Official NumberListResponse.doc_types: the document types numbers may require (seed 2.3
+ * `doc_type_id`: 1 identity, 2 address, 3 business registration).
+ */
+const DOC_TYPES = [
+  { id: 1, name: "identity", title: "Proof of identity" },
+  { id: 2, name: "address", title: "Proof of address" },
+  { id: 3, name: "business_registration", title: "Proof of business registration" },
+];
+
 // ---- numbers -------------------------------------------------------------------------------
 
 function listNumbers(ctx: RouteContext): SimResponse {
@@ -91,7 +108,7 @@ function listNumbers(ctx: RouteContext): SimResponse {
     selected = ids.filter((id) => ctx.store.numbers.get(id)!.data.number.includes(search));
   }
   const { page, pagination } = paginate(selected, ctx.query, ctx.maxPerPage);
-  return json(200, { items: page.map((id) => ctx.store.numbers.get(id)!.data), pagination });
+  return json(200, { items: page.map((id) => ctx.store.numbers.get(id)!.data), doc_types: DOC_TYPES, pagination });
 }
 
 function getNumber(ctx: RouteContext): SimResponse {
@@ -175,7 +192,10 @@ function listSubAccounts(ctx: RouteContext): SimResponse {
     throw new ValidationFailure({ status: "must be one of enabled, disabled" });
   }
   const all = subAccountsOf(ctx).filter((s) => status === null || s.status === status);
-  const { page, pagination } = paginate(all, ctx.query, ctx.maxPerPage);
+  // Variation: a server that ignores `page`/`per_page` (the official operation declares neither)
+  // answers the first page of its own default size, whatever was asked.
+  const query = ctx.variations.has("sub-account-listing-ignores-paging") ? new URLSearchParams({ per_page: String(IGNORED_PAGING_PER_PAGE) }) : ctx.query;
+  const { page, pagination } = paginate(all, query, ctx.maxPerPage);
   return json(200, { sub_organizations: page, pagination });
 }
 
@@ -218,7 +238,7 @@ function replaceSubAccount(ctx: RouteContext): SimResponse {
   // Official PUT replaces: omitted fields revert to their defaults (status enabled, endpoints null).
   sub.name = name;
   sub.status = (body.status as "enabled" | "disabled" | undefined) ?? "enabled";
-  sub.default_destinations = defaults;
+  sub.default_destinations = setEndpoints(defaults);
   return json(200, sub);
 }
 
@@ -291,8 +311,10 @@ function startCall(ctx: RouteContext): SimResponse {
   }
   if (Object.keys(errors).length > 0) throw new ValidationFailure(errors);
   const now = new Date().toISOString();
+  const uuid = ctx.store.rng.uuid();
   const call: Call = {
-    uuid: ctx.store.rng.uuid(),
+    uuid,
+    id: uuid, // official: `id` and its deprecated twin `uuid`
     direction: "outbound",
     event_type: "call_setup",
     event_time: now,
@@ -345,7 +367,8 @@ function answerCall(ctx: RouteContext): SimResponse {
   if (rec.call.call_answered !== null) throw new ValidationFailure({}, "The call is already answered");
   const now = new Date().toISOString();
   rec.call.call_answered = now;
-  rec.call.event_type = "call_answered";
+  // Official Call.event_type enum: `answered` (the seed shows only `call_setup`).
+  rec.call.event_type = "answered";
   rec.call.event_time = now;
   if (typeof body.stream_url === "string") rec.streams.push(ctx.store.rng.uuid());
   return json(200, { success: true });
@@ -429,32 +452,39 @@ function listMessages(ctx: RouteContext): SimResponse {
   return json(200, { items: page, pagination });
 }
 
-function route(method: string, path: string, resource: Scope, handle: (ctx: RouteContext) => SimResponse): Route {
-  return { method, pattern: new RegExp(`^${path}/?$`), resource, handle };
+function route(
+  method: string,
+  path: string,
+  resource: Scope,
+  handle: (ctx: RouteContext) => SimResponse,
+  extra: Pick<Route, "response" | "validationStatus"> = {},
+): Route {
+  return { method, pattern: new RegExp(`^${path}/?$`), resource, handle, ...extra };
 }
 
 /** The route table. Order matters where patterns overlap (`/v1/calls/webhooks` before `/v1/calls/{id}`). */
 export const ROUTES: readonly Route[] = [
-  route("GET", "/v1/numbers", "numbers", listNumbers),
-  route("PATCH", "/v1/numbers", "numbers", bulkPatchNumbers),
-  route("DELETE", "/v1/numbers", "numbers", releaseNumbers),
-  route("GET", "/v1/numbers/([^/]+)", "numbers", getNumber),
-  route("PATCH", "/v1/numbers/([^/]+)", "numbers", patchNumber),
-  route("GET", "/v1/sub-organizations", "subaccounts", listSubAccounts),
-  route("POST", "/v1/sub-organizations", "subaccounts", createSubAccount),
-  route("GET", "/v1/sub-organizations/([^/]+)", "subaccounts", getSubAccount),
-  route("PUT", "/v1/sub-organizations/([^/]+)", "subaccounts", replaceSubAccount),
-  route("GET", "/v1/calls/webhooks", "webhooks", listCallWebhooks),
-  route("POST", "/v1/calls/webhooks", "webhooks", upsertCallWebhook),
+  route("GET", "/v1/numbers", "numbers", listNumbers, { response: "number-list" }),
+  route("PATCH", "/v1/numbers", "numbers", bulkPatchNumbers, { response: "number-bulk-update" }),
+  // Official: the release declares 422 for a validation error (the updates declare 400).
+  route("DELETE", "/v1/numbers", "numbers", releaseNumbers, { validationStatus: 422 }),
+  route("GET", "/v1/numbers/([^/]+)", "numbers", getNumber, { response: "number" }),
+  route("PATCH", "/v1/numbers/([^/]+)", "numbers", patchNumber, { response: "number" }),
+  route("GET", "/v1/sub-organizations", "subaccounts", listSubAccounts, { response: "sub-account-list" }),
+  route("POST", "/v1/sub-organizations", "subaccounts", createSubAccount, { response: "sub-account" }),
+  route("GET", "/v1/sub-organizations/([^/]+)", "subaccounts", getSubAccount, { response: "sub-account" }),
+  route("PUT", "/v1/sub-organizations/([^/]+)", "subaccounts", replaceSubAccount, { response: "sub-account" }),
+  route("GET", "/v1/calls/webhooks", "webhooks", listCallWebhooks, { response: "call-webhook-list" }),
+  route("POST", "/v1/calls/webhooks", "webhooks", upsertCallWebhook, { response: "call-webhook" }),
   route("DELETE", "/v1/calls/webhooks", "webhooks", deleteCallWebhook),
-  route("POST", "/v1/calls", "calls", startCall),
-  route("GET", "/v1/calls", "calls", listCalls),
+  route("POST", "/v1/calls", "calls", startCall, { response: "call" }),
+  route("GET", "/v1/calls", "calls", listCalls, { response: "call-list" }),
   route("POST", `/v1/calls/${UUID_SEGMENT}/answer`, "calls", answerCall),
   route("POST", `/v1/calls/${UUID_SEGMENT}/streams`, "calls", startStream),
-  route("GET", "/v1/two-fa/session/([^/]+)/events", "two_fa", twoFaEvents),
-  route("GET", "/v1/two-fa/service/([^/]+)/sessions", "two_fa", twoFaSessions),
-  route("GET", "/v3/10dlc/brands", "campaigns", listBrands),
-  route("GET", "/v3/10dlc/brands/([^/]+)/vettings", "campaigns", brandVettings),
+  route("GET", "/v1/two-fa/session/([^/]+)/events", "two_fa", twoFaEvents, { response: "two-fa-event-list" }),
+  route("GET", "/v1/two-fa/service/([^/]+)/sessions", "two_fa", twoFaSessions, { response: "two-fa-session-list" }),
+  route("GET", "/v3/10dlc/brands", "campaigns", listBrands, { response: "brand-list" }),
+  route("GET", "/v3/10dlc/brands/([^/]+)/vettings", "campaigns", brandVettings, { response: "brand-vetting-list" }),
   route("GET", "/v3/messages", "messages", listMessages),
 ];
 

@@ -10,6 +10,10 @@ import { badRequest, forbidden, json, notFound, type SimResponse, unauthorized, 
 import { matchRoute, type RouteContext } from "./routes";
 import { SeededRandom } from "./rng";
 import { SimStore } from "./store";
+import { checkRequest } from "./request-schemas";
+import { applyVariations, type SimVariation } from "./variations";
+import { recordViolation, violationsRecorded, type ContractViolation } from "./violations";
+import { checkResponse, type ResponseSchemaName } from "../client/response-schemas";
 import type { FaultRule, Scope, ScopeLevel, SimApiKey, SimRequestLogEntry, SimSeed, SimulatorOptions } from "./types";
 
 /** A running simulator. */
@@ -21,8 +25,19 @@ export interface Simulator {
   store: SimStore;
   /** Requests answered (or dropped: status 0), in completion order. Never holds a key. */
   log: SimRequestLogEntry[];
+  /**
+   * Contract violations this simulator saw: requests breaking `schemas/api/*.request.schema.json`
+   * (unless expected) and, when responses are checked, answers of its own breaking the response
+   * schemas. The test suite's global check collects the same from every process.
+   */
+  violations: ContractViolation[];
   /** Replace the fault rules; their counters start again. */
   setFaults(rules: FaultRule[]): void;
+  /**
+   * From now on, requests breaking the request schemas are sent on purpose (see the option
+   * `expectBadRequests`): still answered 400, not recorded by the suite's contract check.
+   */
+  expectBadRequests(on?: boolean): void;
   /** Stop listening, drop open connections and pending asynchronous changes. */
   close(): Promise<void>;
 }
@@ -86,6 +101,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const asyncDelayMs = options.asyncDelayMs ?? 300;
   const maxPerPage = options.maxPerPage ?? 100;
   const log: SimRequestLogEntry[] = [];
+  const variations: ReadonlySet<SimVariation> = new Set(options.variations ?? []);
+  let badRequestsExpected = options.expectBadRequests ?? false;
+  const violations: ContractViolation[] = [];
+  const checkResponses = options.checkResponses ?? violationsRecorded();
+  const violated = (v: ContractViolation): void => {
+    violations.push(v);
+    recordViolation(v);
+  };
   const timers = new Set<NodeJS.Timeout>();
   let closed = false;
 
@@ -150,13 +173,40 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         return badRequest("The request body is not valid JSON");
       }
     }
-    const ctx: RouteContext = { store, org: who.org, params, query, body, maxPerPage, asyncDelayMs, schedule };
+    const status = route.validationStatus ?? 400;
+    // Every request is checked against schemas/api/*.request.schema.json, as the real API would.
+    const violation = checkRequest(method, path, query, body);
+    if (violation) {
+      if (!badRequestsExpected) {
+        const fields = Object.entries(violation.errors).map(([f, r]) => `${f}: ${r}`).join("; ");
+        violated({ kind: "request", method, path, message: `${violation.operation}: ${fields}` });
+      }
+      return validationError(violation.errors, undefined, status);
+    }
+    if (options.refuseUrlClears && method === "PATCH" && path.startsWith("/v1/numbers") && body !== null && typeof body === "object") {
+      // The official update schemas have no null: a strict server refuses a clear (PRODUCT.md part 4).
+      const errors: Record<string, string> = {};
+      for (const f of ["sms_relay_url", "call_status_url"]) if ((body as Record<string, unknown>)[f] === null) errors[f] = "must be a valid URI";
+      if (Object.keys(errors).length > 0) return validationError(errors, undefined, status);
+    }
+    const ctx: RouteContext = { store, org: who.org, params, query, body, maxPerPage, asyncDelayMs, schedule, variations };
+    let response: SimResponse;
     try {
-      return route.handle(ctx);
+      response = route.handle(ctx);
     } catch (err) {
-      if (err instanceof ValidationFailure) return validationError(err.errors, err.message);
+      if (err instanceof ValidationFailure) return validationError(err.errors, err.message, status);
       return json(500, { success: false, message: "Internal simulator error" });
     }
+    if (response.status < 200 || response.status >= 300 || route.response === undefined) return response;
+    if (checkResponses) {
+      // The simulator's own answers must match the response schemas (before any variation).
+      const problems = checkResponse(route.response as ResponseSchemaName, JSON.parse(response.raw));
+      if (problems.length > 0) {
+        violated({ kind: "response", method, path, message: problems.map((p) => p.text).join("; ") });
+      }
+    }
+    if (variations.size === 0) return response;
+    return json(response.status, applyVariations(route.response, JSON.parse(response.raw), variations));
   }
 
   function handleControl(res: ServerResponse, method: string, path: string, bodyText: string): void {
@@ -269,8 +319,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     port: address.port,
     store,
     log,
+    violations,
     setFaults(rules: FaultRule[]): void {
       faults.setRules(rules);
+    },
+    expectBadRequests(on = true): void {
+      badRequestsExpected = on;
     },
     close(): Promise<void> {
       closed = true;

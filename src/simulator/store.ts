@@ -5,6 +5,7 @@
 import type {
   Call,
   CallWebhookEventType,
+  DefaultDestinations,
   InboundCallDestination,
   NumberDestinationInput,
   SubAccount,
@@ -19,6 +20,14 @@ import type {
   SimSeedTwoFaService,
   SimSeedTwoFaSession,
 } from "./types";
+
+/** The endpoints that are set (a URL); unset ones (null, "", absent) are left out. */
+export function setEndpoints(dd: DefaultDestinations | undefined): DefaultDestinations {
+  const out: DefaultDestinations = {};
+  if (dd?.sms_endpoint) out.sms_endpoint = dd.sms_endpoint;
+  if (dd?.dlr_endpoint) out.dlr_endpoint = dd.dlr_endpoint;
+  return out;
+}
 
 /** Master organisation id when the seed names none. */
 export const DEFAULT_ORGANIZATION_ID = 1000;
@@ -117,10 +126,9 @@ export class SimStore {
         api_key: sub.api_key,
         master_organization: this.masterId,
         status: sub.status ?? "enabled",
-        default_destinations: {
-          sms_endpoint: sub.default_destinations?.sms_endpoint ?? null,
-          dlr_endpoint: sub.default_destinations?.dlr_endpoint ?? null,
-        },
+        // Seed 2.8 and the official schema show each endpoint as a string URL: an unset one is
+        // left out (docs/SIMULATOR.md lists this choice), never served as null.
+        default_destinations: setEndpoints(sub.default_destinations),
       };
       this.subAccounts.set(sub.id, { data, disabledFeatures: new Set(sub.disabledFeatures ?? []) });
       this.nextSubAccountId = Math.max(this.nextSubAccountId, sub.id + 1);
@@ -134,7 +142,7 @@ export class SimStore {
     for (const hook of seed.callWebhooks ?? []) this.webhooksOf(this.masterId).set(hook.event_type, hook.url);
     for (const c of seed.calls ?? []) {
       const { organization, ...call } = c;
-      this.calls.set(call.uuid, { organization: organization ?? this.masterId, call: { ...call }, streams: [] });
+      this.calls.set(call.uuid, { organization: organization ?? this.masterId, call: { ...call, id: call.id ?? call.uuid }, streams: [] });
     }
     for (const service of seed.twoFaServices ?? []) {
       this.twoFaServices.set(service.service_id, service);
@@ -239,7 +247,7 @@ export class SimStore {
       api_key: this.rng.hex(32),
       master_organization: master,
       status: "enabled",
-      default_destinations: fields.default_destinations,
+      default_destinations: setEndpoints(fields.default_destinations),
     };
     this.subAccounts.set(id, { data, disabledFeatures: new Set() });
     return data;

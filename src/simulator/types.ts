@@ -10,6 +10,7 @@ import type {
   TwoFaEvent,
   WavixNumber,
 } from "../client/types";
+import type { SimVariation } from "./variations";
 
 /** Resources a restricted key is scoped on (seed part 5, item 5). */
 export const SCOPES = [
@@ -179,4 +180,27 @@ export interface SimulatorOptions {
   faults?: FaultRule[];
   /** Expose `/__sim/log`, `/__sim/state`, `/__sim/faults` for tests in other processes. @default false */
   control?: boolean;
+  /**
+   * Answers the official contract allows and real servers give (docs/SIMULATOR.md, "Variations"):
+   * `empty-urls`, `bulk-without-items`, `sub-account-listing-ignores-paging`,
+   * `optional-fields-absent`, `unknown-extra-fields`; any combination.
+   * @default [] (the simulator's own answers)
+   */
+  variations?: SimVariation[];
+  /**
+   * Refuse a number URL clear (`null`) with 400, as a server holding to the official update schema
+   * (which has no null) would. @default false
+   */
+  refuseUrlClears?: boolean;
+  /**
+   * This simulator receives requests that break `schemas/api/*.request.schema.json` on purpose
+   * (a test of error handling): still answered 400, but not recorded by the test suite's contract
+   * check. Say so only in tests that mean it. @default false
+   */
+  expectBadRequests?: boolean;
+  /**
+   * Check each success answer against the response schemas (`schemas/api`) and list breaks in
+   * `violations`. @default true inside the test suite (`WAVIX_SIM_VIOLATIONS_DIR` set), else false
+   */
+  checkResponses?: boolean;
 }

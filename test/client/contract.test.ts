@@ -194,7 +194,7 @@ describe("error bodies (seed part 7)", () => {
   });
 
   it("validation: field rules listed, `required` for a missing field", async () => {
-    const s = await start();
+    const s = await start({ expectBadRequests: true }); // on purpose: a bad URL, a missing callback_url
     const c = clientFor(s);
     const bad = await failure(c.updateNumber(4001, { sms_relay_url: "not a url" }));
     expect(bad).toBeInstanceOf(ValidationError);

@@ -519,9 +519,9 @@ describe("bounds, redirects and retry notices (issue #13)", () => {
       } else sendJson(res, 200, { pad: "x".repeat(2000) });
     });
     const c = client({ maxResponseBytes: 1000 });
-    const declared = await failure(c.listMessages());
+    const declared = await failure(c.listMessages({ type: "outbound" }));
     expect(declared).toBeInstanceOf(ResponseFormatError);
-    expect(declared.message).toBe("GET /v3/messages: response body larger than 1000 bytes (maxResponseBytes); not read further");
+    expect(declared.message).toBe("GET /v3/messages?type=outbound: response body larger than 1000 bytes (maxResponseBytes); not read further");
     const streamed = await failure(c.listMessages({ type: "chunked" as never }));
     expect(streamed.message).toContain("response body larger than 1000 bytes");
     expect(server.requests).toHaveLength(2);

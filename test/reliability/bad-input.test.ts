@@ -142,9 +142,9 @@ describe("unexpected responses", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).summary).toEqual({ create: 0, update: 2, delete: 0, unchanged: 0 });
     expect(r.stderr).toMatch(/Warning: GET \/v1\/numbers: response drift: .*unexpected property "porting_status"/);
-    // Quiet without verbose.
+    // Without verbose: one summary line, no details.
     const q = await runCli(["plan", "-f", file], env);
-    expect(q.stderr).toBe("");
+    expect(q.stderr).toBe("Warning: 2 API response differences from the documented schema (contract drift); set WAVIX_SYNC_VERBOSE=1 to see them\n");
   });
 
   it("missing fields in a response: a warning, not a crash; apply still converges", async () => {
@@ -218,6 +218,8 @@ describe("unexpected responses", () => {
     const r = await runCli(["plan", "-f", file], env);
     clean(r);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe('Error: GET /v1/numbers?page=1&per_page=100: expected a JSON object with an "items" array, got object (message: maintenance) (200)\n');
+    expect(r.stderr.split("\n")[0]).toBe('Error: GET /v1/numbers?page=1&per_page=100: expected a JSON object with an "items" array, got object (message: maintenance) (200)');
+    // The drift itself is summed up on its own line (details with WAVIX_SYNC_VERBOSE=1).
+    expect(r.stderr.split("\n").slice(1).filter((l) => l !== "")).toEqual([expect.stringMatching(/^Warning: \d+ API response difference/)]);
   });
 });

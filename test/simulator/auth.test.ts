@@ -22,14 +22,14 @@ describe("authentication (seed part 5, part 7)", () => {
 
   test("appid is accepted with a Deprecation header and logged as appid auth, key redacted", async () => {
     sim = await withSim();
-    const res = await fetch(`${sim.url}/v1/numbers/4001?appid=sim-demo-key&x=1`);
+    const res = await fetch(`${sim.url}/v1/numbers?appid=sim-demo-key&search=1`);
     expect(res.status).toBe(200);
     expect(res.headers.get("deprecation")).toBe("true");
     const bearer = await api(sim, "GET", "/v1/numbers/4001");
     expect(bearer.headers.get("deprecation")).toBeNull();
     const entry = sim.log.find((e) => e.auth === "appid");
-    expect(entry).toMatchObject({ method: "GET", path: "/v1/numbers/4001", status: 200 });
-    expect(entry?.query).toBe("appid=REDACTED&x=1");
+    expect(entry).toMatchObject({ method: "GET", path: "/v1/numbers", status: 200 });
+    expect(entry?.query).toBe("appid=REDACTED&search=1");
     expect(JSON.stringify(sim.log)).not.toContain("sim-demo-key");
   });
 

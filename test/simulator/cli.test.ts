@@ -83,4 +83,29 @@ describe("wavix-sync simulator", () => {
     registerSimulator(program);
     await expect(program.parseAsync(["node", "w", "simulator", "--fault-rate", "2"])).rejects.toThrow(/fault-rate/);
   });
+  test("--variation serves as real servers may; an unknown name is refused, listing the known ones", async () => {
+    let body: Record<string, unknown> = {};
+    const lines = await runCli(["--port", "0", "--variation", "empty-urls,unknown-extra-fields"], async (url) => {
+      const r = await fetch(`${url}/v1/numbers/4003`, { headers: { authorization: "Bearer sim-demo-key" } });
+      body = (await r.json()) as Record<string, unknown>;
+    });
+    expect(body).toMatchObject({ sms_relay_url: "", call_status_url: "", x_sim_extra: "number" });
+    expect(lines[0]).toContain("variations: empty-urls, unknown-extra-fields");
+    await expect(runCli(["--port", "0", "--variation", "sideways"], async () => undefined)).rejects.toThrow(
+      /unknown variation "sideways"; known: empty-urls, bulk-without-items, .*, all/,
+    );
+  });
+
+  test("--refuse-url-clears answers a URL clear with 400", async () => {
+    let status = 0;
+    await runCli(["--port", "0", "--refuse-url-clears"], async (url) => {
+      const r = await fetch(`${url}/v1/numbers/4002`, {
+        method: "PATCH",
+        headers: { authorization: "Bearer sim-demo-key", "content-type": "application/json" },
+        body: JSON.stringify({ call_status_url: null }),
+      });
+      status = r.status;
+    });
+    expect(status).toBe(400);
+  });
 });

@@ -40,7 +40,8 @@ describe("sub-organizations", () => {
       name: "New Co",
       status: "enabled",
       master_organization: 1000,
-      default_destinations: { sms_endpoint: "https://n.example/sms", dlr_endpoint: null },
+      // An unset endpoint is left out (seed 2.8 and the official schema show string URLs only).
+      default_destinations: { sms_endpoint: "https://n.example/sms" },
     });
     expect(r.body.api_key).toMatch(/^[0-9a-f]{32}$/);
     const got = await api<SubAccount>(sim, "GET", `/v1/sub-organizations/${r.body.id}`);
@@ -48,8 +49,9 @@ describe("sub-organizations", () => {
   });
 
   test("POST validates name (required, max 255) and endpoint URIs", async () => {
+    sim.expectBadRequests(); // on purpose: name missing, too long, endpoints not URIs
     const missing = await api(sim, "POST", "/v1/sub-organizations", { body: {} });
-    expect(missing.status).toBe(422);
+    expect(missing.status).toBe(400);
     expect(missing.body).toEqual({ success: false, message: expect.any(String), errors: { name: "required" } });
     const long = await api(sim, "POST", "/v1/sub-organizations", { body: { name: "x".repeat(256) } });
     expect(long.body).toMatchObject({ errors: { name: expect.stringContaining("255") } });
@@ -59,7 +61,7 @@ describe("sub-organizations", () => {
     expect(badUrl.body).toMatchObject({ errors: { "default_destinations.dlr_endpoint": "must be a valid URI" } });
   });
 
-  test("PUT replaces: omitted status reverts to enabled, omitted endpoints to null", async () => {
+  test("PUT replaces: omitted status reverts to enabled, omitted endpoints to unset", async () => {
     await api(sim, "PUT", "/v1/sub-organizations/2001", {
       body: { name: "Acme Support", status: "disabled", default_destinations: { sms_endpoint: "https://a.example/s" } },
     });
@@ -69,17 +71,18 @@ describe("sub-organizations", () => {
       id: 2001,
       name: "Acme Renamed",
       status: "enabled",
-      default_destinations: { sms_endpoint: null, dlr_endpoint: null },
+      default_destinations: {},
     });
     const partial = await api<SubAccount>(sim, "PUT", "/v1/sub-organizations/2001", {
       body: { name: "Acme", default_destinations: { dlr_endpoint: "https://a.example/d" } },
     });
-    expect(partial.body.default_destinations).toEqual({ sms_endpoint: null, dlr_endpoint: "https://a.example/d" });
+    expect(partial.body.default_destinations).toEqual({ dlr_endpoint: "https://a.example/d" });
   });
 
-  test("PUT without name is 422; unknown id is 404", async () => {
+  test("PUT without name is 400; unknown id is 404", async () => {
+    sim.expectBadRequests(); // on purpose: name is required
     const r = await api(sim, "PUT", "/v1/sub-organizations/2001", { body: { status: "enabled" } });
-    expect(r.status).toBe(422);
+    expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ errors: { name: "required" } });
     const nf = await api(sim, "GET", "/v1/sub-organizations/77");
     expect(nf.status).toBe(404);
@@ -108,8 +111,9 @@ describe("call webhooks", () => {
   });
 
   test("POST validates the enum and the URI", async () => {
+    sim.expectBadRequests(); // on purpose: a bad event_type and URL
     const r = await api(sim, "POST", "/v1/calls/webhooks", { body: { event_type: "pre-call", url: "nope" } });
-    expect(r.status).toBe(422);
+    expect(r.status).toBe(400);
     expect(r.body).toMatchObject({ errors: { event_type: expect.any(String), url: "must be a valid URI" } });
   });
 });
@@ -136,12 +140,14 @@ describe("calls", () => {
   });
 
   test("POST validation: from must be an active number of the org, to E.164, callback_url required", async () => {
+    sim.expectBadRequests(); // on purpose: callback_url missing
+    // The request schema is checked first (a missing required field); then the account's rules.
     const r = await api(sim, "POST", "/v1/calls", { body: { from: "15551230006", to: "12" } });
-    expect(r.status).toBe(422);
-    expect(r.body).toMatchObject({
-      success: false,
-      errors: { from: expect.any(String), to: expect.any(String), callback_url: "required" },
-    });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ success: false, errors: { callback_url: "required" } });
+    const rules = await api(sim, "POST", "/v1/calls", { body: { from: "15551230006", to: "12", callback_url: "https://cb.example" } });
+    expect(rules.status).toBe(400);
+    expect(rules.body).toMatchObject({ success: false, errors: { from: expect.any(String), to: expect.any(String) } });
     // 15551230007 belongs to the Acme Support sub-account, not to the master.
     const foreign = await api(sim, "POST", "/v1/calls", {
       body: { from: "15551230007", to: "15557654321", callback_url: "https://cb.example" },
@@ -149,7 +155,7 @@ describe("calls", () => {
     expect(foreign.body).toMatchObject({ errors: { from: expect.any(String) } });
   });
 
-  test("answer: inbound unanswered call becomes answered; again or outbound is 422; unknown 404", async () => {
+  test("answer: inbound unanswered call becomes answered; again or outbound is 400; unknown 404", async () => {
     const inbound = "5f3b1d2e-8c4a-4e6b-9a7d-1c2e3f4a5b6c";
     const r = await api(sim, "POST", `/v1/calls/${inbound}/answer`, {
       body: { stream_url: "wss://media.example/s", stream_type: "oneway", stream_channel: "inbound" },
@@ -158,24 +164,25 @@ describe("calls", () => {
     expect(r.body).toEqual({ success: true });
     const call = sim.store.calls.get(inbound)!;
     expect(call.call.call_answered).not.toBeNull();
-    expect(call.call.event_type).toBe("call_answered");
+    expect(call.call.event_type).toBe("answered"); // official enum (the seed shows only call_setup)
     expect(call.streams).toHaveLength(1);
     const again = await api(sim, "POST", `/v1/calls/${inbound}/answer`, { body: {} });
-    expect(again.status).toBe(422);
+    expect(again.status).toBe(400);
     expect(again.body).toMatchObject({ success: false, message: expect.stringMatching(/already answered/) });
     const out = await api<Call>(sim, "POST", "/v1/calls", {
       body: { from: "15551230001", to: "15557654321", callback_url: "https://cb.example", tag: "t1" },
     });
     expect(out.body.tag).toBe("t1");
     const ans = await api(sim, "POST", `/v1/calls/${out.body.uuid}/answer`, { body: {} });
-    expect(ans.status).toBe(422);
+    expect(ans.status).toBe(400);
     expect(ans.body).toMatchObject({ success: false, message: expect.stringMatching(/inbound/) });
     const nf = await api(sim, "POST", "/v1/calls/00000000-0000-4000-8000-000000000000/answer", { body: {} });
     expect(nf.status).toBe(404);
     expect(nf.body).toMatchObject({ success: false, message: expect.any(String) });
   });
 
-  test("streams: returns a stream_id; unknown call 404; bad enum 422", async () => {
+  test("streams: returns a stream_id; unknown call 404; bad enum 400", async () => {
+    sim.expectBadRequests(); // on purpose: stream fields missing, a bad enum
     const id = "5f3b1d2e-8c4a-4e6b-9a7d-1c2e3f4a5b6c";
     const r = await api<{ success: boolean; stream_id: string }>(sim, "POST", `/v1/calls/${id}/streams`, {
       body: { stream_url: "wss://m.example", stream_type: "twoway", stream_channel: "both" },
@@ -183,9 +190,10 @@ describe("calls", () => {
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.stream_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await api(sim, "POST", "/v1/calls/nope/streams", { body: {} })).status).toBe(404);
+    const valid = { stream_url: "wss://m.example", stream_type: "oneway", stream_channel: "inbound" };
+    expect((await api(sim, "POST", "/v1/calls/nope/streams", { body: valid })).status).toBe(404);
     const bad = await api(sim, "POST", `/v1/calls/${id}/streams`, { body: { stream_type: "threeway" } });
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ errors: { stream_type: expect.any(String) } });
   });
 });
@@ -207,6 +215,7 @@ describe("2FA", () => {
   });
 
   test("sessions of a service within from..to inclusive; from/to required; unknown service 404", async () => {
+    sim.expectBadRequests(); // on purpose: `to` missing
     const base = "/v1/two-fa/service/7204a030201211ee9fb47d093f2f127c/sessions";
     const all = await api<TwoFaSession[]>(sim, "GET", `${base}?from=2026-11-03&to=2026-11-05`);
     expect(all.status).toBe(200);
@@ -220,7 +229,7 @@ describe("2FA", () => {
     const one = await api<TwoFaSession[]>(sim, "GET", `${base}?from=2026-11-04&to=2026-11-30`);
     expect(one.body.map((s) => s.status)).toEqual(["failed"]);
     const missing = await api(sim, "GET", `${base}?from=2026-11-01`);
-    expect(missing.status).toBe(422);
+    expect(missing.status).toBe(400);
     expect(missing.body).toMatchObject({ errors: { to: "required" } });
     const nf = await api(sim, "GET", "/v1/two-fa/service/nope/sessions?from=2026-11-01&to=2026-11-02");
     expect(nf.status).toBe(404);
@@ -254,7 +263,7 @@ describe("10DLC and messages", () => {
     const inbound = await api<{ items: { direction?: string }[] }>(sim, "GET", "/v3/messages?type=inbound");
     expect(inbound.body.items.some((m) => m.direction === "outbound")).toBe(false);
     const bad = await api(sim, "GET", "/v3/messages?type=sideways");
-    expect(bad.status).toBe(422);
+    expect(bad.status).toBe(400);
   });
 });
 

@@ -1,0 +1,130 @@
+/**
+ * The official contract as referee for the CLI: `plan`, `apply`, `plan`, `export`, `plan` of the
+ * export, and `audit`, each the compiled CLI in a child process against the strict simulator (every
+ * request checked against schemas/api/*.request.schema.json, every answer against the response
+ * schemas), asserting zero violations and printing the request count per operation. The Pulumi
+ * provider lifecycle is covered by the same global check (test/global-setup.ts) in test/pulumi.
+ *
+ * Also: URL clears go out on their own and a refused clear costs only the clear; drift warnings
+ * are one line on stderr unless WAVIX_SYNC_VERBOSE=1.
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator, type SimRequestLogEntry } from "../../src/simulator";
+import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
+
+const KEY = "sim-demo-key";
+const EXAMPLE = join(ROOT, "examples", "wavix.yaml");
+
+let sim: Simulator | undefined;
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+});
+
+function run(args: string[], env: Record<string, string | undefined> = {}, cwd?: string) {
+  return runCli(args, { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim!.url, ...env }, cwd);
+}
+
+/** `GET /v1/numbers/4001` → `GET /v1/numbers/{id}`, so counts group by operation. */
+function operation(e: SimRequestLogEntry): string {
+  const path = e.path
+    .replace(/^\/v1\/numbers\/\d+$/, "/v1/numbers/{id}")
+    .replace(/^\/v1\/sub-organizations\/\d+$/, "/v1/sub-organizations/{id}")
+    .replace(/^\/v1\/two-fa\/session\/[^/]+\/events$/, "/v1/two-fa/session/{id}/events")
+    .replace(/^\/v1\/two-fa\/service\/[^/]+\/sessions$/, "/v1/two-fa/service/{id}/sessions")
+    .replace(/^\/v3\/10dlc\/brands\/[^/]+\/vettings$/, "/v3/10dlc/brands/{id}/vettings");
+  return `${e.method} ${path}`;
+}
+
+/** Requests since `from` in the log, by operation, as one printable line. */
+function counts(step: string, from: number): { total: number; line: string } {
+  const by = new Map<string, number>();
+  for (const e of sim!.log.slice(from)) by.set(operation(e), (by.get(operation(e)) ?? 0) + 1);
+  const total = sim!.log.length - from;
+  const parts = [...by].sort().map(([op, n]) => `${op} ×${n}`);
+  return { total, line: `${step}: ${total} request(s): ${parts.join(", ")}` };
+}
+
+describe("the CLI against the strict simulator", () => {
+  it("plan, apply, plan, export, plan of the export, audit: zero contract violations", async () => {
+    sim = await startSimulator({ port: 0, asyncDelayMs: 50, checkResponses: true });
+    const dir = scratch();
+    const report: string[] = [];
+    const step = async (name: string, args: string[], expectCode: number) => {
+      const from = sim!.log.length;
+      const r = await run(args, {}, dir);
+      expect(r.code, `${name}: ${r.stderr}`).toBe(expectCode);
+      expect(r.stderr, name).not.toContain("Warning:"); // the simulator's answers match the schemas
+      report.push(counts(name, from).line);
+      return r;
+    };
+
+    await step("plan", ["plan", "-f", EXAMPLE, "--detailed-exitcode"], 2);
+    await step("apply", ["apply", "-f", EXAMPLE, "--auto-approve", "--wait", "20"], 0);
+    const again = await step("plan (after apply)", ["plan", "-f", EXAMPLE, "--json"], 0);
+    expect(JSON.parse(again.stdout).changes).toEqual([]);
+    const out = join(dir, "exported.yaml");
+    await step("export", ["export", "--out", out], 0);
+    expect(readFileSync(out, "utf8")).not.toMatch(/:\s*""\s*$/m);
+    await step("plan (of the export)", ["plan", "-f", out, "--detailed-exitcode"], 0);
+    await step("audit", ["audit", "-f", EXAMPLE, "--format", "json"], 0);
+
+    process.stdout.write(`Request count per operation (demo account, examples/wavix.yaml):\n  ${report.join("\n  ")}\n`);
+    expect(sim.violations).toEqual([]);
+  });
+});
+
+describe("clearing a URL", () => {
+  const FILE = `version: 1
+numbers:
+  - number: "15551230002"
+    call_status_url: null
+    transcription_threshold: 45
+    sms_enabled: true
+`;
+
+  it("goes out on its own request, apart from the number's other changes", async () => {
+    sim = await startSimulator({ port: 0, checkResponses: true });
+    const file = writeYaml(scratch(), "wavix.yaml", FILE);
+    const r = await run(["apply", "-f", file, "--auto-approve"]);
+    expect(r.code, r.stderr).toBe(0);
+    const n = sim.store.numbers.get(4002)!.data;
+    expect(n).toMatchObject({ call_status_url: null, transcription_threshold: 45, sms_enabled: true });
+    // One PATCH with the ordinary fields, one with the clear alone.
+    expect(sim.log.filter((e) => e.method === "PATCH" && e.path === "/v1/numbers/4002")).toHaveLength(2);
+    expect(sim.violations).toEqual([]);
+  });
+
+  it("a server that refuses the clear costs only the clear: named, exit 1", async () => {
+    sim = await startSimulator({ port: 0, refuseUrlClears: true });
+    const file = writeYaml(scratch(), "wavix.yaml", FILE);
+    const r = await run(["apply", "-f", file, "--auto-approve"]);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("the API refused to clear call_status_url of 15551230002: ");
+    expect(r.stdout + r.stderr).toContain("call_status_url: must be a valid URI");
+    const n = sim.store.numbers.get(4002)!.data;
+    // The other changes were made; only the clear was refused.
+    expect(n).toMatchObject({ transcription_threshold: 45, sms_enabled: true, call_status_url: "https://hooks.demo.example/call-status" });
+    // And the next plan shows only the clear still to do.
+    const plan = await run(["plan", "-f", file, "--json"]);
+    const changes = JSON.parse(plan.stdout).changes as { diff: { path: string }[] }[];
+    expect(changes.flatMap((c) => c.diff.map((d) => d.path))).toEqual(["call_status_url"]);
+  });
+});
+
+describe("drift warnings", () => {
+  it("one summary line on stderr by default; the details with WAVIX_SYNC_VERBOSE=1", async () => {
+    sim = await startSimulator({ port: 0, variations: ["unknown-extra-fields"] });
+    const file = writeYaml(scratch(), "wavix.yaml", `version: 1\nnumbers:\n  - number: "15551230001"\n    sms_enabled: true\n`);
+    const quiet = await run(["plan", "-f", file]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    const lines = quiet.stderr.split("\n").filter((l) => l.startsWith("Warning:"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Warning: \d+ API response differences? from the documented schema \(contract drift\); set WAVIX_SYNC_VERBOSE=1 to see them$/);
+    const loud = await run(["plan", "-f", file], { WAVIX_SYNC_VERBOSE: "1" });
+    expect(loud.stderr).toContain("x_sim_extra");
+    expect(loud.stderr).not.toContain("WAVIX_SYNC_VERBOSE=1 to see them");
+  });
+});
