@@ -249,7 +249,7 @@ export class WavixClient {
   /** Every page of `listNumbers`, in order, checked for completeness (see pagination.ts). */
   iterateNumberPages(params: ListNumbersParams = {}, walk: PageWalkOptions<WavixNumber> = {}): AsyncGenerator<NumberListResponse> {
     const listing = `/v1/numbers${query({ search: params.search, per_page: params.perPage })}`;
-    return this.pages(listing, (page) => this.listNumbers({ ...params, page }), (n) => n.id, params.page, walk);
+    return this.pages(listing, (page) => this.listNumbers({ ...params, page }), (n) => n.id, params.page, { pageSize: params.perPage, ...walk });
   }
 
   /** `PATCH /v1/numbers/{id}`: only the fields sent change (official). */
@@ -316,7 +316,7 @@ export class WavixClient {
   /** Every page of `listSubAccounts`, in order, checked for completeness (see pagination.ts). */
   iterateSubAccountPages(params: ListSubAccountsParams = {}, walk: PageWalkOptions<SubAccount> = {}): AsyncGenerator<Page<SubAccount>> {
     const listing = `/v1/sub-organizations${query({ per_page: params.perPage, status: params.status })}`;
-    return this.pages(listing, (page) => this.listSubAccounts({ ...params, page }), (a) => a.id, params.page, walk);
+    return this.pages(listing, (page) => this.listSubAccounts({ ...params, page }), (a) => a.id, params.page, { pageSize: params.perPage, ...walk });
   }
 
   /** `GET /v1/sub-organizations/{id}`. */
@@ -461,7 +461,7 @@ export class WavixClient {
   /** Every page of `listBrands`, in order, checked for completeness (see pagination.ts). */
   iterateBrandPages(params: ListBrandsParams = {}, walk: PageWalkOptions<Brand> = {}): AsyncGenerator<Page<Brand>> {
     const listing = `/v3/10dlc/brands${query({ per_page: params.perPage, status: params.status })}`;
-    return this.pages(listing, (page) => this.listBrands({ ...params, page }), (b) => b.brand_id, params.page, walk);
+    return this.pages(listing, (page) => this.listBrands({ ...params, page }), (b) => b.brand_id, params.page, { pageSize: params.perPage, ...walk });
   }
 
   // ---- messages (seed 4.9) ----
@@ -477,7 +477,7 @@ export class WavixClient {
     fetchPage: (page: number) => Promise<Page<T>>,
     idOf: (item: T) => unknown,
     first: number | undefined,
-    walk: PageWalkOptions<T>,
+    walk: PageWalkOptions<T> & { pageSize?: number },
   ): AsyncGenerator<Page<T>> {
     return walkPages({ listing, fetchPage, idOf, first, maxPages: this.#maxPages, ...walk });
   }

@@ -7,6 +7,12 @@
  * bound derived from what the first page claimed (never past `maxPages`); whatever cannot be made
  * consistent that way ends in an {@link IncompleteListingError} naming the listing.
  *
+ * A server that ignores paging altogether (the official sub-account listing declares no `page` or
+ * `per_page`) answers the whole listing to every request. That is recognised, and the walk ends
+ * complete, only when page 2 repeats page 1 exactly, page 1 was shorter than the page size asked
+ * for (so no page size cut it) and no claim contradicts it; a full page repeated, or a claimed
+ * total beyond what was seen, stays an error (a duplicate create would follow from trusting it).
+ *
  * Nothing is ever allocated from a server-claimed count: pages are fetched a few at a time (`prefetch`,
  * within the claimed range only) and held in a map of at most that many entries. The generator keeps
  * only the ids it has seen, so memory is bounded by `maxPages` × page size whatever the server says.
@@ -36,6 +42,8 @@ export interface PageWalk<T> {
   prefetch?: number;
   /** The first page when the caller already has it (saves one request). @default undefined */
   firstPage?: Page<T>;
+  /** The page size asked for (`per_page`), to tell a short page 1 repeated from a cut one. @default undefined */
+  pageSize?: number;
 }
 
 function claim(value: unknown): number | undefined {
@@ -56,6 +64,7 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
     });
 
   const seen = new Set<unknown>();
+  let firstIds: unknown[] | undefined;
   let count = 0;
   // Totals can only be checked when the listing is read from its start.
   let claimedTotal: number | undefined;
@@ -94,6 +103,8 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
     const items = result.items;
     const pagination = (result.pagination ?? undefined) as Partial<Page<T>["pagination"]> | undefined;
     const current = claim(pagination?.current_page);
+    // A server ignoring paging: page 2 is page 1 again, and page 1 provably held everything.
+    if (page === first + 1 && first === 1 && firstIds !== undefined && ignoresPaging(firstIds, items.map(walk.idOf), walk.pageSize, claimedTotal)) return;
     if (current !== undefined && current !== page) {
       throw fail(page, `asked for page ${page}, the server answered page ${current} (it may ignore paging)`);
     }
@@ -124,6 +135,7 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
       }
       seen.add(id);
     }
+    if (page === first) firstIds = items.map(walk.idOf);
     count += items.length;
     if (claimedTotal !== undefined && count > claimedTotal) {
       throw fail(page, `${count} items read by page ${page}, more than the ${claimedTotal} it claims`);
@@ -134,6 +146,13 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
     if (claimedPages !== undefined && page >= claimedPages && totalsAgree) return;
     // Otherwise read on to the first empty page (within lastAllowed).
   }
+}
+
+/** Page 2 repeats a short page 1 id for id, and no claimed total says there is more. */
+function ignoresPaging(firstIds: readonly unknown[], ids: readonly unknown[], pageSize: number | undefined, claimedTotal: number | undefined): boolean {
+  if (pageSize === undefined || firstIds.length === 0 || firstIds.length >= pageSize) return false;
+  if (claimedTotal !== undefined && claimedTotal !== firstIds.length) return false;
+  return ids.length === firstIds.length && ids.every((id, i) => id === firstIds[i]);
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Call, CallWebhookEventType, Pagination, SubAccount, WavixNumber } 
 import { json, notFound, forbidden, type SimResponse, ValidationFailure } from "./http";
 import { setEndpoints, type SimStore } from "./store";
 import type { Scope } from "./types";
-import { IGNORED_PAGING_PER_PAGE, type SimVariation } from "./variations";
+import type { SimVariation } from "./variations";
 import {
   checkName,
   E164,
@@ -193,9 +193,11 @@ function listSubAccounts(ctx: RouteContext): SimResponse {
   }
   const all = subAccountsOf(ctx).filter((s) => status === null || s.status === status);
   // Variation: a server that ignores `page`/`per_page` (the official operation declares neither)
-  // answers the first page of its own default size, whatever was asked.
-  const query = ctx.variations.has("sub-account-listing-ignores-paging") ? new URLSearchParams({ per_page: String(IGNORED_PAGING_PER_PAGE) }) : ctx.query;
-  const { page, pagination } = paginate(all, query, ctx.maxPerPage);
+  // answers the whole listing to every request, without `pagination` (optional in the official
+  // schema). A server that cuts a fixed-size page and ignores `page` cannot be listed completely at
+  // all; the client refuses that one (test/reliability/hostile.test.ts, "repeats page 1").
+  if (ctx.variations.has("sub-account-listing-ignores-paging")) return json(200, { sub_organizations: all });
+  const { page, pagination } = paginate(all, ctx.query, ctx.maxPerPage);
   return json(200, { sub_organizations: page, pagination });
 }
 

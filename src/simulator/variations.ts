@@ -23,9 +23,6 @@ export type SimVariation = (typeof SIM_VARIATIONS)[number];
 /** Name of the extra field the `unknown-extra-fields` variation adds. */
 export const EXTRA_FIELD = "x_sim_extra";
 
-/** Page size a server ignoring `per_page` uses: the official default. */
-export const IGNORED_PAGING_PER_PAGE = 25;
-
 type Json = Record<string, unknown>;
 
 function isRecord(v: unknown): v is Json {

@@ -103,3 +103,41 @@ describe("walkPages", () => {
     expect(((await run({ totalPages: 1e9 })) as Error).message).toContain("it claims 1000000000 pages, more than the page bound of 2000 (maxPages)");
   });
 });
+
+describe("a server that ignores paging (answers the whole listing to every request)", () => {
+  const whole = (n: number) => {
+    const calls: number[] = [];
+    const items = Array.from({ length: n }, (_, i) => ({ id: 500 + i }));
+    // No pagination object: the official sub-account listing declares no paging and makes it optional.
+    const fetchPage = async (asked: number): Promise<Page<{ id: number }>> => {
+      calls.push(asked);
+      return { items } as Page<{ id: number }>;
+    };
+    return { calls, fetchPage };
+  };
+  const read = async (walk: PageWalk<{ id: number }>) => {
+    const out: number[] = [];
+    for await (const p of walkPages(walk)) out.push(...p.items.map((i) => i.id));
+    return out;
+  };
+
+  it("is read whole, once: page 2 repeating a page 1 shorter than the size asked ends the listing", async () => {
+    const s = whole(30);
+    const ids = await read({ listing: "/v1/sub-organizations?per_page=100", fetchPage: s.fetchPage, idOf: (i) => i.id, pageSize: 100 });
+    expect(ids).toHaveLength(30);
+    expect(new Set(ids).size).toBe(30);
+    expect(s.calls).toEqual([1, 2]);
+  });
+
+  it("is refused when page 1 was full (a page size may have cut it): nothing proves the rest is not there", async () => {
+    const s = whole(100);
+    await expect(read({ listing: "/v1/sub-organizations?per_page=100", fetchPage: s.fetchPage, idOf: (i) => i.id, pageSize: 100 })).rejects.toThrow(
+      /page 2 repeats id 500, already read on an earlier page/,
+    );
+  });
+
+  it("is refused when the page size asked is unknown", async () => {
+    const s = whole(30);
+    await expect(read({ listing: "/v1/sub-organizations", fetchPage: s.fetchPage, idOf: (i) => i.id })).rejects.toThrow(IncompleteListingError);
+  });
+});
