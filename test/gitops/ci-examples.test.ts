@@ -216,22 +216,25 @@ describe("GitLab CI example", () => {
   it("merge request: validate, plan, and one MR note created then updated in place", async () => {
     const p = pipeline();
     passed(await runGitlabJob(p, "wavix:validate", "merge_request_event", ctx()));
-    const first = passed(await runGitlabJob(p, "wavix:plan", "merge_request_event", ctx([{ cmd: "curl", match: "notes?per_page", stdout: "[]" }])));
+    const me: StubRule = { cmd: "curl", match: "api/v4/user", stdout: JSON.stringify({ id: 77, username: "project_4242_bot" }) };
+    const first = passed(await runGitlabJob(p, "wavix:plan", "merge_request_event", ctx([me, { cmd: "curl", match: "notes?per_page", stdout: "[]" }])));
     expect(first.artifacts).toEqual([{ path: "plan.md", exists: true }]);
     const plan = readFileSync(join(ws.dir, "plan.md"), "utf8");
-    let calls = ws.takeCalls().filter((c) => c.cmd === "curl");
+    let calls = ws.takeCalls().filter((c) => c.cmd === "curl" && !c.args.includes("https://gitlab.example/api/v4/user"));
     expect(calls).toHaveLength(2);
     expect(calls[0].args).toContain("https://gitlab.example/api/v4/projects/4242/merge_requests/7/notes?per_page=100&sort=asc");
     expect(calls[0].args).toContain("PRIVATE-TOKEN: glpat-stub-token");
     expect(calls[1].args).toEqual(expect.arrayContaining(["--request", "POST", "https://gitlab.example/api/v4/projects/4242/merge_requests/7/notes"]));
     expect(calls[1].files["body@plan.md"]).toBe(plan);
 
+    // Someone else's note that starts with the marker is not ours to edit.
     const notes = JSON.stringify([
-      { id: 3, body: "Looks good" },
-      { id: 55, body: `${PLAN_MARKER}\nold plan` },
+      { id: 3, body: "Looks good", author: { id: 5 } },
+      { id: 4, body: `${PLAN_MARKER}\nfake`, author: { id: 5 } },
+      { id: 55, body: `${PLAN_MARKER}\nold plan`, author: { id: 77 } },
     ]);
-    passed(await runGitlabJob(p, "wavix:plan", "merge_request_event", ctx([{ cmd: "curl", match: "notes?per_page", stdout: notes }])));
-    calls = ws.takeCalls().filter((c) => c.cmd === "curl");
+    passed(await runGitlabJob(p, "wavix:plan", "merge_request_event", ctx([me, { cmd: "curl", match: "notes?per_page", stdout: notes }])));
+    calls = ws.takeCalls().filter((c) => c.cmd === "curl" && !c.args.includes("https://gitlab.example/api/v4/user"));
     expect(calls[1].args).toEqual(expect.arrayContaining(["--request", "PUT", "https://gitlab.example/api/v4/projects/4242/merge_requests/7/notes/55"]));
     expect(calls[1].files["body@plan.md"]).toBe(plan);
   });
