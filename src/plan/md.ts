@@ -83,7 +83,10 @@ function summaryTable(plan: Plan): string[] {
   const lines = ["| Kind | Create | Update | Delete | Unchanged |", "| --- | ---: | ---: | ---: | ---: |"];
   for (const kind of KINDS) {
     const unchanged = plan.unchangedByKind?.[kind];
-    lines.push(`| ${kind} | ${ACTIONS.map((a) => count(kind, a)).join(" | ")} | ${unchanged ?? ""} |`);
+    const counts = ACTIONS.map((a) => count(kind, a));
+    // A kind with nothing at all is one the file does not manage: no row.
+    if (counts.every((n) => n === 0) && !unchanged) continue;
+    lines.push(`| ${kind} | ${counts.join(" | ")} | ${unchanged ?? ""} |`);
   }
   const s = plan.summary;
   lines.push(`| **Total** | ${s.create} | ${s.update} | ${s.delete} | ${s.unchanged} |`);

@@ -160,6 +160,8 @@ describe("plan --format md", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("**No changes.** The account matches");
     expect(r.stdout).toContain("| number | 0 | 0 | 0 | 1 |");
+    // Kinds the file does not manage get no row.
+    expect(r.stdout).not.toMatch(/\| (sub_account|call_webhook) \|/);
     expect(r.stdout).not.toContain("<details>");
   });
 });
