@@ -5,7 +5,8 @@
  * examples cannot rot: a renamed flag or a changed exit code fails here.
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readdirSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { WavixClient } from "../../src/client";
 import { APPLY_MARKER, PLAN_MARKER } from "../../src/plan";
@@ -194,6 +195,28 @@ describe("GitHub Actions examples", () => {
     ]);
     expect(failing.artifacts).toEqual([{ path: "audit-report/", exists: true }]);
     expect(failing.steps[3].stderr).toContain("audit: 1 error finding(s)");
+  });
+});
+
+/** jq, when installed, stands in for `gh --jq` (gh embeds gojq; these filters mean the same in both). */
+const JQ = ["/usr/bin/jq", "/usr/local/bin/jq"].find((p) => existsSync(p));
+
+describe("GitHub Actions examples: the gh --jq filters", () => {
+  const filters = () => [...readFileSync(join(GITHUB, "wavix-plan.yml"), "utf8").matchAll(/--jq '([^']+)'/g), ...readFileSync(join(GITHUB, "wavix-scheduled.yml"), "utf8").matchAll(/--jq '([^']+)'/g)].map((m) => m[1]);
+  const jq = (filter: string, input: unknown) => execFileSync(JQ!, ["-r", filter], { input: JSON.stringify(input) }).toString();
+
+  it.skipIf(!JQ)("pick only the bot's own plan comment, and the open drift issue's number (needs jq; skipped without it)", () => {
+    const [comment, issue] = filters();
+    const comments = [
+      { id: 1, user: { login: "alice" }, body: "Looks good" },
+      { id: 2, user: { login: "mallory" }, body: `${PLAN_MARKER}\nfake plan` },
+      { id: 3, user: { login: "github-actions[bot]" }, body: "<!-- another bot -->" },
+      { id: 4, user: { login: "github-actions[bot]" }, body: `${PLAN_MARKER}\nplan` },
+    ];
+    expect(jq(comment, comments)).toBe("4\n");
+    expect(jq(comment, comments.slice(0, 3))).toBe("");
+    expect(jq(issue, [{ number: 12 }])).toBe("12\n");
+    expect(jq(issue, [])).toBe("");
   });
 });
 
