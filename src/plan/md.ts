@@ -33,9 +33,10 @@ function byKindThenKey<T extends { kind: ChangeKind; key: string }>(a: T, b: T):
 
 /**
  * Text made inert for GitHub/GitLab Markdown, inside or outside HTML blocks: HTML special characters
- * as entities, the inline Markdown punctuation backslash-escaped (values sit mid-line, in table
- * cells or after a list marker, so block syntax such as a leading `-` cannot start there), `@` and `#` as entities so a value never
- * mentions a person or links an issue, `|` escaped so a table row stays one row, line breaks flattened.
+ * as entities; the inline Markdown punctuation backslash-escaped (values sit mid-line, in table
+ * cells or after a list marker, so block syntax such as a leading `-` cannot start there); `@` and
+ * `#` as entities so a value never mentions a person or links an issue; `|` escaped so a table row
+ * stays one row; line breaks flattened.
  */
 export function mdText(value: string): string {
   // One pass, so an entity made here is never escaped again.
