@@ -64,7 +64,10 @@ const workflows = (): [string, GhWorkflow][] =>
     .sort()
     .map((f) => [f, readWorkflow(join(GITHUB, f))]);
 
-describe("GitHub Actions examples", () => {
+// Each job runs several CLI commands through npx; generous on a loaded machine (no timing is asserted).
+const JOBS = { timeout: 240_000 };
+
+describe("GitHub Actions examples", JOBS, () => {
   it("parse, take the key only from the secret store, and never put an expression inside a script", () => {
     const all = workflows();
     expect(all.map(([f]) => f)).toEqual(["wavix-apply.yml", "wavix-plan.yml", "wavix-scheduled.yml"]);
@@ -220,7 +223,7 @@ describe("GitHub Actions examples: the gh --jq filters", () => {
   });
 });
 
-describe("GitLab CI example", () => {
+describe("GitLab CI example", JOBS, () => {
   const pipeline = () => readGitlab(GITLAB_FILE);
 
   it("parses, runs the right jobs per pipeline source, keeps the key out of the file, serialises apply", () => {
