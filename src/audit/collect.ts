@@ -86,7 +86,10 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
   const ids: string[] = [];
   const requests: Promise<TwoFaEvent[] | typeof NOT_FOUND>[] = [];
   const seen = new Set<string>();
-  const add = (id: string): void => {
+  // The service a session was listed under (first window wins), for per-service rates in reports.
+  const serviceOf = new Map<string, string>();
+  const add = (id: string, serviceId?: string): void => {
+    if (serviceId !== undefined && !serviceOf.has(id)) serviceOf.set(id, serviceId);
     if (seen.has(id)) return;
     seen.add(id);
     ids.push(id);
@@ -103,7 +106,7 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
       missing.push({ kind: "two_fa_service", id, message: `2FA service ${id} not found` });
       return;
     }
-    for (const s of result) add(s.session_id);
+    for (const s of result) add(s.session_id, id);
   });
 
   const results = await Promise.all(requests);
@@ -112,7 +115,10 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
   results.forEach((events, i) => {
     const id = ids[i];
     if (events === NOT_FOUND) missingSessions.push({ kind: "two_fa_session", id, message: `2FA session ${id} not found` });
-    else items.push({ session_id: id, events });
+    else {
+      const serviceId = serviceOf.get(id);
+      items.push({ session_id: id, ...(serviceId !== undefined ? { service_id: serviceId } : {}), events });
+    }
   });
   return { items, missing: [...missingSessions, ...missing] };
 }

@@ -139,7 +139,16 @@ function normaliseSession(
     (e) => e.event.trim().toLowerCase() === "verification" && e.status === "success",
   );
   return {
-    value: { session: { session_id: s.session_id, verified, charge_total: sumMoney(charges), events }, charges },
+    value: {
+      session: {
+        session_id: s.session_id,
+        ...(s.service_id !== undefined ? { service_id: s.service_id } : {}),
+        verified,
+        charge_total: sumMoney(charges),
+        events,
+      },
+      charges,
+    },
     findings,
   };
 }

@@ -17,6 +17,8 @@ export type { AuditClient, TwoFaSelection, TenDlcSelection, MissingItem, Collect
 export { parseTimestamp, normaliseTimestamp, formatUtc } from "./time";
 export { renderJson } from "./render/json";
 export { renderMarkdown } from "./render/md";
+export { renderHtml, eventsPerDay, ratesPerService } from "./render/html";
+export type { HtmlRenderOptions, DayBucket, ServiceRate } from "./render/html";
 export { renderCsv, renderTwoFaEventsCsv, renderVettingsCsv, csvField } from "./render/csv";
 
 /** Options of {@link audit}. */

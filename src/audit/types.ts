@@ -7,6 +7,8 @@ import type { BrandVetting, TwoFaEvent } from "../client/types";
 /** Raw data of one 2FA session as collected from the API (events as the wire sent them). */
 export interface CollectedSession {
   session_id: string;
+  /** The service whose window listed this session; absent for a session only named directly. */
+  service_id?: string;
   events: TwoFaEvent[];
 }
 
@@ -35,6 +37,8 @@ export interface AuditTwoFaEvent {
 
 export interface AuditSession {
   session_id: string;
+  /** The file's service whose window listed this session; absent for a session only named directly. */
+  service_id?: string;
   /** True when the session has a successful `Verification` event (PRODUCT.md part 5). */
   verified: boolean;
   /** Exact decimal sum of the event charges, at the largest scale among them ("0" without events). */

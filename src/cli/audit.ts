@@ -1,5 +1,5 @@
 /**
- * `wavix-sync audit [-f FILE] [--format md|json|csv] [--out DIR] [--fail-on-findings]`
+ * `wavix-sync audit [-f FILE] [--format md|json|csv|html] [--out DIR] [--fail-on-findings]`
  * (PRODUCT.md part 5). A thin shell: validate the file, build the client, call `audit()`, render.
  */
 import { join } from "node:path";
@@ -8,25 +8,30 @@ import {
   AuditCollectionError,
   audit,
   renderCsv,
+  renderHtml,
   renderJson,
   renderMarkdown,
   renderTwoFaEventsCsv,
   renderVettingsCsv,
   type AuditReport,
+  type HtmlRenderOptions,
 } from "../audit";
 import { clientFromEnv, loadFileOrExit, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
-export type AuditFormat = "md" | "json" | "csv";
+export type AuditFormat = "md" | "json" | "csv" | "html";
 
 /** Options of the `audit` command, as commander parses them. */
 export interface AuditCommandOptions {
   /** The desired-state file. @default "wavix.yaml" */
   file: string;
-  /** What goes to stdout. `csv` prints the events CSV, an empty line, then the vettings CSV. @default "md" */
+  /**
+   * What goes to stdout. `csv` prints the events CSV, an empty line, then the vettings CSV; `html`
+   * one self-contained page with charts. @default "md"
+   */
   format: AuditFormat;
-  /** Also write audit.json, audit.md, two_fa_events.csv and vettings.csv into this directory. */
+  /** Also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into this directory. */
   out?: string;
   /** Exit 2 when the report has an error finding. @default false */
   failOnFindings?: boolean;
@@ -39,8 +44,8 @@ export function registerAudit(program: Command): void {
     .command("audit")
     .description("Report 2FA verification events and 10DLC brand vettings, checked against the file's audit thresholds.")
     .option("-f, --file <file>", "desired-state file", "wavix.yaml")
-    .addOption(new Option("--format <format>", "stdout format").choices(["md", "json", "csv"]).default("md"))
-    .option("--out <dir>", "also write audit.json, audit.md, two_fa_events.csv and vettings.csv into DIR")
+    .addOption(new Option("--format <format>", "stdout format").choices(["md", "json", "csv", "html"]).default("md"))
+    .option("--out <dir>", "also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
     .addOption(timeoutOption())
     .action(async (opts: AuditCommandOptions) => {
@@ -68,9 +73,14 @@ export async function runAudit(opts: AuditCommandOptions): Promise<void> {
     throw err;
   }
 
-  if (opts.out !== undefined) await writeReportFiles(opts.out, report);
+  // The page draws the file's thresholds as lines on its charts.
+  const thresholds: HtmlRenderOptions = {
+    maxFailureRatio: state.audit?.two_fa?.max_failure_ratio,
+    minVettingScore: state.audit?.ten_dlc?.min_vetting_score,
+  };
+  if (opts.out !== undefined) await writeReportFiles(opts.out, report, thresholds);
 
-  const render = { md: renderMarkdown, json: renderJson, csv: renderCsv }[opts.format];
+  const render = { md: renderMarkdown, json: renderJson, csv: renderCsv, html: (r: AuditReport) => renderHtml(r, thresholds) }[opts.format];
   process.stdout.write(render(report));
 
   const errors = report.findings.filter((f) => f.severity === "error").length;
@@ -81,11 +91,12 @@ export async function runAudit(opts: AuditCommandOptions): Promise<void> {
   if (opts.failOnFindings && errors > 0) throw new CliExit(2);
 }
 
-/** The four report files, each written atomically (temp file + rename) so readers never see half. */
-export async function writeReportFiles(dir: string, report: AuditReport): Promise<string[]> {
+/** The five report files, each written atomically (temp file + rename) so readers never see half. */
+export async function writeReportFiles(dir: string, report: AuditReport, thresholds: HtmlRenderOptions = {}): Promise<string[]> {
   const files: [string, string][] = [
     ["audit.json", renderJson(report)],
     ["audit.md", renderMarkdown(report)],
+    ["audit.html", renderHtml(report, thresholds)],
     ["two_fa_events.csv", renderTwoFaEventsCsv(report)],
     ["vettings.csv", renderVettingsCsv(report)],
   ];

@@ -1,24 +1,45 @@
 /** `wavix-sync plan` and `wavix-sync apply`: thin wrappers over the sync engine (src/plan). */
-import type { Command } from "commander";
+import { Option, type Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
-import { applyJson, applyPlan, computePlan, formatApplyResult, formatPlan, planJson } from "../plan";
+import {
+  applyJson,
+  applyPlan,
+  computePlan,
+  formatApplyMarkdown,
+  formatApplyResult,
+  formatPlan,
+  formatPlanMarkdown,
+  planJson,
+  type ApplyResult,
+  type Plan,
+} from "../plan";
 import { clientFromEnv, loadFileOrExit, nonNegativeNumber, positiveInt, timeoutOption } from "./common";
+import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
-interface PlanFlags {
+export type PlanFormat = "text" | "json" | "md";
+
+/** Output options plan and apply share. */
+interface OutputFlags {
   file: string;
+  /** Alias of `--format json`. */
   json?: boolean;
+  /** What goes to the terminal (and to `--out` too). @default "text" */
+  format?: PlanFormat;
+  /** Also write the output to this file, atomically (temp file + rename). */
+  out?: string;
+}
+
+interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
   prune?: boolean;
   concurrency: number;
   timeout?: number;
 }
 
-interface ApplyFlags {
-  file: string;
+interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
-  json?: boolean;
   prune?: boolean;
   concurrency: number;
   timeout?: number;
@@ -40,20 +61,68 @@ function withCommonOptions(cmd: Command, json: string): Command {
   return cmd
     .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
     .option("--json", json)
+    .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
+    .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
     .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption());
+}
+
+/** Where each rendering goes: the terminal's format, and the file's (with its path) when `--out` is given. */
+interface Routing {
+  terminal: PlanFormat;
+  file?: { path: string; format: PlanFormat };
+}
+
+/**
+ * `--json` is `--format json`. `--out FILE` writes the same format as the terminal when `--format`
+ * (or `--json`) is given; without it, the file's format follows its extension, so a pipeline gets
+ * the human plan in its log and `plan.md` for the pull request from one run.
+ */
+function routing(flags: OutputFlags): Routing {
+  if (flags.json && flags.format !== undefined && flags.format !== "json") {
+    process.stderr.write(`Error: --json and --format ${flags.format} disagree; give one of them.\n`);
+    throw new CliExit(1);
+  }
+  const chosen: PlanFormat | undefined = flags.json ? "json" : flags.format;
+  const terminal = chosen ?? "text";
+  if (flags.out === undefined) return { terminal };
+  const byExtension: PlanFormat = /\.md$/i.test(flags.out) ? "md" : /\.json$/i.test(flags.out) ? "json" : "text";
+  return { terminal, file: { path: flags.out, format: chosen ?? byExtension } };
+}
+
+function renderPlan(format: PlanFormat, plan: Plan, file: string): string {
+  if (format === "json") return JSON.stringify(planJson(plan), null, 2) + "\n";
+  if (format === "md") return formatPlanMarkdown(plan, file);
+  return formatPlan(plan, file);
+}
+
+function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string): string {
+  if (format === "json") return JSON.stringify(applyJson(plan, result), null, 2) + "\n";
+  if (format === "md") return formatApplyMarkdown(plan, result, file);
+  return formatPlan(plan, file) + (plan.changes.length === 0 ? "" : "\n" + formatApplyResult(result));
+}
+
+/** Write `--out` atomically; a failure is reported plainly and fails the run (exit 1). */
+async function writeOut(path: string, text: string): Promise<void> {
+  try {
+    await writeFileAtomic(path, text);
+  } catch (err) {
+    process.stderr.write(`Error: cannot write --out ${path}: ${(err as Error).message}\n`);
+    throw new CliExit(1);
+  }
 }
 
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
     .action(async (flags: PlanFlags) => {
+      const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
       const { plan } = await computePlan(client, desired, { prune: flags.prune });
-      if (flags.json) process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
-      else process.stdout.write(formatPlan(plan, flags.file));
+      process.stdout.write(renderPlan(route.terminal, plan, flags.file));
+      if (route.file) await writeOut(route.file.path, renderPlan(route.file.format, plan, flags.file));
       if (plan.problems.length > 0) throw new CliExit(1);
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     });
@@ -62,13 +131,17 @@ export function registerPlanApply(program: Command): void {
     .option("--auto-approve", "apply without asking")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
     .action(async (flags: ApplyFlags) => {
+      const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
       const prepared = await computePlan(client, desired, { prune: flags.prune });
       const { plan } = prepared;
-      if (!flags.json) process.stdout.write(formatPlan(plan, flags.file));
+      // The terminal shows the plan before the question; machine formats print once, at the end.
+      if (route.terminal === "text") process.stdout.write(formatPlan(plan, flags.file));
       if (plan.changes.length === 0) {
-        if (flags.json) process.stdout.write(JSON.stringify(applyJson(plan, { results: [], pending: [], ok: true }), null, 2) + "\n");
+        const none: ApplyResult = { results: [], pending: [], ok: true };
+        if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file));
+        if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, none, flags.file));
         if (plan.problems.length > 0) throw new CliExit(1);
         return;
       }
@@ -77,13 +150,15 @@ export function registerPlanApply(program: Command): void {
           process.stderr.write("Error: apply needs confirmation: run it on a terminal, or pass --auto-approve in pipelines.\n");
           throw new CliExit(1);
         }
+        // Never ask about a plan the person has not seen: with a machine format on stdout, show it on stderr.
+        if (route.terminal !== "text") process.stderr.write(formatPlan(plan, flags.file));
         if (!(await confirm("\nDo you want to perform these actions? Only 'yes' will be accepted: "))) {
           process.stderr.write("Apply cancelled.\n");
           throw new CliExit(1);
         }
       }
       const bar =
-        process.stderr.isTTY && !flags.json && prepared.ops.length >= 20
+        process.stderr.isTTY && route.terminal === "text" && prepared.ops.length >= 20
           ? new SingleBar({ format: "Applying [{bar}] {value}/{total}", stream: process.stderr, clearOnComplete: true })
           : undefined;
       bar?.start(prepared.ops.length, 0);
@@ -93,8 +168,9 @@ export function registerPlanApply(program: Command): void {
         onProgress: (done) => bar?.update(done),
       });
       bar?.stop();
-      if (flags.json) process.stdout.write(JSON.stringify(applyJson(plan, result), null, 2) + "\n");
-      else process.stdout.write("\n" + formatApplyResult(result));
+      if (route.terminal === "text") process.stdout.write("\n" + formatApplyResult(result));
+      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file));
+      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file));
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
     });
 }

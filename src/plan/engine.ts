@@ -40,7 +40,7 @@ import {
   type NumberWriteBatch,
   type SubAccountSettings,
 } from "../resources";
-import type { ApplyResult, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
+import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
 
 export interface PlanOptions {
   /** Disable undeclared sub-accounts and delete undeclared call webhooks. @default false */
@@ -89,6 +89,8 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   const problems: PlanProblem[] = [];
   const unmanaged: Unmanaged[] = [];
   let unchanged = 0;
+  // Per kind as well, for the Markdown summary table (plan/md.ts).
+  const unchangedByKind: Record<ChangeKind, number> = { sub_account: 0, call_webhook: 0, number: 0 };
 
   // The three kinds are independent: read them concurrently.
   const [subs, hooks, numbers] = await Promise.all([
@@ -120,7 +122,10 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
       }
       claimed.add(current.id);
       const diff = diffSubAccount(want, current);
-      if (diff.length === 0) unchanged++;
+      if (diff.length === 0) {
+        unchanged++;
+        unchangedByKind.sub_account++;
+      }
       else {
         changes.push({ kind: "sub_account", key: d.name, action: "update", diff });
         ops.push({ kind: "sub_account", action: "update", key: d.name, desired: want, current });
@@ -150,7 +155,10 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
         continue;
       }
       const diff = diffWebhook(url, current);
-      if (diff.length === 0) unchanged++;
+      if (diff.length === 0) {
+        unchanged++;
+        unchangedByKind.call_webhook++;
+      }
       else {
         const action = current === undefined ? "create" : "update";
         changes.push({ kind: "call_webhook", key: eventType, action, diff });
@@ -170,6 +178,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
       const diff = diffNumber(want, current);
       if (diff.length === 0) {
         unchanged++;
+        unchangedByKind.number++;
         continue;
       }
       const fields = diff.map((f) => f.path);
@@ -184,7 +193,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     }
   }
 
-  return { plan: { changes, unmanaged, problems, summary: summarize(changes, unchanged) }, ops };
+  return { plan: { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind }, ops };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -31,11 +31,20 @@ function deleteNote(c: PlannedChange): string {
   return c.kind === "sub_account" ? " (disabled: the API has no delete)" : "";
 }
 
+/**
+ * One side of a field diff as every renderer shows it (text, Markdown): secrets `(sensitive)`,
+ * everything else through {@link formatValue}. The one place value display is decided, so what
+ * is hidden in the terminal is hidden in a pull-request comment too.
+ */
+export function formatFieldValue(f: FieldDiff, side: "before" | "after"): string {
+  return f.sensitive ? "(sensitive)" : formatValue(f[side]);
+}
+
 function fieldLine(c: PlannedChange, f: FieldDiff, width: number): string {
   const name = f.path.padEnd(width);
-  const after = f.sensitive ? "(sensitive)" : formatValue(f.after);
+  const after = formatFieldValue(f, "after");
   if (c.action === "create") return `      + ${name} = ${after}`;
-  const before = f.sensitive ? "(sensitive)" : formatValue(f.before);
+  const before = formatFieldValue(f, "before");
   return `      ~ ${name} = ${before} → ${after}`;
 }
 

@@ -38,6 +38,8 @@ export interface Plan {
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
   summary: PlanSummary;
+  /** `summary.unchanged` split by kind (the Markdown summary table); absent on plans built by hand. */
+  unchangedByKind?: Record<ChangeKind, number>;
 }
 
 export type ItemOutcome = "ok" | "failed";

@@ -142,12 +142,12 @@ audit:
     expect(sim.log.length).toBe(before);
   });
 
-  it("--out DIR writes audit.json, audit.md and both CSVs, with no temp files left", async () => {
+  it("--out DIR writes audit.json, audit.md, audit.html and both CSVs, with no temp files left", async () => {
     const file = await writeYaml("strict.yaml", STRICT);
     const out = join(dir, "reports", "nested");
     const r = await run(["audit", "-f", file, "--out", out, "--format", "csv"]);
     expect(r.code).toBe(0);
-    expect((await readdir(out)).sort()).toEqual(["audit.json", "audit.md", "two_fa_events.csv", "vettings.csv"]);
+    expect((await readdir(out)).sort()).toEqual(["audit.html", "audit.json", "audit.md", "two_fa_events.csv", "vettings.csv"]);
     const json = JSON.parse(await readFile(join(out, "audit.json"), "utf8")) as { two_fa: { charge_total: string } };
     expect(json.two_fa.charge_total).toBe("0.1000");
     expect(await readFile(join(out, "audit.md"), "utf8")).toContain("# Wavix audit");

@@ -103,6 +103,7 @@ describe("no key in any output channel", () => {
     const runs: Array<[string, string[]]> = [
       ["plan", ["plan", "-f", file]],
       ["plan --json", ["plan", "-f", file, "--json"]],
+      ["plan --format md --out", ["plan", "-f", file, "--format", "md", "--out", join(dir, "audit", "plan.md")]],
       ["apply --json", ["apply", "-f", file, "--auto-approve", "--json", "--wait", "5"]],
       ["apply (no changes)", ["apply", "-f", file, "--auto-approve"]],
       ["apply --prune", ["apply", "-f", file, "--auto-approve", "--prune"]],
@@ -111,6 +112,7 @@ describe("no key in any output channel", () => {
       ["audit md", ["audit", "-f", file]],
       ["audit json --out", ["audit", "-f", file, "--format", "json", "--out", join(dir, "audit")]],
       ["audit csv", ["audit", "-f", file, "--format", "csv"]],
+      ["audit html", ["audit", "-f", file, "--format", "html"]],
     ];
     for (const [name, args] of runs) {
       const r = await runCli(args, env);
@@ -124,7 +126,7 @@ describe("no key in any output channel", () => {
     try {
       expectNoSecret(readFileSync(join(dir, "exported.yaml"), "utf8"), "export file");
       expectNoSecret(readAll(join(dir, "audit")), "audit files");
-      expect(readdirSync(join(dir, "audit")).sort()).toEqual(["audit.json", "audit.md", "two_fa_events.csv", "vettings.csv"]);
+      expect(readdirSync(join(dir, "audit")).sort()).toEqual(["audit.html", "audit.json", "audit.md", "plan.md", "two_fa_events.csv", "vettings.csv"]);
       // Re-run the outputs that list sub-accounts now that the new one exists.
       for (const args of [["plan", "-f", file, "--json"], ["export"]]) expectCleanRun(await runCli(args, env), args.join(" "));
     } finally {
