@@ -48,7 +48,7 @@ const numberItem = fc.record(
       maxLength: 4,
       selector: (d) => {
         const code = ({ sip: 1, pstn: 4, trunk: 5 } as Record<string, number>)[String(d.transport)] ?? d.transport;
-        return JSON.stringify([d.priority, code, d.destination, code === 5 ? d.trunk_id : null]);
+        return JSON.stringify([d.priority, code, d.destination, code === 5 && "trunk_id" in d ? d.trunk_id : null]);
       },
     }),
     on_delete: fc.constantFrom("retain", "release"),
