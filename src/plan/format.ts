@@ -4,6 +4,7 @@
  */
 import type { CanonicalDestination, FieldDiff } from "../resources/diff";
 import type { ApplyResult, Plan, PlannedChange } from "./types";
+import { maskDeep, maskText } from "./mask";
 
 const SYMBOL = { create: "+", update: "~", delete: "-" } as const;
 const VERB = { create: "will be created", update: "will be updated in place", delete: "will be deleted" } as const;
@@ -13,8 +14,9 @@ function isDestinationList(v: unknown): v is CanonicalDestination[] {
   return Array.isArray(v) && v.every((d) => d && typeof d === "object" && "transport" in d && "destination" in d);
 }
 
-/** One value as a person reads it. */
-export function formatValue(v: unknown): string {
+/** One value as a person reads it; a URL's password shows as `***` (see mask.ts). */
+export function formatValue(value: unknown): string {
+  const v = maskDeep(value);
   if (v === null || v === undefined) return "null";
   if (isDestinationList(v)) {
     if (v.length === 0) return "[]";
@@ -41,7 +43,7 @@ function fieldLine(c: PlannedChange, f: FieldDiff, width: number): string {
 
 export function formatPlan(plan: Plan, file: string): string {
   const lines: string[] = [];
-  for (const p of plan.problems) lines.push(`Error: ${p.kind} "${p.key}": ${p.message}`);
+  for (const p of plan.problems) lines.push(`Error: ${p.kind} "${p.key}": ${maskText(p.message)}`);
   if (plan.problems.length > 0) lines.push("");
   if (plan.changes.length === 0) {
     lines.push(`No changes. The account matches ${file} (${plan.summary.unchanged} unchanged).`);
@@ -71,7 +73,7 @@ export function formatApplyResult(result: ApplyResult): string {
   const ok = result.results.filter((r) => r.outcome === "ok");
   const failed = result.results.filter((r) => r.outcome === "failed");
   const lines: string[] = [];
-  for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${r.error}`);
+  for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
   const counts = { create: 0, update: 0, delete: 0 };

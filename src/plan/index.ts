@@ -3,3 +3,4 @@ export * from "./types";
 export * from "./engine";
 export * from "./format";
 export * from "./json";
+export * from "./mask";
