@@ -2,9 +2,10 @@
 import type { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
-import { applyJson, applyPlan, computePlan, formatApplyResult, formatPlan, planJson } from "../plan";
+import { applyJson, applyPlan, computePlan, formatApplyResult, formatPlan, formatPlanProblems, planJson } from "../plan";
 import { clientFromEnv, loadFileOrExit, nonNegativeNumber, positiveInt } from "./common";
 import { CliExit } from "./output";
+import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
 
 interface PlanFlags {
   file: string;
@@ -25,9 +26,18 @@ interface ApplyFlags {
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-C at the prompt: readline swallows SIGINT (and would merely pause), so say no and exit 130.
+  const ac = new AbortController();
+  rl.on("SIGINT", () => ac.abort());
   try {
-    const answer = await rl.question(question);
+    const answer = await rl.question(question, { signal: ac.signal });
     return answer.trim() === "yes";
+  } catch (err) {
+    if (ac.signal.aborted) {
+      process.stderr.write("\nApply cancelled: nothing was changed.\n");
+      throw new CliExit(INTERRUPTED_EXIT_CODE);
+    }
+    throw err;
   } finally {
     rl.close();
   }
@@ -49,6 +59,7 @@ export function registerPlanApply(program: Command): void {
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency });
       const { plan } = await computePlan(client, desired, { prune: flags.prune });
+      if (!flags.json) process.stderr.write(formatPlanProblems(plan));
       if (flags.json) process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
       else process.stdout.write(formatPlan(plan, flags.file));
       if (plan.problems.length > 0) throw new CliExit(1);
@@ -63,6 +74,7 @@ export function registerPlanApply(program: Command): void {
       const client = clientFromEnv({ concurrency: flags.concurrency });
       const prepared = await computePlan(client, desired, { prune: flags.prune });
       const { plan } = prepared;
+      if (!flags.json) process.stderr.write(formatPlanProblems(plan));
       if (!flags.json) process.stdout.write(formatPlan(plan, flags.file));
       if (plan.changes.length === 0) {
         if (flags.json) process.stdout.write(JSON.stringify(applyJson(plan, { results: [], pending: [], ok: true }), null, 2) + "\n");
@@ -79,19 +91,36 @@ export function registerPlanApply(program: Command): void {
           throw new CliExit(1);
         }
       }
-      const bar =
+      let bar =
         process.stderr.isTTY && !flags.json && prepared.ops.length >= 20
           ? new SingleBar({ format: "Applying [{bar}] {value}/{total}", stream: process.stderr, clearOnComplete: true })
           : undefined;
       bar?.start(prepared.ops.length, 0);
-      const result = await applyPlan(client, prepared, {
-        concurrency: flags.concurrency,
-        waitSeconds: flags.wait,
-        onProgress: (done) => bar?.update(done),
+      // Ctrl-C: stop starting writes, finish those in flight, report, exit 130 (interrupt.ts).
+      const interrupts = handleInterrupts({
+        restore: () => {
+          bar?.stop();
+          bar = undefined;
+        },
       });
-      bar?.stop();
+      let result;
+      try {
+        result = await applyPlan(client, prepared, {
+          concurrency: flags.concurrency,
+          waitSeconds: flags.wait,
+          onProgress: (done) => bar?.update(done),
+          signal: interrupts.signal,
+        });
+      } finally {
+        interrupts.dispose();
+        bar?.stop();
+      }
       if (flags.json) process.stdout.write(JSON.stringify(applyJson(plan, result), null, 2) + "\n");
       else process.stdout.write("\n" + formatApplyResult(result));
+      if (plan.problems.length > 0 && !flags.json) {
+        process.stderr.write(`${plan.problems.length} declared item(s) could not be planned and were not applied (see the errors above).\n`);
+      }
+      if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
     });
 }

@@ -38,6 +38,7 @@ import {
   type SubAccountSettings,
 } from "../resources";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
+import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
 
 export interface PlanOptions {
   /** Disable undeclared sub-accounts and delete undeclared call webhooks. @default false */
@@ -49,8 +50,17 @@ export interface ApplyOptions {
   readonly concurrency?: number;
   /** How long to poll for asynchronous bulk changes to show, in seconds. @default 120 */
   readonly waitSeconds?: number;
-  /** Called after each item completes, for a progress bar. */
+  /**
+   * Called as items are written, for a progress bar: `done` counts items (each number is one,
+   * also inside a bulk PATCH) whose write has settled, out of `total`.
+   */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Stops the run from starting new writes once aborted (the first Ctrl-C). Writes in flight
+   * finish; items not yet sent end `not_started`; the wait for asynchronous changes is cut short
+   * (what has not shown is `pending`).
+   */
+  readonly signal?: AbortSignal;
   /** First poll delay in ms (tests shorten it). @default 250 */
   readonly pollBaseMs?: number;
 }
@@ -181,10 +191,31 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     }
   }
 
+  // A number missing from the account's list may belong to a sub-account: say which (owners.ts).
+  const notOwned = problems.filter((p) => p.kind === "number" && p.message === numberNotOwnedMessage(p.key));
+  if (notOwned.length > 0) {
+    const owners = await findNumberOwners(client, notOwned.map((p) => p.key), subs);
+    for (const p of notOwned) {
+      const owner = owners.get(p.key);
+      if (owner) p.message = numberOwnedBySubAccountMessage(p.key, owner);
+    }
+  }
+
   return { plan: { changes, unmanaged, problems, summary: summarize(changes, unchanged) }, ops };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts (an interrupted run stops waiting at once). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 
 /**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
@@ -194,12 +225,22 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const limit = pLimit(options.concurrency ?? 8);
   const results: ChangeResult[] = [];
   const total = prepared.ops.length;
+  const stopped = () => options.signal?.aborted === true;
   let done = 0;
-  const finish = (r: ChangeResult) => {
-    results.push(r);
-    done++;
+  const tick = (n: number) => {
+    done += n;
     options.onProgress?.(done, total);
   };
+  const finish = (r: ChangeResult, counted = false) => {
+    results.push(r);
+    if (!counted) tick(1);
+  };
+  const notStarted = (op: Pick<Op, "kind" | "key" | "action">): ChangeResult => ({
+    kind: op.kind,
+    key: op.key,
+    action: op.action,
+    outcome: "not_started",
+  });
   const fail = (op: Pick<Op, "kind" | "key" | "action">, err: unknown): ChangeResult => ({
     kind: op.kind,
     key: op.key,
@@ -213,6 +254,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
 
   const singleWork = single.map((op) =>
     limit(async () => {
+      if (stopped()) return finish(notStarted(op));
       try {
         let reconciled = false;
         if (op.kind === "sub_account") {
@@ -235,11 +277,18 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const byDigits = new Map(numberOps.map((o) => [o.key, o]));
   const written = new Set<string>();
   const numberFailures = new Map<string, string>();
+  const unsent = new Set<string>();
   const batches = batchNumberWrites(numberOps.map((o) => o.write));
-  const sendOne = async (batch: NumberWriteBatch) => {
+  const sendOne = async (batch: NumberWriteBatch): Promise<void> => {
+    if (stopped()) {
+      batch.digits.forEach((d) => unsent.add(d));
+      tick(batch.digits.length);
+      return;
+    }
     try {
       await sendNumberBatch(client, batch);
       batch.digits.forEach((d) => written.add(d));
+      tick(batch.digits.length);
     } catch (err: unknown) {
       if (batch.bulk && isWavixApiError(err) && err.status >= 400 && err.status < 500 && err.status !== 429) {
         await Promise.all(
@@ -250,16 +299,23 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
         return;
       }
       batch.digits.forEach((d) => numberFailures.set(d, errorText(err)));
+      tick(batch.digits.length);
     }
   };
   const numberWork = batches.map((b) => limit(() => sendOne(b)));
   await Promise.all([...singleWork, ...numberWork]);
 
   // Read back what was written; poll (bounded, with backoff) for asynchronous bulk changes.
-  const pending = await convergeNumbers(client, [...written].map((d) => byDigits.get(d)!), options, numberFailures);
+  const pendingWhy = new Map<string, string>();
+  const pending = await convergeNumbers(client, [...written].map((d) => byDigits.get(d)!), options, numberFailures, pendingWhy);
   for (const op of numberOps) {
     const error = numberFailures.get(op.key);
-    finish(error ? fail(op, error) : { kind: op.kind, key: op.key, action: op.action, outcome: "ok" });
+    const why = pendingWhy.get(op.key);
+    // Counted for progress when their write settled (tick above), not again here.
+    if (unsent.has(op.key)) finish(notStarted(op), true);
+    else if (error) finish(fail(op, error), true);
+    else if (why) finish({ kind: op.kind, key: op.key, action: op.action, outcome: "pending", error: why }, true);
+    else finish({ kind: op.kind, key: op.key, action: op.action, outcome: "ok" }, true);
   }
 
   // Webhooks: one list confirms every upsert and delete.
@@ -284,7 +340,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const order = new Map(prepared.ops.map((o, i) => [`${o.kind}\u0000${o.key}`, i]));
   const rank = (r: ChangeResult) => order.get(`${r.kind}\u0000${r.key}`) ?? 0;
   results.sort((a, b) => rank(a) - rank(b));
-  return { results, pending, ok: results.every((r) => r.outcome === "ok") };
+  return { results, pending, ok: results.every((r) => r.outcome === "ok"), ...(stopped() ? { interrupted: true } : {}) };
 }
 
 async function convergeNumbers(
@@ -292,6 +348,7 @@ async function convergeNumbers(
   ops: Extract<Op, { kind: "number" }>[],
   options: ApplyOptions,
   failures: Map<string, string>,
+  pendingWhy: Map<string, string>,
 ): Promise<string[]> {
   if (ops.length === 0) return [];
   const deadline = Date.now() + (options.waitSeconds ?? 120) * 1000;
@@ -320,13 +377,16 @@ async function convergeNumbers(
     }
     open = stillOpen;
     if (open.length === 0) return [];
-    if (Date.now() + delay > deadline) {
+    const interrupted = options.signal?.aborted === true;
+    if (interrupted || Date.now() + delay > deadline) {
+      // Written and accepted: the API is still applying it. Pending, not failed (issue #14).
+      const when = interrupted ? "when the run was interrupted" : "when --wait ran out";
       for (const o of open) {
-        failures.set(o.key, `asynchronous change (${diffNumber(o.desired, read.get(o.write.id)!).map((f) => f.path).join(", ")}) had not shown when --wait ran out; re-run plan later to confirm`);
+        pendingWhy.set(o.key, `asynchronous change (${diffNumber(o.desired, read.get(o.write.id)!).map((f) => f.path).join(", ")}) had not shown ${when}; re-run plan later to confirm`);
       }
       return open.map((o) => o.key);
     }
-    await sleep(delay);
+    await sleep(delay, options.signal);
     delay = Math.min(delay * 2, 5000);
   }
 }

@@ -36,5 +36,6 @@ export function applyJson(plan: Plan, result: ApplyResult) {
     })),
     pending: [...result.pending],
     ok: result.ok && plan.problems.length === 0,
+    ...(result.interrupted ? { interrupted: true } : {}),
   };
 }
