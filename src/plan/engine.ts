@@ -39,6 +39,7 @@ import {
 } from "../resources";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
 import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
+import { describeError } from "./error-text";
 
 export interface PlanOptions {
   /** Disable undeclared sub-accounts and delete undeclared call webhooks. @default false */
@@ -86,7 +87,7 @@ function summarize(changes: PlannedChange[], unchanged: number): Plan["summary"]
 }
 
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return describeError(err); // one plain sentence (error-text.ts)
 }
 
 /** Read the account and compute what would change. Sends only GETs. */

@@ -114,12 +114,12 @@ export function formatApplyResult(result: ApplyResult): string {
   for (const r of ok) counts[r.action]++;
   const rest: string[] = [];
   if (failed.length > 0) rest.push(`${failed.length} failed`);
-  if (pending.length > 0) rest.push(`${pending.length} pending (still being applied by the API; run plan later to confirm)`);
+  if (pending.length > 0) rest.push(`${pending.length} pending (the API is still applying them; plan later to confirm)`);
   if (notStarted.length > 0) rest.push(`${notStarted.length} not started`);
   const head = result.interrupted ? "Apply interrupted" : rest.length === 0 ? "Apply complete" : "Apply incomplete";
   lines.push(
     `${head}: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-      (rest.length > 0 ? `, ${rest.join(", ")}. A re-run finishes the rest.` : "."),
+      (rest.length > 0 ? `, ${rest.join(", ")} (a re-run finishes the rest).` : "."),
   );
   return lines.join("\n") + "\n";
 }

@@ -4,3 +4,4 @@ export * from "./engine";
 export * from "./format";
 export * from "./json";
 export * from "./mask";
+export * from "./error-text";

@@ -51,7 +51,7 @@ describe.skipIf(unavailable !== undefined)(`apply on a terminal${unavailable ? `
     expect(run.sent).toBe(1);
     expect(run.status).toBe(130);
     expect(screen).toContain("Interrupted: starting no new writes");
-    const m = /Apply interrupted: (\d+) created, 0 updated, 0 deleted, (\d+) not started\. A re-run finishes the rest\./.exec(screen);
+    const m = /Apply interrupted: (\d+) created, 0 updated, 0 deleted, (\d+) not started \(a re-run finishes the rest\)\./.exec(screen);
     expect(m, screen).not.toBeNull();
     const [created, notStarted] = [Number(m![1]), Number(m![2])];
     expect(created + notStarted).toBe(30);
