@@ -10,7 +10,7 @@
 
 /**
  * Most values (scalars, lists and mappings) the file may expand to once aliases are followed.
- * A 16 MiB file written out in full holds well under this; a nested-alias bomb passes it at once.
+ * An 8 MiB file (the size cap) written out in full holds well under this; a nested-alias bomb passes it at once.
  */
 export const MAX_EXPANDED_VALUES = 2_000_000;
 

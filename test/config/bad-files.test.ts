@@ -223,7 +223,7 @@ describe("bad files", () => {
     truncateSync(file, 300 * 1024 * 1024); // sparse: no disk space, and a read would take seconds
     const r = loadDesiredState(file);
     expect(r.ok ? [] : r.problems.map(formatProblem)).toEqual([
-      `${file}: the file is 300 MiB, more than the 16 MiB a desired-state file may be`,
+      `${file}: the file is 300 MiB, more than the 8 MiB a desired-state file may be`,
     ]);
     truncateSync(file, MAX_CONFIG_BYTES); // exactly at the cap: read, then judged as YAML
     const atCap = loadDesiredState(file);
