@@ -58,13 +58,20 @@ export function describeError(err: unknown): string {
       // fetch over http:// to a TLS server reads a handshake it cannot parse.
       return `${request}: the server did not answer in HTTP: it may expect https; check the scheme in WAVIX_BASE_URL`;
     }
-    if (err.name === "ResponseFormatError" && /^expected JSON, got (?!malformed)/.test(text.slice(request.length + 2))) {
-      const body = typeof err.body === "string" ? err.body.replace(/\s+/g, " ").trim() : "";
+    const got = /^expected JSON, got (?!malformed)(.+) \(\d+\)$/.exec(text.slice(request.length + 2));
+    if (err.name === "ResponseFormatError" && got) {
+      const raw = typeof err.body === "string" ? err.body : "";
+      const html = got[1] === "text/html";
+      // An HTML page is named by its title (its markup is noise); plain text by its start.
+      const title = html ? /<title[^>]*>([^<]*)<\/title>/i.exec(raw)?.[1] : undefined;
+      const body = (html ? (title ?? "") : raw).replace(/\s+/g, " ").trim();
       const shown = body.length > BODY_SHOWN ? `${body.slice(0, BODY_SHOWN)}…` : body;
       const kind = err.status >= 500 ? "a server error" : `status ${err.status}`;
+      const as = html ? "an HTML page" : got[1] === "text/plain" ? "plain text" : got[1];
       return (
-        `${request}: the API answered with ${kind} (${err.status}) in plain text instead of JSON` +
+        `${request}: the API answered with ${kind} (${err.status}) as ${as}` +
         (shown ? ` (${JSON.stringify(shown)})` : "") +
+        " instead of JSON" +
         (err.status >= 500 ? "; the fault is on the API's side or a proxy in between: try again later" : "")
       );
     }

@@ -93,7 +93,7 @@ describe("one plain sentence", () => {
     const r = await runCli(["plan", "-f", f], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^Error: GET \/v1\/numbers\S*: the API answered with a server error \(500\) in plain text instead of JSON \("upstream connect error or disconnect\/reset before headers"\); the fault is on the API's side or a proxy in between: try again later\n$/,
+      /^Error: GET \/v1\/numbers\S*: the API answered with a server error \(500\) as plain text \("upstream connect error or disconnect\/reset before headers"\) instead of JSON; the fault is on the API's side or a proxy in between: try again later\n$/,
     );
     expect(r.stderr).not.toContain("expected JSON");
   });

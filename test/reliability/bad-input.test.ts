@@ -178,7 +178,10 @@ describe("unexpected responses", () => {
     const r = await runCli(["plan", "-f", file], env);
     clean(r);
     expect(r.code).toBe(1);
-    expect(r.stderr).toBe("Error: GET /v1/numbers?page=1&per_page=100: expected JSON, got text/html (502)\n");
+    expect(r.stderr).toBe(
+      'Error: GET /v1/numbers?page=1&per_page=100: the API answered with a server error (502) as an HTML page ("502 Bad Gateway") ' +
+        "instead of JSON; the fault is on the API's side or a proxy in between: try again later\n",
+    );
     expect(r.stderr).not.toContain("<html>");
   });
 
