@@ -103,10 +103,14 @@ export function formatApplyResult(result: ApplyResult): string {
   const lines: string[] = [];
   for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
   for (const r of pending) lines.push(`Pending: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
+  const list = (rs: ChangeResult[]) => {
+    const shown = rs.slice(0, 10).map((r) => `${r.kind} "${r.key}" (${r.action})`);
+    return shown.join(", ") + (rs.length > shown.length ? `, and ${rs.length - shown.length} more` : "");
+  };
+  // After Ctrl-C a person wants both halves named: what landed and what was never sent.
+  if (result.interrupted && ok.length > 0) lines.push(`Done before the interruption: ${list(ok)}`);
   if (notStarted.length > 0) {
-    const shown = notStarted.slice(0, 10).map((r) => `${r.kind} "${r.key}" (${r.action})`);
-    const more = notStarted.length > shown.length ? `, and ${notStarted.length - shown.length} more` : "";
-    lines.push(`Not started (interrupted before they were sent; the account was not changed for them): ${shown.join(", ")}${more}`);
+    lines.push(`Not started (interrupted before they were sent; the account was not changed for them): ${list(notStarted)}`);
   }
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);

@@ -56,6 +56,7 @@ describe.skipIf(unavailable !== undefined)(`apply on a terminal${unavailable ? `
     const [created, notStarted] = [Number(m![1]), Number(m![2])];
     expect(created + notStarted).toBe(30);
     expect(notStarted).toBeGreaterThan(0);
+    expect(screen).toMatch(/Done before the interruption: sub_account "Tenant \d\d" \(create\)/);
     expect(screen).toMatch(/Not started \(interrupted before they were sent; the account was not changed for them\): sub_account "Tenant \d\d" \(create\)/);
     // The account holds exactly what the screen said was created: no write after the report.
     const after = createdNames(sim!);
