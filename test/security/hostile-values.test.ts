@@ -69,6 +69,23 @@ describe("URL passwords in values", () => {
   });
 });
 
+describe("the API key inside a value", () => {
+  it("validate and plan refuse it at its position without echoing it, before any request", async () => {
+    sim = await startSimulator({ port: 0, seed: { numbers: [{ id: 1, number: "15550000001" }] }, apiKeys: [{ key: KEY }] });
+    const f = writeYaml(scratch(), "w.yaml", `version: 1\ncall_webhooks:\n  on-call: https://hooks.example/on?k=${KEY}\n`);
+    for (const args of [["validate", "-f", f], ["plan", "-f", f]]) {
+      const run = await runCli(args, { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url });
+      expect(run.code).toBe(1);
+      expect(run.stderr).toBe(
+        `${f}:3:12: this value contains the API key (WAVIX_API_KEY); secrets do not belong in this file, not even inside a URL: ` +
+          "remove it (the value is not shown here) (at call_webhooks.on-call)\n",
+      );
+      expect(run.stdout + run.stderr).not.toContain(KEY);
+    }
+    expect(sim.log).toEqual([]);
+  });
+});
+
 describe("CSV formula injection (OWASP)", () => {
   it("prefixes a quote to text starting with = + - @ tab or CR, and quotes the field", () => {
     expect(csvField("=HYPERLINK(\"http://x\",\"y\")")).toBe('"\'=HYPERLINK(""http://x"",""y"")"');
