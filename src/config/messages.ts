@@ -32,6 +32,15 @@ export function quote(v: unknown): string {
   return String(v);
 }
 
+/**
+ * An identity (a sub-account name, a destination, a brand or session ID) in a message: cut at 60
+ * characters but never shortened as a token, since a person must recognise which one is meant.
+ */
+export function quoteName(v: string): string {
+  const chars = [...v];
+  return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 60).join("")}…` : v);
+}
+
 /** `the string "yes"`, `the number 5`, `true`, `null`, `a list`, `a mapping`. */
 export function describeValue(v: unknown): string {
   if (v === null || v === undefined) return "null";

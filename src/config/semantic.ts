@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { PathSegment } from "./yaml-nodes";
 import { normalizeDigits } from "./normalize";
-import { quote } from "./messages";
+import { quote, quoteName } from "./messages";
 
 /** A problem before positions are attached: where (path, and whether the key or the value) and what. */
 export interface RawProblem {
@@ -169,7 +169,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
   /** Names and IDs are matched exactly: surrounding blanks would never match and cannot be seen. */
   const padded = (v: unknown, segs: PathSegment[], what: string): boolean => {
     if (typeof v !== "string" || v === "" || v.trim() === v) return false;
-    problems.push({ segments: segs, message: `${what} ${quote(v)} has leading or trailing spaces; remove them (it is matched exactly)` });
+    problems.push({ segments: segs, message: `${what} ${quoteName(v)} has leading or trailing spaces; remove them (it is matched exactly)` });
     return true;
   };
 
@@ -190,7 +190,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
           problems.push({
             segments: ["sub_accounts", i, "name"],
             message:
-              `duplicate sub-account name ${quote(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); ` +
+              `duplicate sub-account name ${quoteName(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); ` +
               "give each its own id: to declare two sub-accounts of one name",
           });
         }
@@ -234,7 +234,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
             if (first === undefined) seenDest.set(key, j);
             else {
               const fs: PathSegment[] = ["numbers", i, "destinations", first];
-              problems.push({ segments: segs, message: `duplicate destination ${quote(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+              problems.push({ segments: segs, message: `duplicate destination ${quoteName(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
             }
           }
           // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
@@ -266,8 +266,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
       if (first === undefined) seen.set(v, i);
       else {
         const fs = [...segs, first];
-        // IDs, not secrets: quoted whole (quote() would shorten a 32-hex session ID).
-        problems.push({ segments: [...segs, i], message: `duplicate ${what} ${JSON.stringify(v)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+        problems.push({ segments: [...segs, i], message: `duplicate ${what} ${quoteName(v)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
       }
     });
   };
