@@ -10,7 +10,8 @@ import { CliExit } from "./output";
  * (`FILE:LINE:COL: message (at path)`) and exit 1 before any request is sent.
  */
 export function loadFileOrExit(file: string): DesiredState {
-  const result = loadDesiredState(file);
+  // The key itself must not hide in a value (a URL's query, say): refused without being echoed.
+  const result = loadDesiredState(file, { secretValues: [process.env.WAVIX_API_KEY] });
   if (!result.ok) {
     for (const p of result.problems) process.stderr.write(formatProblem(p) + "\n");
     throw new CliExit(1);

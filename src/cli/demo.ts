@@ -12,8 +12,10 @@ export function registerDemo(program: Command, run: (argv: string[]) => Promise<
   program
     .command("demo")
     .description("Run plan → apply → plan of examples/wavix.yaml against the local simulator (never the real API)")
-    .option("-f, --file <FILE>", "desired-state file", join(__dirname, "..", "..", "examples", "wavix.yaml"))
-    .action(async (flags: { file: string }) => {
+    // No commander default: it would print this machine's absolute path in --help.
+    .option("-f, --file <FILE>", "desired-state file (default: the package's examples/wavix.yaml)")
+    .action(async (flags: { file?: string }) => {
+      flags.file ??= join(__dirname, "..", "..", "examples", "wavix.yaml");
       // Show the file as the user would type it from here.
       const rel = relative(process.cwd(), flags.file);
       if (isAbsolute(flags.file) && rel && !rel.startsWith("..")) flags.file = rel;

@@ -1,4 +1,5 @@
 /** Shared CLI plumbing: exit codes as values, and errors printed without stack traces. */
+import { describeError } from "../plan/error-text";
 
 /** Thrown by a command to end with an exit code after it printed what it had to say. */
 export class CliExit extends Error {
@@ -9,6 +10,6 @@ export class CliExit extends Error {
 
 /** Print an error for a person: its message only, never a stack trace (PRODUCT.md "No stack traces"). */
 export function reportError(err: unknown): void {
-  const message = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`Error: ${message}\n`);
+  // One plain sentence: not Node's or OpenSSL's internals (plan/error-text.ts).
+  process.stderr.write(`Error: ${describeError(err)}\n`);
 }

@@ -10,6 +10,7 @@ import {
   formatApplyResult,
   formatPlan,
   formatPlanMarkdown,
+  formatPlanProblems,
   planJson,
   type ApplyResult,
   type Plan,
@@ -17,6 +18,7 @@ import {
 import { clientFromEnv, loadFileOrExit, nonNegativeNumber, positiveInt, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
+import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
 
 export type PlanFormat = "text" | "json" | "md";
 
@@ -48,9 +50,18 @@ interface ApplyFlags extends OutputFlags {
 
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // Ctrl-C at the prompt: readline swallows SIGINT (and would merely pause), so say no and exit 130.
+  const ac = new AbortController();
+  rl.on("SIGINT", () => ac.abort());
   try {
-    const answer = await rl.question(question);
+    const answer = await rl.question(question, { signal: ac.signal });
     return answer.trim() === "yes";
+  } catch (err) {
+    if (ac.signal.aborted) {
+      process.stderr.write("\nApply cancelled: nothing was changed.\n");
+      throw new CliExit(INTERRUPTED_EXIT_CODE);
+    }
+    throw err;
   } finally {
     rl.close();
   }
@@ -121,8 +132,9 @@ export function registerPlanApply(program: Command): void {
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
       const { plan } = await computePlan(client, desired, { prune: flags.prune });
+      if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
       process.stdout.write(renderPlan(route.terminal, plan, flags.file));
-      if (route.file) await writeOut(route.file.path, renderPlan(route.file.format, plan, flags.file));
+      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
       if (plan.problems.length > 0) throw new CliExit(1);
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     });
@@ -136,8 +148,11 @@ export function registerPlanApply(program: Command): void {
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
       const prepared = await computePlan(client, desired, { prune: flags.prune });
       const { plan } = prepared;
-      // The terminal shows the plan before the question; machine formats print once, at the end.
-      if (route.terminal === "text") process.stdout.write(formatPlan(plan, flags.file));
+      // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
+      if (route.terminal === "text") {
+        process.stderr.write(formatPlanProblems(plan));
+        process.stdout.write(formatPlan(plan, flags.file));
+      }
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
         if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file));
@@ -157,20 +172,37 @@ export function registerPlanApply(program: Command): void {
           throw new CliExit(1);
         }
       }
-      const bar =
+      let bar =
         process.stderr.isTTY && route.terminal === "text" && prepared.ops.length >= 20
           ? new SingleBar({ format: "Applying [{bar}] {value}/{total}", stream: process.stderr, clearOnComplete: true })
           : undefined;
       bar?.start(prepared.ops.length, 0);
-      const result = await applyPlan(client, prepared, {
-        concurrency: flags.concurrency,
-        waitSeconds: flags.wait,
-        onProgress: (done) => bar?.update(done),
+      // Ctrl-C: stop starting writes, finish those in flight, report, exit 130 (interrupt.ts).
+      const interrupts = handleInterrupts({
+        restore: () => {
+          bar?.stop();
+          bar = undefined;
+        },
       });
-      bar?.stop();
+      let result;
+      try {
+        result = await applyPlan(client, prepared, {
+          concurrency: flags.concurrency,
+          waitSeconds: flags.wait,
+          onProgress: (done) => bar?.update(done),
+          signal: interrupts.signal,
+        });
+      } finally {
+        interrupts.dispose();
+        bar?.stop();
+      }
       if (route.terminal === "text") process.stdout.write("\n" + formatApplyResult(result));
       else process.stdout.write(renderApply(route.terminal, plan, result, flags.file));
       if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file));
+      if (plan.problems.length > 0 && route.terminal === "text") {
+        process.stderr.write(`${plan.problems.length} declared item(s) could not be planned and were not applied (see the errors above).\n`);
+      }
+      if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
     });
 }

@@ -16,7 +16,7 @@ import {
 interface SimulatorCliOptions {
   port: number;
   seed?: string;
-  apiKey: string[];
+  apiKey?: string[];
   latencyMs: number;
   faultRate: number;
   host: string;
@@ -32,6 +32,12 @@ function nonNegativeInt(name: string) {
   };
 }
 
+function port(value: string): number {
+  const n = nonNegativeInt("--port")(value);
+  if (n > 65535) throw new InvalidArgumentError("--port must be between 0 and 65535 (0 picks a free one).");
+  return n;
+}
+
 function rate(value: string): number {
   const n = Number(value);
   if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) {
@@ -40,7 +46,10 @@ function rate(value: string): number {
   return n;
 }
 
-function collect(value: string, previous: string[]): string[] {
+/** `--api-key` values, repeatable; an empty or blank key would let any blank Bearer in. */
+function collect(value: string, previous: string[] = []): string[] {
+  if (value.trim() === "") throw new InvalidArgumentError("--api-key must not be empty.");
+  if (/[\s\x00-\x1f\x7f]/.test(value)) throw new InvalidArgumentError("--api-key must not contain spaces or control characters.");
   return [...previous, value];
 }
 
@@ -58,6 +67,25 @@ function collectVariation(value: string, previous: SimVariation[]): SimVariation
     out.push(raw as SimVariation);
   }
   return [...new Set(out)];
+}
+
+/** A listen failure as one sentence naming the flag to change. */
+function listenError(err: unknown, opts: SimulatorCliOptions): Error {
+  const code = (err as NodeJS.ErrnoException | undefined)?.code;
+  switch (code) {
+    case "EADDRINUSE":
+      return new Error(`port ${opts.port} is already in use on ${opts.host}: pick another with --port, or --port 0 for a free one`);
+    case "EACCES":
+      return new Error(`not allowed to listen on port ${opts.port} (ports below 1024 need privileges): pick another with --port`);
+    case "EADDRNOTAVAIL":
+    case "ENOTFOUND":
+    case "EAI_AGAIN":
+      return new Error(`cannot listen on --host ${opts.host}: not an address of this machine`);
+    default:
+      // A seed value of a type the checks in seed-file.ts do not cover, failing inside the store.
+      if (opts.seed && err instanceof TypeError) return new Error(`simulator seed ${opts.seed} holds a value of the wrong type (${err.message})`);
+      return err instanceof Error ? err : new Error(String(err));
+  }
 }
 
 /**
@@ -87,10 +115,10 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
   program
     .command("simulator")
     .description("Serve a local Wavix API (demo account by default) for trying and testing offline.")
-    .option("--port <n>", "port to listen on (0 picks a free one)", nonNegativeInt("--port"), 8787)
+    .option("--port <n>", "port to listen on, 0-65535 (0 picks a free one)", port, 8787)
     .option("--host <addr>", "interface to bind", "127.0.0.1")
     .option("--seed <file>", "account to serve, from a JSON or YAML seed file (default: the demo account)")
-    .option("--api-key <key>", "accept this API key (repeatable; default: sim-demo-key)", collect, [])
+    .option("--api-key <key>", `accept this API key (repeatable; default: ${DEFAULT_SIM_API_KEY})`, collect)
     .option("--latency-ms <n>", "delay every response by N ms", nonNegativeInt("--latency-ms"), 0)
     .option("--fault-rate <r>", "probability (0-1) that a request fails with 503 or 429", rate, 0)
     .option(
@@ -103,18 +131,23 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
     .option("--expect-bad-requests", "requests breaking the API schemas are sent on purpose (tests): not recorded")
     .action(async (opts: SimulatorCliOptions) => {
       const seed: SimSeed | "demo" = opts.seed ? loadSeedFile(opts.seed) : "demo";
-      const apiKeys: SimApiKey[] | undefined = opts.apiKey.length > 0 ? opts.apiKey.map((key) => ({ key })) : undefined;
-      const sim = await startSimulator({
-        port: opts.port,
-        host: opts.host,
-        seed,
-        apiKeys,
-        latencyMs: opts.latencyMs,
-        faults: faultRateRules(opts.faultRate),
-        variations: opts.variation,
-        refuseUrlClears: opts.refuseUrlClears ?? false,
-        expectBadRequests: opts.expectBadRequests ?? false,
-      });
+      const apiKeys: SimApiKey[] | undefined = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey.map((key) => ({ key })) : undefined;
+      let sim;
+      try {
+        sim = await startSimulator({
+          port: opts.port,
+          host: opts.host,
+          seed,
+          apiKeys,
+          latencyMs: opts.latencyMs,
+          faults: faultRateRules(opts.faultRate),
+          variations: opts.variation,
+          refuseUrlClears: opts.refuseUrlClears ?? false,
+          expectBadRequests: opts.expectBadRequests ?? false,
+        });
+      } catch (err) {
+        throw listenError(err, opts);
+      }
       const what = (opts.seed ? `seed ${opts.seed}` : "demo account") + (opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
       print(`Wavix simulator listening on ${sim.url} (${what})`);
       // Keys given on the command line are the user's: never echo them. The default is a fake local key.

@@ -15,7 +15,8 @@ export const DEFAULT_CONFIG_FILE = "wavix.yaml";
  * before any request").
  */
 export function loadOrReport(file: string): DesiredState {
-  const result = loadDesiredState(file);
+  // When the key is in the environment, it must not hide in a value either (never echoed).
+  const result = loadDesiredState(file, { secretValues: [process.env.WAVIX_API_KEY] });
   if (!result.ok) {
     process.stderr.write(result.problems.map((p) => `${formatProblem(p)}\n`).join(""));
     throw new CliExit(1);

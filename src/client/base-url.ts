@@ -7,10 +7,15 @@ import { InsecureBaseUrlError } from "./errors/insecure-base-url-error";
 
 export const DEFAULT_BASE_URL = "https://api.wavix.com";
 
+/** `localhost` and its subdomains (RFC 6761 §6.3): loopback by definition, whatever DNS says. */
+function isLoopbackName(host: string): boolean {
+  return host === "localhost" || host.endsWith(".localhost");
+}
+
 /** True for 127.0.0.0/8, ::1 and `localhost` (and its subdomains, RFC 6761 §6.3). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
+  if (isLoopbackName(host)) return true;
   if (isIP(host) === 4) return host.split(".")[0] === "127";
   if (isIP(host) === 6) return host === "::1" || host === "0:0:0:0:0:0:0:1";
   return false;
@@ -42,5 +47,9 @@ export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.Process
   } else if (url.protocol !== "https:") {
     throw new InsecureBaseUrlError(shown, `unsupported protocol ${url.protocol} (use https://)`);
   }
+  // A loopback *name* over plain http is connected to 127.0.0.1 itself, never looked up: a
+  // resolver may send `x.localhost` anywhere (RFC 6761 asks it not to; not all comply), and plain
+  // http carries the Bearer key in clear text.
+  if (url.protocol === "http:" && isLoopbackName(url.hostname.toLowerCase())) url.hostname = "127.0.0.1";
   return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
 }

@@ -1,6 +1,7 @@
 // Re-exports only: the desired-state file (PRODUCT.md part 3).
 export * from "./types";
-export { loadDesiredState, parseDesiredState, formatProblem, type LoadResult } from "./load";
+export { loadDesiredState, parseDesiredState, formatProblem, type LoadResult, type LoadOptions } from "./load";
+export { MAX_CONFIG_BYTES } from "./decode";
 export {
   normalizeDigits,
   transportCode,

@@ -3,15 +3,17 @@
  * semantic checks, then normalising into DesiredState. Every problem is found in one run, before
  * any request, and reported as `FILE:LINE:COL: message (at path)`.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import { LineCounter, parseDocument, type Document } from "yaml";
+import { isAlias, LineCounter, parseDocument, visit, type Document } from "yaml";
 import type { ConfigProblem, DesiredState } from "./types";
 import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "./yaml-nodes";
 import { schemaErrors } from "./schema";
 import { closestKey, orList, valueErrorMessage, valueErrorRank } from "./messages";
-import { findSecretKeys, SECRET_KEY_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
+import { asciiUrls, findSecretKeys, findSecretValues, SECRET_KEY_MESSAGE, SECRET_VALUE_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
 import { normalizeDesiredState } from "./normalize";
+import { decodeConfigBytes, MAX_CONFIG_BYTES, tooLargeMessage } from "./decode";
+import { checkExpansion, MAX_EXPANDED_VALUES } from "./aliases";
 
 /** Outcome of loading: the typed state, or every problem found (sorted by position). */
 export type LoadResult = { ok: true; state: DesiredState } | { ok: false; problems: ConfigProblem[] };
@@ -26,15 +28,34 @@ export function formatProblem(p: ConfigProblem): string {
   return `${where}: ${p.message}${p.path ? ` (at ${p.path})` : ""}`;
 }
 
+/** Options of `loadDesiredState` and `parseDesiredState`. */
+export interface LoadOptions {
+  /**
+   * Secret values (the API key) that must not appear anywhere in the file, not even inside a URL
+   * (`?k=<key>`): such a value is refused at its position and never echoed. Empty and short
+   * (under 8 characters) entries are ignored.
+   * @default []
+   */
+  readonly secretValues?: readonly (string | undefined)[];
+}
+
 /** Reads and checks a file. Never throws: an unreadable file is one problem (no stack). */
-export function loadDesiredState(file: string): LoadResult {
-  let text: string;
+export function loadDesiredState(file: string, options: LoadOptions = {}): LoadResult {
+  const whole = (message: string): LoadResult => ({ ok: false, problems: [{ file, line: 0, col: 0, path: "", message }] });
+  let bytes: Buffer;
   try {
-    text = readFileSync(file, "utf8");
+    // The size first, so a huge file is refused without being read (see decode.ts).
+    const st = statSync(file);
+    if (st.isFile() && st.size > MAX_CONFIG_BYTES) return whole(tooLargeMessage(st.size));
+    bytes = readFileSync(file);
   } catch (err) {
-    return { ok: false, problems: [{ file, line: 0, col: 0, path: "", message: `cannot read file: ${readErrorReason(err)}` }] };
+    return whole(`cannot read file: ${readErrorReason(err)}`);
   }
-  return parseDesiredState(text, file);
+  // A pipe or special file has no size up front: checked once read.
+  if (bytes.length > MAX_CONFIG_BYTES) return whole(tooLargeMessage(bytes.length));
+  const decoded = decodeConfigBytes(bytes);
+  if (!decoded.ok) return { ok: false, problems: [{ file, line: decoded.line, col: decoded.col, path: "", message: decoded.message }] };
+  return parseDesiredState(decoded.text, file, options);
 }
 
 function readErrorReason(err: unknown): string {
@@ -57,9 +78,10 @@ function lowerFirst(s: string): string {
 }
 
 /** Like `loadDesiredState`, from text already read; `file` names it in messages and in the state. */
-export function parseDesiredState(text: string, file: string): LoadResult {
+export function parseDesiredState(text: string, file: string, options: LoadOptions = {}): LoadResult {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  // `merge`: YAML 1.1 merge keys (`<<: *defaults`), which people use with anchors.
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
 
   const at = (offset: number): { line: number; col: number } => lineCounter.linePos(offset);
 
@@ -67,18 +89,41 @@ export function parseDesiredState(text: string, file: string): LoadResult {
   const syntax: ConfigProblem[] = [];
   for (const e of [...doc.errors, ...doc.warnings]) {
     const message =
-      e.code === "MULTIPLE_DOCS" ? "the file holds more than one YAML document (---); keep everything in one" : lowerFirst(e.message);
+      e.code === "MULTIPLE_DOCS"
+        ? "the file holds more than one YAML document (---); keep everything in one"
+        : /call stack/i.test(e.message)
+          ? "the file nests lists or mappings too deeply to read"
+          : lowerFirst(e.message);
     syntax.push({ file, ...at(e.pos[0]), path: "", message: `YAML: ${message}` });
   }
   if (doc.errors.length > 0) return { ok: false, problems: sortProblems(syntax) };
 
   let data: unknown;
+  const firstAlias = (): { line: number; col: number } => {
+    let pos = { line: 1, col: 1 };
+    visit(doc, {
+      Alias: (_k, node) => {
+        if (isAlias(node) && node.range) pos = at(node.range[0]);
+        return visit.BREAK;
+      },
+    });
+    return pos;
+  };
   try {
-    data = doc.toJS({ maxAliasCount: 100 });
+    // Aliases become shared references here (cheap); their expanded size is capped just below,
+    // instead of yaml's use count, which refused ordinary anchors used more than 100 times.
+    data = doc.toJS({ maxAliasCount: -1 });
   } catch (err) {
-    // e.g. an alias expanding too far (a "billion laughs" file).
     const message = err instanceof Error ? err.message : String(err);
-    return { ok: false, problems: [...syntax, { file, line: 1, col: 1, path: "", message: `YAML: ${lowerFirst(message)}` }] };
+    return { ok: false, problems: [...syntax, { file, ...firstAlias(), path: "", message: `YAML: ${lowerFirst(message)}` }] };
+  }
+  const expansion = checkExpansion(data);
+  if (!expansion.ok) {
+    const message =
+      expansion.reason === "cycle"
+        ? "YAML: an alias refers to a node that contains it, so the file never ends"
+        : `YAML: the aliases expand to more than ${MAX_EXPANDED_VALUES.toLocaleString("en-US")} values (an alias bomb?); write the repeated parts out or use fewer nested aliases`;
+    return { ok: false, problems: [...syntax, { file, ...firstAlias(), path: "", message }] };
   }
   if (data === null || data === undefined) {
     return {
@@ -98,10 +143,16 @@ export function parseDesiredState(text: string, file: string): LoadResult {
   // Secrets anywhere, reported at the key; nothing else is said about (or quoted from) what is under it.
   const secrets = findSecretKeys(doc.contents as Parameters<typeof findSecretKeys>[0]);
   for (const s of secrets) raws.push({ segments: s.segments, atKey: true, message: `${JSON.stringify(s.key)}: ${SECRET_KEY_MESSAGE}` });
+  const secretValues = (options.secretValues ?? []).filter((v): v is string => typeof v === "string" && v.length >= 8);
+  for (const segs of findSecretValues(doc.contents as Parameters<typeof findSecretValues>[0], secretValues)) {
+    raws.push({ segments: segs, message: SECRET_VALUE_MESSAGE });
+    secrets.push({ segments: segs, key: "" });
+  }
   const secretPaths = secrets.map((s) => s.segments);
   const underSecret = (segs: PathSegment[]): boolean =>
     secretPaths.some((sp) => sp.length <= segs.length && sp.every((seg, i) => String(seg) === String(segs[i])));
 
+  asciiUrls(data);
   raws.push(...schemaProblems(schemaErrors(data), data, doc).filter((p) => !underSecret(p.segments)));
 
   const lineOf = (segs: PathSegment[]): number => nodeLinePos(locate(doc, segs).node, lineCounter).line;

@@ -5,15 +5,40 @@
 import type { ErrorObject } from "ajv";
 
 /** Longest piece of a value quoted in a message; the rest is cut (values can be long, or pasted secrets). */
-const MAX_QUOTED = 60;
+const MAX_QUOTED = 40;
 
-/** `"text"` for a string (cut when long), the literal for other scalars. */
+/** Characters of a token-like value quoted before it is cut. */
+const TOKEN_SHOWN = 6;
+
+/**
+ * A value that looks like a key or token (one run of 16+ letters, digits and `_-+/=.` with both
+ * letters and digits, not a URL): a secret pasted into the wrong field. Only its start is quoted.
+ */
+export function looksLikeToken(v: string): boolean {
+  return v.length >= 16 && /^[A-Za-z0-9_\-+/=.]+$/.test(v) && /[A-Za-z]/.test(v) && /[0-9]/.test(v) && !v.includes("://");
+}
+
+/**
+ * `"text"` for a string, the literal for other scalars. Long strings are cut at 40 characters, and
+ * token-like ones (a pasted key) after their first 6, so a wrongly placed secret is never echoed.
+ */
 export function quote(v: unknown): string {
   if (typeof v === "string") {
-    const cut = v.length > MAX_QUOTED ? `${v.slice(0, MAX_QUOTED)}…` : v;
+    if (looksLikeToken(v)) return `${JSON.stringify(`${v.slice(0, TOKEN_SHOWN)}…`)} (${v.length} characters)`;
+    const chars = [...v];
+    const cut = chars.length > MAX_QUOTED ? `${chars.slice(0, MAX_QUOTED).join("")}…` : v;
     return JSON.stringify(cut);
   }
   return String(v);
+}
+
+/**
+ * An identity (a sub-account name, a destination, a brand or session ID) in a message: cut at 60
+ * characters but never shortened as a token, since a person must recognise which one is meant.
+ */
+export function quoteName(v: string): string {
+  const chars = [...v];
+  return JSON.stringify(chars.length > 60 ? `${chars.slice(0, 60).join("")}…` : v);
 }
 
 /** `the string "yes"`, `the number 5`, `true`, `null`, `a list`, `a mapping`. */

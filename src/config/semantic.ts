@@ -6,7 +6,7 @@
 import { isMap, isScalar, isSeq, type Node } from "yaml";
 import type { PathSegment } from "./yaml-nodes";
 import { normalizeDigits } from "./normalize";
-import { quote } from "./messages";
+import { quote, quoteName } from "./messages";
 
 /** A problem before positions are attached: where (path, and whether the key or the value) and what. */
 export interface RawProblem {
@@ -56,6 +56,33 @@ export function findSecretKeys(root: Node | null): { segments: PathSegment[]; ke
   return found;
 }
 
+export const SECRET_VALUE_MESSAGE =
+  "this value contains the API key (WAVIX_API_KEY); secrets do not belong in this file, not even inside a URL: " +
+  "remove it (the value is not shown here)";
+
+/** Paths of the string values (and keys) anywhere in the document that contain one of `secrets`. */
+export function findSecretValues(root: Node | null, secrets: readonly string[]): PathSegment[][] {
+  const found: PathSegment[][] = [];
+  if (secrets.length === 0) return found;
+  const holds = (v: unknown): boolean => typeof v === "string" && secrets.some((k) => v.includes(k));
+  const walk = (node: unknown, segs: PathSegment[]): void => {
+    if (isMap(node)) {
+      for (const pair of node.items) {
+        const k = isScalar(pair.key) ? String(pair.key.value) : undefined;
+        if (k === undefined) continue;
+        if (holds(k)) found.push([...segs, k]);
+        else walk(pair.value, [...segs, k]);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...segs, i]));
+    } else if (isScalar(node) && holds(node.value)) {
+      found.push(segs);
+    }
+  };
+  walk(root, []);
+  return found;
+}
+
 /** True for an absolute http(s) URL with a host; what the Wavix URL fields accept (PRODUCT.md part 2). */
 export function isHttpUrl(s: string): boolean {
   let u: URL;
@@ -65,6 +92,43 @@ export function isHttpUrl(s: string): boolean {
     return false;
   }
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
+}
+
+/** Where the file holds URLs (PRODUCT.md part 3), as paths with `*` for any list index. */
+const URL_FIELDS: readonly (readonly string[])[] = [
+  ["sub_accounts", "*", "default_destinations", "sms_endpoint"],
+  ["sub_accounts", "*", "default_destinations", "dlr_endpoint"],
+  ["numbers", "*", "sms_relay_url"],
+  ["numbers", "*", "call_status_url"],
+  ["call_webhooks", "on-call"],
+  ["call_webhooks", "post-call"],
+];
+
+/**
+ * Internationalised URLs (`https://münchen.example/hook`) rewritten in place to their ASCII form
+ * (`https://xn--mnchen-3ya.example/hook`, non-ASCII path bytes percent-encoded): the form a URI
+ * field takes on the wire, so it is what is validated, sent and compared. ASCII URLs are left
+ * exactly as written (`new URL` would add a trailing `/` to a bare host and cause a diff).
+ */
+export function asciiUrls(data: unknown): void {
+  const fix = (holder: unknown, path: readonly string[]): void => {
+    if (!isObj(holder) && !Array.isArray(holder)) return;
+    const [head, ...rest] = path;
+    if (head === "*") {
+      if (Array.isArray(holder)) for (const item of holder) fix(item, rest);
+      return;
+    }
+    if (!isObj(holder)) return;
+    if (rest.length > 0) return fix(holder[head], rest);
+    const v = holder[head];
+    if (typeof v !== "string" || !/[^\x00-\x7f]/.test(v) || !/^https?:\/\//i.test(v)) return;
+    try {
+      holder[head] = new URL(v).href;
+    } catch {
+      // Left as written: the schema reports it.
+    }
+  };
+  for (const f of URL_FIELDS) fix(data, f);
 }
 
 /** YYYY-MM-DD naming a real day (the schema reports the others). */
@@ -102,13 +166,36 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
     }
   };
 
-  // Sub-accounts: unique names (their identity) and unique pinned ids.
+  /** Names and IDs are matched exactly: surrounding blanks would never match and cannot be seen. */
+  const padded = (v: unknown, segs: PathSegment[], what: string): boolean => {
+    if (typeof v !== "string" || v === "" || v.trim() === v) return false;
+    problems.push({ segments: segs, message: `${what} ${quoteName(v)} has leading or trailing spaces; remove them (it is matched exactly)` });
+    return true;
+  };
+
+  // Sub-accounts: unique names (their identity) and unique pinned ids. One name may be declared
+  // twice when each declaration pins its own `id:` (PRODUCT.md part 4), as `export` writes them.
   if (Array.isArray(data.sub_accounts)) {
     const byName = new Map<string, number>();
+    const unpinned = new Map<string, number>();
     const byId = new Map<number, number>();
     data.sub_accounts.forEach((sa: unknown, i) => {
       if (!isObj(sa)) return;
-      if (typeof sa.name === "string") unique(byName, sa.name, "sub_accounts", i, "name", `sub-account name ${quote(sa.name)}`);
+      if (typeof sa.name === "string" && !padded(sa.name, ["sub_accounts", i, "name"], "sub-account name")) {
+        const pinned = typeof sa.id === "number";
+        const first = byName.get(sa.name);
+        if (first === undefined) byName.set(sa.name, i);
+        else if (!pinned || unpinned.has(sa.name)) {
+          const fs: PathSegment[] = ["sub_accounts", unpinned.get(sa.name) ?? first];
+          problems.push({
+            segments: ["sub_accounts", i, "name"],
+            message:
+              `duplicate sub-account name ${quoteName(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); ` +
+              "give each its own id: to declare two sub-accounts of one name",
+          });
+        }
+        if (!pinned && !unpinned.has(sa.name)) unpinned.set(sa.name, i);
+      }
       if (typeof sa.id === "number") unique(byId, sa.id, "sub_accounts", i, "id", `sub-account id ${sa.id}`);
       if (isObj(sa.default_destinations)) {
         for (const k of ["sms_endpoint", "dlr_endpoint"]) {
@@ -130,6 +217,8 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
       urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
       urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);
       if (Array.isArray(n.destinations)) {
+        // Destinations are a set (PRODUCT.md part 4): an exact repeat would be merged silently.
+        const seenDest = new Map<string, number>();
         n.destinations.forEach((d: unknown, j) => {
           if (!isObj(d)) return;
           const segs: PathSegment[] = ["numbers", i, "destinations", j];
@@ -138,6 +227,16 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
           const known = isTrunk || t === "sip" || t === "pstn" || t === 1 || t === 4;
           if (!known) return; // the schema reports the transport itself
           const hasTrunkId = d.trunk_id !== undefined && d.trunk_id !== null;
+          if (typeof d.destination === "string" && typeof d.priority === "number") {
+            const code = t === "sip" ? 1 : t === "pstn" ? 4 : t === "trunk" ? 5 : t;
+            const key = JSON.stringify([d.priority, code, d.destination, isTrunk ? (d.trunk_id ?? null) : null]);
+            const first = seenDest.get(key);
+            if (first === undefined) seenDest.set(key, j);
+            else {
+              const fs: PathSegment[] = ["numbers", i, "destinations", first];
+              problems.push({ segments: segs, message: `duplicate destination ${quoteName(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+            }
+          }
           // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
           if (isTrunk && !hasTrunkId) {
             problems.push({ segments: segs, message: "transport trunk requires trunk_id (the SIP trunk's ID)" });
@@ -156,6 +255,23 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
   if (isObj(data.call_webhooks)) {
     for (const k of ["on-call", "post-call"]) urlCheck(data.call_webhooks[k], ["call_webhooks", k]);
   }
+
+  // Audit lists: a repeated brand or session would be audited (and charged in totals) twice.
+  const uniqueList = (list: unknown, segs: PathSegment[], what: string): void => {
+    if (!Array.isArray(list)) return;
+    const seen = new Map<string, number>();
+    list.forEach((v: unknown, i) => {
+      if (typeof v !== "string" || padded(v, [...segs, i], what)) return;
+      const first = seen.get(v);
+      if (first === undefined) seen.set(v, i);
+      else {
+        const fs = [...segs, first];
+        problems.push({ segments: [...segs, i], message: `duplicate ${what} ${quoteName(v)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+      }
+    });
+  };
+  if (isObj(data.audit) && isObj(data.audit.ten_dlc)) uniqueList(data.audit.ten_dlc.brands, ["audit", "ten_dlc", "brands"], "brand");
+  if (isObj(data.audit) && isObj(data.audit.two_fa)) uniqueList(data.audit.two_fa.sessions, ["audit", "two_fa", "sessions"], "session");
 
   // 2FA windows: `from` after `to` would silently audit nothing.
   if (isObj(data.audit) && isObj(data.audit.two_fa) && Array.isArray(data.audit.two_fa.services)) {

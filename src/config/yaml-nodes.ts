@@ -50,13 +50,38 @@ export interface LocatedNode {
   found: boolean;
 }
 
+type Pair = { key: unknown; value: unknown };
+
+/**
+ * The pair of `key` in a mapping, or in what it merges (`<<: *defaults`, `<<: [*a, *b]`), so a
+ * problem in a merged value points at the anchor where it is written. Own keys win, then merged
+ * ones in order, as YAML merge keys are resolved.
+ */
+function findPair(doc: Document, map: Node, key: string, depth = 0): Pair | undefined {
+  if (!isMap(map)) return undefined;
+  const own = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  if (own || depth > 20) return own;
+  for (const p of map.items) {
+    // With `merge` on, yaml gives the key's value as the string or a symbol described "<<".
+    const k = isScalar(p.key) ? p.key.value : undefined;
+    if (!(k === "<<" || (typeof k === "symbol" && k.description === "<<"))) continue;
+    const sources = isSeq(p.value) ? p.value.items : [p.value];
+    for (const src of sources) {
+      const target = isAlias(src) ? (src.resolve(doc) as Node | undefined) : (src as Node | undefined);
+      const found = target ? findPair(doc, target, key, depth + 1) : undefined;
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 export function locate(doc: Document, segments: readonly PathSegment[]): LocatedNode {
   let node: Node | null = (doc.contents as Node | null) ?? null;
   let key: Node | null = null;
   for (const seg of segments) {
     if (isAlias(node)) node = (node.resolve(doc) as Node | undefined) ?? null;
     if (isMap(node)) {
-      const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(seg));
+      const pair = findPair(doc, node, String(seg));
       if (!pair) return { node, key: null, found: false };
       key = pair.key as Node;
       node = (pair.value as Node | null) ?? null;

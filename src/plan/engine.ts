@@ -41,6 +41,8 @@ import {
   type SubAccountSettings,
 } from "../resources";
 import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
+import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
+import { describeError } from "./error-text";
 
 export interface PlanOptions {
   /** Disable undeclared sub-accounts and delete undeclared call webhooks. @default false */
@@ -52,8 +54,17 @@ export interface ApplyOptions {
   readonly concurrency?: number;
   /** How long to poll for asynchronous bulk changes to show, in seconds. @default 120 */
   readonly waitSeconds?: number;
-  /** Called after each item completes, for a progress bar. */
+  /**
+   * Called as items are written, for a progress bar: `done` counts items (each number is one,
+   * also inside a bulk PATCH) whose write has settled, out of `total`.
+   */
   readonly onProgress?: (done: number, total: number) => void;
+  /**
+   * Stops the run from starting new writes once aborted (the first Ctrl-C). Writes in flight
+   * finish; items not yet sent end `not_started`; the wait for asynchronous changes is cut short
+   * (what has not shown is `pending`).
+   */
+  readonly signal?: AbortSignal;
   /** First poll delay in ms (tests shorten it). @default 250 */
   readonly pollBaseMs?: number;
 }
@@ -79,7 +90,7 @@ function summarize(changes: PlannedChange[], unchanged: number): Plan["summary"]
 }
 
 function errorText(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return describeError(err); // one plain sentence (error-text.ts)
 }
 
 /** Read the account and compute what would change. Sends only GETs. */
@@ -193,10 +204,31 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     }
   }
 
+  // A number missing from the account's list may belong to a sub-account: say which (owners.ts).
+  const notOwned = problems.filter((p) => p.kind === "number" && p.message === numberNotOwnedMessage(p.key));
+  if (notOwned.length > 0) {
+    const owners = await findNumberOwners(client, notOwned.map((p) => p.key), subs);
+    for (const p of notOwned) {
+      const owner = owners.get(p.key);
+      if (owner) p.message = numberOwnedBySubAccountMessage(p.key, owner);
+    }
+  }
+
   return { plan: { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind }, ops };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** Waits `ms`, or less when `signal` aborts (an interrupted run stops waiting at once). */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal?.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+  });
 
 /**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
@@ -206,12 +238,22 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const limit = pLimit(options.concurrency ?? 8);
   const results: ChangeResult[] = [];
   const total = prepared.ops.length;
+  const stopped = () => options.signal?.aborted === true;
   let done = 0;
-  const finish = (r: ChangeResult) => {
-    results.push(r);
-    done++;
+  const tick = (n: number) => {
+    done += n;
     options.onProgress?.(done, total);
   };
+  const finish = (r: ChangeResult, counted = false) => {
+    results.push(r);
+    if (!counted) tick(1);
+  };
+  const notStarted = (op: Pick<Op, "kind" | "key" | "action">): ChangeResult => ({
+    kind: op.kind,
+    key: op.key,
+    action: op.action,
+    outcome: "not_started",
+  });
   const fail = (op: Pick<Op, "kind" | "key" | "action">, err: unknown): ChangeResult => ({
     kind: op.kind,
     key: op.key,
@@ -225,6 +267,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
 
   const singleWork = single.map((op) =>
     limit(async () => {
+      if (stopped()) return finish(notStarted(op));
       try {
         let reconciled = false;
         let adopted = false;
@@ -248,11 +291,15 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   // apart from the number's other changes (PRODUCT.md part 4): the official update schema has no
   // null, so a server may refuse it, and that must cost only the clear.
   const failedFields = new Map<string, Set<string>>();
+  const unsentFields = new Map<string, Set<string>>();
   const numberFailures = new Map<string, string>();
-  const addFailure = (digits: string, fields: readonly string[], message: string) => {
-    const set = failedFields.get(digits) ?? new Set<string>();
+  const addFields = (map: Map<string, Set<string>>, digits: string, fields: readonly string[]) => {
+    const set = map.get(digits) ?? new Set<string>();
     fields.forEach((f) => set.add(f));
-    failedFields.set(digits, set);
+    map.set(digits, set);
+  };
+  const addFailure = (digits: string, fields: readonly string[], message: string) => {
+    addFields(failedFields, digits, fields);
     const before = numberFailures.get(digits);
     numberFailures.set(digits, before ? `${before}; ${message}` : message);
   };
@@ -263,9 +310,28 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     if (main.length > 0) mainWrites.push({ ...o.write, fields: main, patch: patchFor(o.desired, main) });
     for (const f of clears) clearWrites.push({ id: o.write.id, digits: o.key, fields: [f], patch: { [f]: null } });
   }
-  const sendOne = async (batch: NumberWriteBatch, fields: (digits: string) => string[], clear?: string) => {
+  // Progress counts numbers (also inside a bulk PATCH): one is done when each of its writes (its
+  // patch, each clear) has settled.
+  const writesLeft = new Map<string, number>();
+  for (const w of [...mainWrites, ...clearWrites]) writesLeft.set(w.digits, (writesLeft.get(w.digits) ?? 0) + 1);
+  const settled = (digits: readonly string[]) => {
+    let n = 0;
+    for (const d of digits) {
+      const left = (writesLeft.get(d) ?? 1) - 1;
+      writesLeft.set(d, left);
+      if (left === 0) n++;
+    }
+    if (n > 0) tick(n);
+  };
+  const sendOne = async (batch: NumberWriteBatch, fields: (digits: string) => string[], clear?: string): Promise<void> => {
+    if (stopped()) {
+      for (const d of batch.digits) addFields(unsentFields, d, fields(d));
+      settled(batch.digits);
+      return;
+    }
     try {
       await sendNumberBatch(client, batch);
+      settled(batch.digits);
     } catch (err: unknown) {
       if (batch.bulk && isRefusal(err)) {
         await Promise.all(
@@ -279,6 +345,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
         const message = clear !== undefined && isRefusal(err) ? refusedClearMessage(clear, d, err) : errorText(err);
         addFailure(d, fields(d), message);
       }
+      settled(batch.digits);
     }
   };
   const mainFields = new Map(mainWrites.map((w) => [w.digits, w.fields]));
@@ -291,27 +358,35 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   ];
   await Promise.all([...singleWork, ...numberWork]);
 
-  // Read back what was written (fields that failed are not waited for); poll (bounded, with
-  // backoff) for asynchronous bulk changes.
+  // Read back what was written (fields that failed or were never sent are not waited for); poll
+  // (bounded, with backoff) for asynchronous bulk changes.
   const toConverge: Extract<Op, { kind: "number" }>[] = [];
   for (const o of numberOps) {
-    const failed = failedFields.get(o.key);
-    if (!failed) {
+    const skip = new Set([...(failedFields.get(o.key) ?? []), ...(unsentFields.get(o.key) ?? [])]);
+    if (skip.size === 0) {
       toConverge.push(o);
       continue;
     }
-    const rest = o.write.fields.filter((f) => !failed.has(f));
+    const rest = o.write.fields.filter((f) => !skip.has(f));
     if (rest.length === 0) continue;
     const desired = { ...o.desired } as Record<string, unknown>;
-    for (const f of failed) delete desired[f];
+    for (const f of skip) delete desired[f];
     toConverge.push({ ...o, desired: desired as NumberSettings });
   }
   const convergeFailures = new Map<string, string>();
-  const pending = await convergeNumbers(client, toConverge, options, convergeFailures);
+  const pendingWhy = new Map<string, string>();
+  const pending = await convergeNumbers(client, toConverge, options, convergeFailures, pendingWhy);
   for (const [d, message] of convergeFailures) addFailure(d, [], message);
   for (const op of numberOps) {
     const error = numberFailures.get(op.key);
-    finish(error ? fail(op, error) : { kind: op.kind, key: op.key, action: op.action, outcome: "ok" });
+    const unsent = unsentFields.get(op.key);
+    const why = pendingWhy.get(op.key);
+    // Counted for progress when their writes settled (settled above), not again here.
+    if (error) finish(fail(op, error), true);
+    else if (unsent && unsent.size >= op.write.fields.length) finish(notStarted(op), true);
+    else if (unsent) finish(fail(op, `interrupted before ${[...unsent].join(", ")} was sent; the rest was written`), true);
+    else if (why) finish({ kind: op.kind, key: op.key, action: op.action, outcome: "pending", error: why }, true);
+    else finish({ kind: op.kind, key: op.key, action: op.action, outcome: "ok" }, true);
   }
 
   // Webhooks: one list confirms every upsert and delete.
@@ -338,7 +413,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const order = new Map(prepared.ops.map((o, i) => [`${o.kind}\u0000${o.key}`, i]));
   const rank = (r: ChangeResult) => order.get(`${r.kind}\u0000${r.key}`) ?? 0;
   results.sort((a, b) => rank(a) - rank(b));
-  return { results, pending, ok: results.every((r) => r.outcome === "ok") };
+  return { results, pending, ok: results.every((r) => r.outcome === "ok"), ...(stopped() ? { interrupted: true } : {}) };
 }
 
 /**
@@ -367,6 +442,7 @@ async function convergeNumbers(
   ops: Extract<Op, { kind: "number" }>[],
   options: ApplyOptions,
   failures: Map<string, string>,
+  pendingWhy: Map<string, string>,
 ): Promise<string[]> {
   if (ops.length === 0) return [];
   const deadline = Date.now() + (options.waitSeconds ?? 120) * 1000;
@@ -395,13 +471,16 @@ async function convergeNumbers(
     }
     open = stillOpen;
     if (open.length === 0) return [];
-    if (Date.now() + delay > deadline) {
+    const interrupted = options.signal?.aborted === true;
+    if (interrupted || Date.now() + delay > deadline) {
+      // Written and accepted: the API is still applying it. Pending, not failed (issue #14).
+      const when = interrupted ? "when the run was interrupted" : "when --wait ran out";
       for (const o of open) {
-        failures.set(o.key, `asynchronous change (${diffNumber(o.desired, read.get(o.write.id)!).map((f) => f.path).join(", ")}) had not shown when --wait ran out; re-run plan later to confirm`);
+        pendingWhy.set(o.key, `asynchronous change (${diffNumber(o.desired, read.get(o.write.id)!).map((f) => f.path).join(", ")}) had not shown ${when}; re-run plan later to confirm`);
       }
       return open.map((o) => o.key);
     }
-    await sleep(delay);
+    await sleep(delay, options.signal);
     delay = Math.min(delay * 2, 5000);
   }
 }

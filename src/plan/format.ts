@@ -3,7 +3,8 @@
  * `+ create`, `~ update`, `- delete`, each changed field `before → after`, secrets `(sensitive)`.
  */
 import type { CanonicalDestination, FieldDiff } from "../resources/diff";
-import type { ApplyResult, Plan, PlannedChange } from "./types";
+import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
+import { maskDeep, maskText } from "./mask";
 
 const SYMBOL = { create: "+", update: "~", delete: "-" } as const;
 const VERB = { create: "will be created", update: "will be updated in place", delete: "will be deleted" } as const;
@@ -13,8 +14,9 @@ function isDestinationList(v: unknown): v is CanonicalDestination[] {
   return Array.isArray(v) && v.every((d) => d && typeof d === "object" && "transport" in d && "destination" in d);
 }
 
-/** One value as a person reads it. */
-export function formatValue(v: unknown): string {
+/** One value as a person reads it; a URL's password shows as `***` (see mask.ts). */
+export function formatValue(value: unknown): string {
+  const v = maskDeep(value);
   if (v === null || v === undefined) return "null";
   if (isDestinationList(v)) {
     if (v.length === 0) return "[]";
@@ -48,11 +50,29 @@ function fieldLine(c: PlannedChange, f: FieldDiff, width: number): string {
   return `      ~ ${name} = ${before} → ${after}`;
 }
 
+/**
+ * The plan's problems (a declared number not owned, an ambiguous name), one `Error:` line each,
+ * for standard error: a pipeline reading the plan on standard output never mistakes one for it.
+ */
+export function formatPlanProblems(plan: Plan): string {
+  return plan.problems.map((p) => `Error: ${p.kind} "${p.key}": ${maskText(p.message)}\n`).join("");
+}
+
+/** `1 declared item could not be planned (see the errors)`: said wherever a summary would claim success. */
+function unplannedNote(plan: Plan): string {
+  const n = plan.problems.length;
+  return `${n} declared ${n === 1 ? "item" : "items"} could not be planned (see the errors)`;
+}
+
+/**
+ * The plan for standard output. Problems are not in it (see `formatPlanProblems`), but its
+ * summary never claims the account matches the file when there were any.
+ */
 export function formatPlan(plan: Plan, file: string): string {
   const lines: string[] = [];
-  for (const p of plan.problems) lines.push(`Error: ${p.kind} "${p.key}": ${p.message}`);
-  if (plan.problems.length > 0) lines.push("");
-  if (plan.changes.length === 0) {
+  if (plan.changes.length === 0 && plan.problems.length > 0) {
+    lines.push(`No changes can be planned, but the account does not match ${file}: ${unplannedNote(plan)}; ${plan.summary.unchanged} unchanged.`);
+  } else if (plan.changes.length === 0) {
     lines.push(`No changes. The account matches ${file} (${plan.summary.unchanged} unchanged).`);
   } else {
     lines.push("wavix-sync will perform the following actions:", "");
@@ -64,7 +84,10 @@ export function formatPlan(plan: Plan, file: string): string {
       lines.push("");
     }
     const s = plan.summary;
-    lines.push(`Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.`);
+    lines.push(
+      `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged` +
+        (plan.problems.length > 0 ? `; ${unplannedNote(plan)}.` : "."),
+    );
   }
   if (plan.unmanaged.length > 0) {
     lines.push("");
@@ -76,19 +99,41 @@ export function formatPlan(plan: Plan, file: string): string {
   return lines.join("\n") + "\n";
 }
 
+/**
+ * What apply did, item by item where it matters: failures, pending asynchronous changes, what an
+ * interruption left unsent; then one summary line that says "complete" only when everything is.
+ */
 export function formatApplyResult(result: ApplyResult): string {
-  const ok = result.results.filter((r) => r.outcome === "ok");
-  const failed = result.results.filter((r) => r.outcome === "failed");
+  const by = (o: ChangeResult["outcome"]) => result.results.filter((r) => r.outcome === o);
+  const ok = by("ok");
+  const failed = by("failed");
+  const pending = by("pending");
+  const notStarted = by("not_started");
   const lines: string[] = [];
-  for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${r.error}`);
+  for (const r of failed) lines.push(`Failed: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
+  for (const r of pending) lines.push(`Pending: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
+  const list = (rs: ChangeResult[]) => {
+    const shown = rs.slice(0, 10).map((r) => `${r.kind} "${r.key}" (${r.action})`);
+    return shown.join(", ") + (rs.length > shown.length ? `, and ${rs.length - shown.length} more` : "");
+  };
+  // After Ctrl-C a person wants both halves named: what landed and what was never sent.
+  if (result.interrupted && ok.length > 0) lines.push(`Done before the interruption: ${list(ok)}`);
+  if (notStarted.length > 0) {
+    lines.push(`Not started (interrupted before they were sent; the account was not changed for them): ${list(notStarted)}`);
+  }
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
   for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
   const counts = { create: 0, update: 0, delete: 0 };
   for (const r of ok) counts[r.action]++;
+  const rest: string[] = [];
+  if (failed.length > 0) rest.push(`${failed.length} failed`);
+  if (pending.length > 0) rest.push(`${pending.length} pending (the API is still applying them; plan later to confirm)`);
+  if (notStarted.length > 0) rest.push(`${notStarted.length} not started`);
+  const head = result.interrupted ? "Apply interrupted" : rest.length === 0 ? "Apply complete" : "Apply incomplete";
   lines.push(
-    `Apply ${failed.length === 0 ? "complete" : "incomplete"}: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-      (failed.length > 0 ? `, ${failed.length} failed (a re-run finishes the rest).` : "."),
+    `${head}: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
+      (rest.length > 0 ? `, ${rest.join(", ")} (a re-run finishes the rest).` : "."),
   );
   return lines.join("\n") + "\n";
 }

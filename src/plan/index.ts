@@ -4,3 +4,5 @@ export * from "./engine";
 export * from "./format";
 export * from "./json";
 export * from "./md";
+export * from "./mask";
+export * from "./error-text";

@@ -4,9 +4,13 @@
  */
 import type { FieldDiff } from "../resources/diff";
 import type { ApplyResult, Plan } from "./types";
+import { maskDeep, maskText } from "./mask";
 
 function diffJson(f: FieldDiff) {
-  return f.sensitive ? { path: f.path, before: null, after: "(sensitive)" } : { path: f.path, before: f.before ?? null, after: f.after ?? null };
+  // URL passwords masked as in the text plan (mask.ts): --json output lands in CI logs too.
+  return f.sensitive
+    ? { path: f.path, before: null, after: "(sensitive)" }
+    : { path: f.path, before: maskDeep(f.before ?? null), after: maskDeep(f.after ?? null) };
 }
 
 export function planJson(plan: Plan) {
@@ -14,7 +18,7 @@ export function planJson(plan: Plan) {
     version: 1 as const,
     changes: plan.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map(diffJson) })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
-    ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: p.message })) } : {}),
+    ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
     summary: { ...plan.summary },
   };
 }
@@ -27,11 +31,12 @@ export function applyJson(plan: Plan, result: ApplyResult) {
       key: r.key,
       action: r.action,
       outcome: r.outcome,
-      ...(r.error !== undefined ? { error: r.error } : {}),
+      ...(r.error !== undefined ? { error: maskText(r.error) } : {}),
       ...(r.reconciled ? { reconciled: true } : {}),
       ...(r.adopted ? { adopted: true } : {}),
     })),
     pending: [...result.pending],
     ok: result.ok && plan.problems.length === 0,
+    ...(result.interrupted ? { interrupted: true } : {}),
   };
 }

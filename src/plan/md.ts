@@ -11,6 +11,7 @@
  */
 import type { FieldDiff } from "../resources/diff";
 import { formatFieldValue } from "./format";
+import { maskText } from "./mask";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
@@ -120,7 +121,7 @@ function planBody(plan: Plan, file: string): string[] {
   if (plan.problems.length > 0) {
     lines.push(`**${plural(plan.problems.length, "problem")}** (these items cannot be planned; the run exits 1):`, "");
     for (const p of [...plan.problems].sort(byKindThenKey)) {
-      lines.push(`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(p.message)}`);
+      lines.push(`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`);
     }
     lines.push("");
   }
@@ -157,17 +158,24 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
   for (const r of ok) counts[r.action]++;
   const lines = [APPLY_MARKER, `### wavix-sync apply for ${mdText(file)}`, "", ...planBody(plan, file)];
   if (plan.changes.length === 0) return finish(lines);
-  const complete = failed.length === 0 && plan.problems.length === 0;
+  const notStarted = [...result.results.filter((r) => r.outcome === "not_started")].sort(byKindThenKey);
+  const done = failed.length === 0 && notStarted.length === 0 && result.pending.length === 0;
+  const complete = done && plan.problems.length === 0;
   lines.push(
-    `**Apply ${failed.length === 0 ? "complete" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-      (failed.length > 0 ? `, ${failed.length} failed (a re-run finishes the rest).` : ".") +
+    `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
+      (failed.length > 0 ? `, ${failed.length} failed` : "") +
+      (notStarted.length > 0 ? `, ${notStarted.length} not started` : "") +
+      (failed.length > 0 || notStarted.length > 0 ? " (a re-run finishes the rest)." : ".") +
       (complete ? "" : " :x:"),
     "",
   );
   if (failed.length > 0) {
     lines.push("| Failed | Action | Error |", "| --- | --- | --- |");
-    for (const r of failed) lines.push(`| ${r.kind} ${mdText(r.key)} | ${r.action} | ${mdText(r.error ?? "")} |`);
+    for (const r of failed) lines.push(`| ${r.kind} ${mdText(r.key)} | ${r.action} | ${mdText(maskText(r.error ?? ""))} |`);
     lines.push("");
+  }
+  if (notStarted.length > 0) {
+    lines.push(`- Not started (the run was interrupted before sending them): ${notStarted.map((r) => `${r.kind} ${mdText(r.key)}`).join(", ")}`, "");
   }
   const reconciled = ok.filter((r) => r.reconciled).sort(byKindThenKey);
   for (const r of reconciled) {

@@ -42,7 +42,11 @@ export interface Plan {
   unchangedByKind?: Record<ChangeKind, number>;
 }
 
-export type ItemOutcome = "ok" | "failed";
+/**
+ * `pending`: written, but an asynchronous part had not shown when `--wait` ran out (the API may
+ * still be applying it); `not_started`: never sent, because the run was interrupted (Ctrl-C).
+ */
+export type ItemOutcome = "ok" | "failed" | "pending" | "not_started";
 
 export interface ChangeResult {
   kind: ChangeKind;
@@ -62,4 +66,6 @@ export interface ApplyResult {
   /** Numbers whose asynchronous change had not shown when `--wait` ran out. */
   pending: string[];
   ok: boolean;
+  /** Set when the run was interrupted: items not yet sent were left alone (`not_started`). */
+  interrupted?: boolean;
 }

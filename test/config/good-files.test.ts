@@ -2,7 +2,7 @@
  * Good files: every example validates against the JSON Schema (as editors see it) and loads into
  * the normalised DesiredState; the loader's helpers behave as PRODUCT.md parts 3-4 say.
  */
-import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Ajv from "ajv";
@@ -239,5 +239,63 @@ describe("problems", () => {
     const lines = r.ok ? [] : r.problems.map(formatProblem);
     expect(lines.length).toBeGreaterThan(0);
     for (const l of lines) expect(l).toMatch(/^y\.yaml:\d+:\d+: YAML: /);
+  });
+});
+
+describe("input edges that must be accepted (issue #14)", () => {
+  it("an anchor shared by 150 numbers (yaml's default stopped at 100 uses)", () => {
+    const lines = ["version: 1", "numbers:"];
+    for (let i = 0; i < 150; i++) {
+      lines.push(`  - number: "1555${String(i).padStart(7, "0")}"`);
+      lines.push(i === 0 ? "    destinations: &d [{ destination: sip.acme.example, transport: sip, priority: 1 }]" : "    destinations: *d");
+    }
+    const s = mustLoad(lines.join("\n") + "\n");
+    expect(s.numbers).toHaveLength(150);
+    expect(s.numbers?.[149].destinations).toEqual([{ destination: "sip.acme.example", transport: 1, priority: 1, trunk_id: null }]);
+  });
+
+  it("merge keys (<<) from an x- block, own keys winning", () => {
+    const s = mustLoad(
+      [
+        "version: 1",
+        "x-defaults: &defaults",
+        "  sms_enabled: true",
+        "  transcription_threshold: 30",
+        "numbers:",
+        '  - number: "15551230001"',
+        "    <<: *defaults",
+        '  - number: "15551230002"',
+        "    <<: *defaults",
+        "    transcription_threshold: 10",
+        "",
+      ].join("\n"),
+    );
+    expect(s.numbers?.map((n) => [n.sms_enabled, n.transcription_threshold])).toEqual([
+      [true, 30],
+      [true, 10],
+    ]);
+  });
+
+  it("one sub-account name twice when each declaration pins its own id", () => {
+    const s = mustLoad("version: 1\nsub_accounts:\n  - { name: Acme, id: 2001 }\n  - { name: Acme, id: 2002, status: disabled }\n");
+    expect(s.sub_accounts?.map((a) => [a.name, a.id])).toEqual([
+      ["Acme", 2001],
+      ["Acme", 2002],
+    ]);
+  });
+
+  it("internationalised URLs, sent in their ASCII form; ASCII URLs kept exactly as written", () => {
+    const s = mustLoad(
+      "version: 1\ncall_webhooks:\n  on-call: https://münchen.example/hook/ü\n  post-call: https://hooks.example\n",
+    );
+    expect(s.call_webhooks).toEqual({ "on-call": "https://xn--mnchen-3ya.example/hook/%C3%BC", "post-call": "https://hooks.example" });
+  });
+
+  it("a UTF-8 file with a byte-order mark and non-ASCII names", () => {
+    const dir = mkdtempSync(join(tmpdir(), "wavix-bom-"));
+    const file = join(dir, "bom.yaml");
+    writeFileSync(file, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from("version: 1\nsub_accounts:\n  - name: Café Zürich\n")]));
+    const r = loadDesiredState(file);
+    expect(r.ok ? r.state.sub_accounts?.[0].name : r.problems.map(formatProblem)).toBe("Café Zürich");
   });
 });

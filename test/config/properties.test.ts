@@ -43,7 +43,14 @@ const numberItem = fc.record(
     call_recording_enabled: fc.boolean(),
     transcription_enabled: fc.boolean(),
     transcription_threshold: fc.nat({ max: 3600 }),
-    destinations: fc.array(destination, { maxLength: 4 }),
+    // A set: an exact repeat is refused (issue #14).
+    destinations: fc.uniqueArray(destination, {
+      maxLength: 4,
+      selector: (d) => {
+        const code = ({ sip: 1, pstn: 4, trunk: 5 } as Record<string, number>)[String(d.transport)] ?? d.transport;
+        return JSON.stringify([d.priority, code, d.destination, code === 5 && "trunk_id" in d ? d.trunk_id : null]);
+      },
+    }),
     on_delete: fc.constantFrom("retain", "release"),
   },
   { requiredKeys: ["number"] },
@@ -51,7 +58,8 @@ const numberItem = fc.record(
 
 const subAccount = fc.record(
   {
-    name: fc.string({ minLength: 1, maxLength: 40 }),
+    // Names are matched exactly, so surrounding blanks are refused (issue #14).
+    name: fc.string({ minLength: 1, maxLength: 40 }).filter((n) => n.trim() === n),
     id: fc.integer({ min: 1, max: 2_000_000_000 }),
     status: fc.constantFrom("enabled", "disabled"),
     default_destinations: fc.record({ sms_endpoint: url, dlr_endpoint: url }, { requiredKeys: [] }),
@@ -69,7 +77,7 @@ const audit = fc.record(
   {
     two_fa: fc.record(
       {
-        sessions: fc.array(fc.stringMatching(/^[0-9a-f]{32}$/), { maxLength: 3 }),
+        sessions: fc.uniqueArray(fc.stringMatching(/^[0-9a-f]{32}$/), { maxLength: 3 }),
         services: fc.array(service, { maxLength: 2 }),
         max_failure_ratio: fc.double({ min: 0, max: 1, noNaN: true }),
       },
@@ -77,7 +85,7 @@ const audit = fc.record(
     ),
     ten_dlc: fc.record(
       {
-        brands: fc.oneof(fc.constant("all"), fc.array(fc.stringMatching(/^[A-Z0-9]{7}$/), { maxLength: 3 })),
+        brands: fc.oneof(fc.constant("all"), fc.uniqueArray(fc.stringMatching(/^[A-Z0-9]{7}$/), { maxLength: 3 })),
         min_vetting_score: fc.integer({ min: 0, max: 100 }),
       },
       { requiredKeys: ["brands"] },

@@ -98,7 +98,7 @@ describe("declareResources", () => {
       expect(mb.get(name)!.urn).toBe(r.urn);
     }
     expect(inputsOf(ma.get("number:15551230005")!).onDelete).toBe("release");
-    expect(inputsOf(ma.get("sub-account:Tenant Gamma")!).subAccountId).toBe(2003);
+    expect(inputsOf(ma.get("sub-account:Legacy Team")!).subAccountId).toBe(2002);
   });
 
   it("runProgram declares the file named by its option, data sources reading the simulator", async () => {

@@ -180,7 +180,10 @@ describe("unexpected responses", () => {
     expect(r.code).toBe(1);
     // The long backoffs of the last retries are announced, one line each, before the error.
     const lines = r.stderr.trimEnd().split("\n");
-    expect(lines.at(-1)).toBe("Error: GET /v1/numbers?page=1&per_page=100: expected JSON, got text/html (502)");
+    expect(lines.at(-1)).toBe(
+      'Error: GET /v1/numbers?page=1&per_page=100: the API answered with a server error (502) as an HTML page ("502 Bad Gateway") ' +
+        "instead of JSON; the fault is on the API's side or a proxy in between: try again later",
+    );
     for (const line of lines.slice(0, -1)) expect(line).toMatch(/^Retrying GET \/v1\/numbers\?page=1&per_page=100 \(attempt [2-5] of 5\) after 502 server error: waiting \d+\.\d s$/);
     expect(r.stderr).not.toContain("<html>");
   });

@@ -7,10 +7,23 @@ import type { AuditReport } from "../types";
 
 type Cell = string | number | boolean | null | undefined;
 
-/** One field, quoted only when RFC 4180 requires it. `null`/`undefined` are empty fields. */
+/**
+ * Text a spreadsheet would run as a formula (CSV injection): it starts with `=`, `+`, `-`, `@`, a
+ * tab or a carriage return. Numbers written as text (`-0.0050`, a charge) are data, not formulas.
+ */
+function isFormulaLike(text: string): boolean {
+  return /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text);
+}
+
+/**
+ * One field, quoted only when RFC 4180 requires it. `null`/`undefined` are empty fields. Text from
+ * the API that a spreadsheet would run as a formula is neutralised as OWASP recommends ("CSV
+ * Injection"): a leading single quote makes it text, and the field is enclosed in double quotes.
+ */
 export function csvField(value: Cell): string {
   if (value === null || value === undefined) return "";
   const text = String(value);
+  if (typeof value === "string" && isFormulaLike(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
