@@ -20,7 +20,7 @@ interface SimulatorCliOptions {
   latencyMs: number;
   faultRate: number;
   host: string;
-  variation: SimVariation[];
+  variation?: SimVariation[];
   refuseUrlClears?: boolean;
   expectBadRequests?: boolean;
 }
@@ -54,7 +54,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** `--variation NAME` (repeatable, or comma-separated; `all` for every one). */
-function collectVariation(value: string, previous: SimVariation[]): SimVariation[] {
+function collectVariation(value: string, previous: SimVariation[] = []): SimVariation[] {
   const out = [...previous];
   for (const raw of value.split(",").map((v) => v.trim()).filter((v) => v !== "")) {
     if (raw === "all") {
@@ -125,7 +125,6 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
       "--variation <name>",
       `answer as real servers may (repeatable or comma-separated): ${SIM_VARIATIONS.join(", ")}, all`,
       collectVariation,
-      [],
     )
     .option("--refuse-url-clears", "refuse a number URL clear (null) with 400, as the official update schema would")
     .option("--expect-bad-requests", "requests breaking the API schemas are sent on purpose (tests): not recorded")
@@ -141,14 +140,14 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
           apiKeys,
           latencyMs: opts.latencyMs,
           faults: faultRateRules(opts.faultRate),
-          variations: opts.variation,
+          variations: opts.variation ?? [],
           refuseUrlClears: opts.refuseUrlClears ?? false,
           expectBadRequests: opts.expectBadRequests ?? false,
         });
       } catch (err) {
         throw listenError(err, opts);
       }
-      const what = (opts.seed ? `seed ${opts.seed}` : "demo account") + (opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
+      const what = (opts.seed ? `seed ${opts.seed}` : "demo account") + (opts.variation && opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
       print(`Wavix simulator listening on ${sim.url} (${what})`);
       // Keys given on the command line are the user's: never echo them. The default is a fake local key.
       if (apiKeys) {

@@ -131,7 +131,10 @@ describe("plan --format md", () => {
     await runCli(["plan", "-f", file, "--out", join(dir, "plan.json")], env);
     expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")).summary).toEqual({ create: 2, update: 2, delete: 0, unchanged: 1 });
     await runCli(["plan", "-f", file, "--out", join(dir, "plan.txt")], env);
-    expect(readFileSync(join(dir, "plan.txt"), "utf8")).toBe(r.stdout);
+    // A text file has no stderr: the problems the terminal showed there come first in it.
+    const problems = r.stderr.split("\n").filter((l) => l.startsWith("Error: ")).map((l) => `${l}\n`).join("");
+    expect(problems).toContain('number "15559999999"');
+    expect(readFileSync(join(dir, "plan.txt"), "utf8")).toBe(problems + r.stdout);
     // --json is --format json; both at once must agree.
     const json = await runCli(["plan", "-f", file, "--json", "--out", join(dir, "other.md")], env);
     expect(readFileSync(join(dir, "other.md"), "utf8")).toBe(json.stdout);
