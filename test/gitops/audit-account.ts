@@ -55,17 +55,18 @@ export function auditAccount(): SimSeed {
       { service_id: SERVICE_C, service_name: "Support", sessions: [session(DIRECT_SESSION, 4, 7, "verified")] },
     ],
     brands: [
-      { brand_id: "BGOOD01", vettings: [vetting("v-good", "2026-11-01T10:00:00", 82, "ACTIVE")] },
-      { brand_id: "BLOW02", vettings: [vetting("v-low", "2026-11-02T10:00:00", 60, "ACTIVE", "Company size: score deduction")] },
-      { brand_id: "BPEND03", vettings: [vetting("v-pend", "2026-11-20T09:00:00", null, "PENDING")] },
+      { brand_id: "BGOOD01", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000001", "2026-11-01T10:00:00", 82, "ACTIVE")] },
+      { brand_id: "BLOW02", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000002", "2026-11-02T10:00:00", 60, "ACTIVE", "Company size: score deduction")] },
+      { brand_id: "BPEND03", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000003", "2026-11-20T09:00:00", null, "PENDING")] },
       {
         brand_id: "BMIX04",
-        vettings: [vetting("v-mix-1", "2026-10-01T10:00:00", 70, "ACTIVE"), vetting("v-mix-2", "2026-11-19T10:00:00", null, "PENDING")],
+        vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000004", "2026-10-01T10:00:00", 70, "ACTIVE"), vetting("1f0c2a3e-0000-4000-8000-000000000005", "2026-11-19T10:00:00", null, "PENDING")],
       },
     ],
   };
 }
 
+/** `vetting_id` is a UUID in the official BrandVetting schema (the suite's contract check enforces it). */
 function vetting(id: string, created: string, score: number | null, status: string, reasons: string | null = null) {
   return {
     evp_id: "AEGIS",
