@@ -14,7 +14,7 @@ import {
   renderVettingsCsv,
   type AuditReport,
 } from "../audit";
-import { clientFromEnv, loadFileOrExit } from "./common";
+import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
@@ -30,6 +30,8 @@ export interface AuditCommandOptions {
   out?: string;
   /** Exit 2 when the report has an error finding. @default false */
   failOnFindings?: boolean;
+  /** `--max-rps`: fixed cap on requests per second. @default none (pacing adapts to the server) */
+  maxRps?: number;
 }
 
 export function registerAudit(program: Command): void {
@@ -40,6 +42,7 @@ export function registerAudit(program: Command): void {
     .addOption(new Option("--format <format>", "stdout format").choices(["md", "json", "csv"]).default("md"))
     .option("--out <dir>", "also write audit.json, audit.md, two_fa_events.csv and vettings.csv into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
+    .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
     .action(async (opts: AuditCommandOptions) => {
       await runAudit(opts);
     });
@@ -49,7 +52,7 @@ export function registerAudit(program: Command): void {
 export async function runAudit(opts: AuditCommandOptions): Promise<void> {
   // The file is checked before any request (PRODUCT.md part 3: errors reported all at once first).
   const state = loadFileOrExit(opts.file);
-  const client = clientFromEnv();
+  const client = clientFromEnv({ maxRps: opts.maxRps });
   if (state.audit === undefined) {
     process.stderr.write(`Note: ${opts.file} has no audit section; the report is empty.\n`);
   }

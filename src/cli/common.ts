@@ -19,6 +19,8 @@ export function loadFileOrExit(file: string): DesiredState {
 
 export interface ClientFlags {
   concurrency?: number;
+  /** `--max-rps`: a fixed cap on requests per second; without it pacing adapts to the server. */
+  maxRps?: number;
 }
 
 /** A client whose key comes only from `WAVIX_API_KEY` (never a flag: flags end up in shell history and CI logs). */
@@ -31,6 +33,7 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
   return new WavixClient({
     apiKey,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
+    ...(flags.maxRps !== undefined ? { requestsPerSecond: flags.maxRps } : {}),
     onWarning: (message) => {
       if (process.env.WAVIX_SYNC_VERBOSE) process.stderr.write(`Warning: ${message}\n`);
     },
@@ -45,6 +48,18 @@ export function positiveInt(name: string) {
     return n;
   };
 }
+
+export function positiveNumber(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} takes a number above 0, got "${value}"`);
+    return n;
+  };
+}
+
+/** Help text of `--max-rps`, the same on every command that talks to the API. */
+export const MAX_RPS_HELP =
+  "cap requests per second (default: no cap; the pace adapts to the server, slowing on 429/Retry-After)";
 
 export function nonNegativeNumber(name: string) {
   return (value: string): number => {

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
 import { applyJson, applyPlan, computePlan, formatApplyResult, formatPlan, planJson } from "../plan";
-import { clientFromEnv, loadFileOrExit, nonNegativeNumber, positiveInt } from "./common";
+import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber } from "./common";
 import { CliExit } from "./output";
 
 interface PlanFlags {
@@ -12,6 +12,7 @@ interface PlanFlags {
   detailedExitcode?: boolean;
   prune?: boolean;
   concurrency: number;
+  maxRps?: number;
 }
 
 interface ApplyFlags {
@@ -20,6 +21,7 @@ interface ApplyFlags {
   json?: boolean;
   prune?: boolean;
   concurrency: number;
+  maxRps?: number;
   wait: number;
 }
 
@@ -39,7 +41,8 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
     .option("--json", json)
     .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
-    .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8);
+    .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
+    .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
 }
 
 export function registerPlanApply(program: Command): void {
@@ -47,7 +50,7 @@ export function registerPlanApply(program: Command): void {
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
     .action(async (flags: PlanFlags) => {
       const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency });
+      const client = clientFromEnv({ concurrency: flags.concurrency, maxRps: flags.maxRps });
       const { plan } = await computePlan(client, desired, { prune: flags.prune });
       if (flags.json) process.stdout.write(JSON.stringify(planJson(plan), null, 2) + "\n");
       else process.stdout.write(formatPlan(plan, flags.file));
@@ -60,7 +63,7 @@ export function registerPlanApply(program: Command): void {
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
     .action(async (flags: ApplyFlags) => {
       const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency });
+      const client = clientFromEnv({ concurrency: flags.concurrency, maxRps: flags.maxRps });
       const prepared = await computePlan(client, desired, { prune: flags.prune });
       const { plan } = prepared;
       if (!flags.json) process.stdout.write(formatPlan(plan, flags.file));

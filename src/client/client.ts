@@ -73,9 +73,10 @@ export interface WavixClientOptions {
    */
   concurrency?: number;
   /**
-   * Client-side rate limit (token bucket), shared with clients made by `withApiKey`.
-   * `Infinity` turns it off.
-   * @default 50
+   * A fixed cap in requests per second (token bucket; the CLI's `--max-rps`), shared with clients
+   * made by `withApiKey`. Without it the pace adapts to the server alone: bounded by `concurrency`,
+   * slowed on 429/`Retry-After`, recovering gradually (rate-limit.ts).
+   * @default Infinity (no fixed cap)
    */
   requestsPerSecond?: number;
   /**
@@ -164,7 +165,7 @@ export class WavixClient {
       retry: resolveRetryOptions(options.retry),
       timeoutMs,
       onWarning: options.onWarning ?? (() => undefined),
-      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? 50),
+      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? Infinity),
     };
   }
 
