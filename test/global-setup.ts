@@ -14,4 +14,6 @@ export default function setup(): void {
     const out = (err as { stdout?: Buffer }).stdout?.toString() ?? "";
     process.stderr.write(`warning: the build reported errors:\n${out}\n`);
   }
+  // The rest of `npm run build`: schema validators compiled to code (scripts/build-validators.js).
+  execFileSync(process.execPath, [resolve(root, "scripts", "build-validators.js")], { cwd: root, stdio: "pipe" });
 }

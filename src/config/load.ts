@@ -2,16 +2,23 @@
  * Loading the desired-state file (PRODUCT.md part 3): YAML with positions, the JSON Schema, the
  * semantic checks, then normalising into DesiredState. Every problem is found in one run, before
  * any request, and reported as `FILE:LINE:COL: message (at path)`.
+ *
+ * Two paths (issue #15): a plain file is first read by the fast parser (fast-parse.ts: data and
+ * the positions of list items only); when it is not plain or any check finds a problem, the file
+ * is read again with `yaml`'s Document, which keeps a position for every node, and every message
+ * comes from that path. Positions are so kept only as long as errors need them.
  */
 import { readFileSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import { LineCounter, parseDocument, type Document } from "yaml";
+import type { Document } from "yaml";
+import { yamlLib } from "./yaml-lib";
 import type { ConfigProblem, DesiredState } from "./types";
 import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "./yaml-nodes";
 import { schemaErrors } from "./schema";
 import { closestKey, orList, valueErrorMessage, valueErrorRank } from "./messages";
-import { findSecretKeys, SECRET_KEY_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
+import { findSecretKeys, isSecretKey, SECRET_KEY_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
 import { normalizeDesiredState } from "./normalize";
+import { fastParse, linePositions } from "./fast-parse";
 
 /** Outcome of loading: the typed state, or every problem found (sorted by position). */
 export type LoadResult = { ok: true; state: DesiredState } | { ok: false; problems: ConfigProblem[] };
@@ -58,6 +65,43 @@ function lowerFirst(s: string): string {
 
 /** Like `loadDesiredState`, from text already read; `file` names it in messages and in the state. */
 export function parseDesiredState(text: string, file: string): LoadResult {
+  return parseValidFast(text, file) ?? parseWithPositions(text, file);
+}
+
+/**
+ * The fast path: the state of a plain, valid file, or `undefined` (not plain, or some check
+ * failed: the caller then reads the file again with positions and words the problems).
+ */
+function parseValidFast(text: string, file: string): LoadResult | undefined {
+  const parsed = fastParse(text);
+  if (!parsed) return undefined;
+  const { data } = parsed;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
+  if (hasSecretKey(data)) return undefined;
+  if (schemaErrors(data).length > 0) return undefined;
+  // Lines are only needed to word a problem, and any problem goes to the full path anyway.
+  if (semanticProblems(data, () => 0, formatPath).length > 0) return undefined;
+  const at = linePositions(text);
+  const state = normalizeDesiredState(data as Record<string, unknown>, file, (segs) => {
+    const offset = segs.length === 2 ? parsed.itemOffsets.get(String(segs[0]))?.[Number(segs[1])] : undefined;
+    return offset === undefined ? undefined : { file, ...at(offset) };
+  });
+  return { ok: true, state };
+}
+
+/** Any mapping key, at any depth, that names a secret (the full path reports it). */
+function hasSecretKey(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(hasSecretKey);
+  if (value === null || typeof value !== "object") return false;
+  for (const [k, v] of Object.entries(value)) {
+    if (isSecretKey(k) || hasSecretKey(v)) return true;
+  }
+  return false;
+}
+
+/** The full path: `yaml`'s Document, a position for every node, every problem worded. */
+function parseWithPositions(text: string, file: string): LoadResult {
+  const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
 

@@ -3,7 +3,7 @@
  * `parseDesiredState(stringifyDesiredState(s))` gives `s` again (positions aside), which is what
  * makes normalising idempotent and lets `export` write a file that plans clean.
  */
-import { stringify } from "yaml";
+import { yamlLib } from "./yaml-lib";
 import { NUMBER_SETTING_KEYS, type DesiredState } from "./types";
 import { transportName } from "./normalize";
 
@@ -81,5 +81,5 @@ export function toFileObject(state: DesiredState): Record<string, unknown> {
 export function stringifyDesiredState(state: DesiredState, options: StringifyOptions = {}): string {
   const schemaPath = options.schemaPath === undefined ? "schemas/wavix.schema.json" : options.schemaPath;
   const header = schemaPath === null ? "" : `# yaml-language-server: $schema=${schemaPath}\n`;
-  return header + stringify(toFileObject(state), { lineWidth: 0 });
+  return header + yamlLib().stringify(toFileObject(state), { lineWidth: 0 });
 }
