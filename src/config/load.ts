@@ -99,8 +99,11 @@ function hasSecretKey(value: unknown): boolean {
   return false;
 }
 
-/** The full path: `yaml`'s Document, a position for every node, every problem worded. */
-function parseWithPositions(text: string, file: string): LoadResult {
+/**
+ * The full path: `yaml`'s Document, a position for every node, every problem worded. Exported for
+ * the test that holds the fast path to the same results (test/config/fast-parse.test.ts).
+ */
+export function parseWithPositions(text: string, file: string): LoadResult {
   const { LineCounter, parseDocument } = yamlLib();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false });
