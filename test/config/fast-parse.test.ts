@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { parseDesiredState } from "../../src/config";
 import { fastParse, linePositions } from "../../src/config/fast-parse";
 import { parseWithPositions } from "../../src/config/load";
-import { schemaValidatorOrigin } from "../../src/config/schema";
+import { schemaErrors, schemaValidatorOrigin } from "../../src/config/schema";
 
 const root = join(__dirname, "..", "..");
 
@@ -138,7 +138,6 @@ describe("schema validators", () => {
   it("the built package runs the validators compiled at build time, with the same errors", async () => {
     const built = (await import(join(root, "dist", "config", "schema.js"))) as typeof import("../../src/config/schema");
     expect(built.schemaValidatorOrigin()).toBe("precompiled");
-    const { schemaErrors } = await import("../../src/config/schema");
     for (const file of yamlFiles(join(__dirname, "fixtures"))) {
       let data: unknown;
       try {
