@@ -15,6 +15,7 @@ import {
   type TransportConfig,
 } from "./request";
 import { resolveRetryOptions, type RetryOptions } from "./retry";
+import type { PacerOptions, PacerState } from "./rate-limit";
 import type {
   AnswerCallRequest,
   Brand,
@@ -79,6 +80,12 @@ export interface WavixClientOptions {
    * @default Infinity (no fixed cap)
    */
   requestsPerSecond?: number;
+  /**
+   * How pacing reacts to pushback (429, 503 with `Retry-After`); see PacerOptions for each
+   * field's default (halve the rate sent, +10 % a second after, lifted after 30 s without pushback).
+   * @default {}
+   */
+  pacing?: Omit<PacerOptions, "maxRequestsPerSecond" | "now">;
   /**
    * Receives contract-drift notices (a response that does not match `schemas/api`). Never the key.
    * @default a no-op
@@ -165,13 +172,18 @@ export class WavixClient {
       retry: resolveRetryOptions(options.retry),
       timeoutMs,
       onWarning: options.onWarning ?? (() => undefined),
-      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? Infinity),
+      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? Infinity, options.pacing),
     };
   }
 
   /** Requests and retries sent by this client and every client derived with `withApiKey`. */
   get stats(): ClientStats {
     return this.#config.shared.stats;
+  }
+
+  /** The pacing in force (shared with clients derived with `withApiKey`): rate, slowdowns, pause. */
+  get pacing(): PacerState {
+    return this.#config.shared.pacer.state();
   }
 
   /**

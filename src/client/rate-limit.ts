@@ -6,7 +6,7 @@
  *   server's latency sets it, as for any well-behaved HTTP client.
  * - When the server pushes back (429, or 503 with `Retry-After`), the pacer takes over: every
  *   request of the client family waits out `Retry-After` (not only the one that was refused), and
- *   the rate drops to half of what was being sent in the last second (multiplicative decrease,
+ *   the rate drops to half of what was being sent over the last second (multiplicative decrease,
  *   once per round of requests: the other refusals of requests already in flight do not halve it
  *   again). With no further pushback the rate then grows back by 10 % per second (gradual
  *   recovery); after 30 s without pushback the limit is lifted entirely.
@@ -191,7 +191,11 @@ export class AdaptivePacer {
     if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, at + retryAfterMs);
     // Requests already in flight at the last slowdown were sent at the old rate: one halving per round.
     if (sentAt < this.lastSlowdown) return;
-    const measured = this.sent.filter((t) => t >= at - WINDOW_MS).length * (1000 / WINDOW_MS);
+    // The rate sent over the last second, or over the span of the sends when they are younger
+    // (8 requests sent in 50 ms is 160 per second, not 8), at least 100 ms so one burst is not infinite.
+    const recent = this.sent.filter((t) => t >= at - WINDOW_MS);
+    const span = recent.length > 0 ? Math.max(100, at - recent[0]) : WINDOW_MS;
+    const measured = (recent.length * 1000) / span;
     const current = this.currentRate(at);
     const from = Math.min(current, Math.max(measured, this.minRate));
     this.baseRate = Math.max(this.minRate, from / 2);

@@ -21,7 +21,7 @@ import {
   WavixApiError,
   type WavixApiErrorInit,
 } from "./errors";
-import { AdaptivePacer } from "./rate-limit";
+import { AdaptivePacer, type PacerOptions } from "./rate-limit";
 import { redact, safeCause } from "./redact";
 import { checkResponse, type ResponseSchemaName } from "./response-schemas";
 import { isIdempotent, type HttpMethod, type ResolvedRetryOptions } from "./retry";
@@ -68,13 +68,17 @@ export function rememberSecret(shared: SharedTransport, secret: unknown): void {
 }
 
 /** @param maxRequestsPerSecond a fixed cap; `Infinity` for none (pacing then adapts to the server alone) */
-export function createSharedTransport(concurrency: number, maxRequestsPerSecond: number): SharedTransport {
+export function createSharedTransport(
+  concurrency: number,
+  maxRequestsPerSecond: number,
+  pacing: Omit<PacerOptions, "maxRequestsPerSecond"> = {},
+): SharedTransport {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
   return {
     limit: pLimit(concurrency),
-    pacer: new AdaptivePacer({ maxRequestsPerSecond }),
+    pacer: new AdaptivePacer({ ...pacing, maxRequestsPerSecond }),
     stats: { requests: 0, retries: 0 },
     warned: new Set(),
     secrets: new Set(),
@@ -248,7 +252,8 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
   // Pushback slows the whole client family down (rate-limit.ts); a 503 counts only with Retry-After.
-  config.shared.pacer.onResponse(sentAt, status === 429 || (status === 503 && retryAfterMs !== undefined), retryAfterMs);
+  const pushback = status === 429 || (status === 503 && retryAfterMs !== undefined);
+  config.shared.pacer.onResponse(sentAt, pushback, cappedRetryAfter(retryAfterMs, config.retry.maxRetryAfterMs));
   const serverSide = status >= 500;
   const base: WavixApiErrorInit = { method, path, status, outcomeUnknown: unknownIfPost && serverSide };
 
