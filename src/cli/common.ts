@@ -1,5 +1,5 @@
 /** What several commands share: loading the file (validation first) and a client from the environment. */
-import { WavixClient } from "../client";
+import { nodeHttpFetch, WavixClient } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
 import { CliExit } from "./output";
@@ -32,6 +32,8 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
   }
   return new WavixClient({
     apiKey,
+    // Half the CPU of the built-in fetch per page (issue #15): most of a large plan's or export's time.
+    fetch: nodeHttpFetch,
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxRps !== undefined ? { requestsPerSecond: flags.maxRps } : {}),
     onWarning: (message) => {
