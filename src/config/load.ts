@@ -90,11 +90,14 @@ function parseValidFast(text: string, file: string): LoadResult | undefined {
 }
 
 /** Any mapping key, at any depth, that names a secret (the full path reports it). */
-function hasSecretKey(value: unknown): boolean {
-  if (Array.isArray(value)) return value.some(hasSecretKey);
+function hasSecretKey(value: unknown, checked = new Map<string, boolean>()): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasSecretKey(v, checked));
   if (value === null || typeof value !== "object") return false;
-  for (const [k, v] of Object.entries(value)) {
-    if (isSecretKey(k) || hasSecretKey(v)) return true;
+  for (const k in value) {
+    // The same few keys repeat on every item: test each name once.
+    let secret = checked.get(k);
+    if (secret === undefined) checked.set(k, (secret = isSecretKey(k)));
+    if (secret || hasSecretKey((value as Record<string, unknown>)[k], checked)) return true;
   }
   return false;
 }
