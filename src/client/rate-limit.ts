@@ -8,8 +8,11 @@
  *   request of the client family waits out `Retry-After` (not only the one that was refused), and
  *   the rate drops to half of what was being sent over the last second (multiplicative decrease,
  *   once per round of requests: the other refusals of requests already in flight do not halve it
- *   again). With no further pushback the rate then grows back by 10 % per second (gradual
- *   recovery); after 30 s without pushback the limit is lifted entirely.
+ *   again). With no further pushback the rate then grows back by 5 % per answered request and
+ *   10 % per second (gradual recovery); once it has grown eightfold, or after 30 s without
+ *   pushback, the limit is lifted entirely. Growth per answer is what keeps sporadic refusals (a
+ *   few percent of requests, unrelated to the pace) from ratcheting the rate down: up to about 7 %
+ *   of requests refused at random, the answers in between win the rate back.
  * - A fixed cap (`maxRequestsPerSecond`, the CLI's `--max-rps`) applies only when the user sets
  *   one, on top of the above.
  *
@@ -32,7 +35,7 @@ export interface PacerOptions {
   maxRequestsPerSecond?: number;
   /**
    * The adaptive rate never drops below this after pushback.
-   * @default 0.5
+   * @default 1
    */
   minRequestsPerSecond?: number;
   /**
@@ -40,6 +43,16 @@ export interface PacerOptions {
    * @default 1.1
    */
   recoveryFactor?: number;
+  /**
+   * Growth of the adaptive rate per answer that is not pushback (1.05 = +5 % an answer).
+   * @default 1.05
+   */
+  recoveryPerAnswer?: number;
+  /**
+   * The limit is lifted once the rate has grown this many times over since the last slowdown.
+   * @default 8
+   */
+  liftAtGrowth?: number;
   /**
    * After this long without pushback the adaptive limit is lifted (milliseconds).
    * @default 30000
@@ -50,6 +63,11 @@ export interface PacerOptions {
    * @default performance.now
    */
   now?: () => number;
+  /**
+   * Waiting, for tests (with `now`, a virtual clock).
+   * @default setTimeout of node:timers/promises
+   */
+  sleep?: (ms: number) => Promise<unknown>;
 }
 
 /** Sends remembered to measure the rate being sent when pushback comes. */
@@ -115,8 +133,13 @@ export class AdaptivePacer {
   private readonly cap: TokenBucket | undefined;
   private readonly minRate: number;
   private readonly recovery: number;
+  private readonly perAnswer: number;
+  private readonly liftAtGrowth: number;
   private readonly liftAfterMs: number;
+  /** Answers without pushback since the last slowdown. */
+  private answers = 0;
   private readonly now: () => number;
+  private readonly sleep: (ms: number) => Promise<unknown>;
   /** Rate set at the last slowdown; Infinity when no pushback is in force. */
   private baseRate = Infinity;
   /** Time of the last slowdown; requests sent before it do not slow down again. */
@@ -132,21 +155,25 @@ export class AdaptivePacer {
     const cap = options.maxRequestsPerSecond ?? Infinity;
     if (!(cap > 0)) throw new RangeError(`maxRequestsPerSecond must be a positive number, got ${cap}`);
     this.cap = cap === Infinity ? undefined : new TokenBucket(cap);
-    this.minRate = options.minRequestsPerSecond ?? 0.5;
+    this.minRate = options.minRequestsPerSecond ?? 1;
     this.recovery = options.recoveryFactor ?? 1.1;
+    this.perAnswer = options.recoveryPerAnswer ?? 1.05;
+    this.liftAtGrowth = options.liftAtGrowth ?? 8;
     this.liftAfterMs = options.liftAfterMs ?? 30_000;
     this.now = options.now ?? (() => performance.now());
+    this.sleep = options.sleep ?? sleep;
   }
 
   /** The adaptive rate in force now (requests per second), `Infinity` when unlimited. */
   currentRate(at = this.now()): number {
     if (this.baseRate === Infinity) return Infinity;
     const since = at - this.lastSlowdown;
-    if (since >= this.liftAfterMs) {
+    const growth = Math.pow(this.recovery, since / 1000) * Math.pow(this.perAnswer, this.answers);
+    if (since >= this.liftAfterMs || growth >= this.liftAtGrowth) {
       this.baseRate = Infinity;
       return Infinity;
     }
-    return this.baseRate * Math.pow(this.recovery, since / 1000);
+    return this.baseRate * growth;
   }
 
   state(): PacerState {
@@ -169,11 +196,11 @@ export class AdaptivePacer {
         const slot = Math.max(at, this.nextSlot);
         this.nextSlot = slot + 1000 / rate;
         wait = slot - at;
-        if (wait > 0) await sleep(Math.ceil(wait));
+        if (wait > 0) await this.sleep(Math.ceil(wait));
         break;
       }
       if (wait <= 0) break;
-      await sleep(Math.ceil(wait));
+      await this.sleep(Math.ceil(wait));
     }
     const started = this.now();
     this.sent.push(started);
@@ -186,7 +213,11 @@ export class AdaptivePacer {
    * `retryAfterMs` pauses every request of the family that long.
    */
   onResponse(sentAt: number, pushback: boolean, retryAfterMs?: number): void {
-    if (!pushback) return;
+    if (!pushback) {
+      // Only answers to requests sent at the lowered rate count towards recovery.
+      if (this.baseRate !== Infinity && sentAt >= this.lastSlowdown) this.answers += 1;
+      return;
+    }
     const at = this.now();
     if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, at + retryAfterMs);
     // Requests already in flight at the last slowdown were sent at the old rate: one halving per round.
@@ -200,6 +231,7 @@ export class AdaptivePacer {
     const from = Math.min(current, Math.max(measured, this.minRate));
     this.baseRate = Math.max(this.minRate, from / 2);
     this.lastSlowdown = at;
+    this.answers = 0;
     this.nextSlot = Math.max(this.nextSlot, at);
     this.slowdowns += 1;
   }

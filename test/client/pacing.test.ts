@@ -18,7 +18,14 @@ const NUMBER = { id: 12, number: "15551230001", destination: [], sms_enabled: fa
 
 function fakeClock() {
   let t = 0;
-  return { now: () => t, set: (ms: number) => (t = ms) };
+  return {
+    now: () => t,
+    set: (ms: number) => (t = ms),
+    /** A sleep that moves the virtual clock instead of waiting. */
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
 }
 
 describe("AdaptivePacer on a fake clock", () => {
@@ -49,7 +56,7 @@ describe("AdaptivePacer on a fake clock", () => {
 
   it("recovers by 10 % a second without pushback, then lifts the limit", async () => {
     const clock = fakeClock();
-    const p = new AdaptivePacer({ now: clock.now, liftAfterMs: 30_000 });
+    const p = new AdaptivePacer({ now: clock.now, liftAfterMs: 30_000, liftAtGrowth: 1000 });
     for (let i = 0; i < 10; i++) {
       clock.set(i * 100);
       await p.take();
@@ -64,6 +71,40 @@ describe("AdaptivePacer on a fake clock", () => {
     expect(p.state().rate).toBeLessThan(Infinity);
     clock.set(31_000);
     expect(p.state().rate).toBe(Infinity);
+  });
+
+  it("wins the rate back by 5 % per answer, and lifts the limit once it has grown eightfold", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now });
+    for (let i = 0; i < 10; i++) {
+      clock.set(i * 100);
+      await p.take();
+    }
+    clock.set(1000);
+    p.onResponse(900, true);
+    const base = p.state().rate;
+    for (let i = 0; i < 10; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
+    // Answers to requests sent before the slowdown do not count.
+    p.onResponse(999, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
+    for (let i = 0; i < 33; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBe(Infinity);
+  });
+
+  it("is not ratcheted down by sporadic refusals (3 % of requests, unrelated to the pace)", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
+    const rates: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      clock.set(Math.max(clock.now(), i * 2)); // up to 500 requests a second, answered at once
+      const sent = await p.take();
+      p.onResponse(sent, i % 33 === 32);
+      rates.push(p.state().rate);
+    }
+    expect(p.state().slowdowns).toBeGreaterThan(50);
+    // Each refusal halves the pace, the answers before the next one win it back (and more).
+    expect(Math.min(...rates.slice(-300))).toBeGreaterThan(100);
   });
 
   it("pauses every request for Retry-After and never drops below its floor", () => {
