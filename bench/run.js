@@ -1,114 +1,222 @@
 "use strict";
 /**
- * `npm run bench`: wavix-sync at account scale against the local simulator (20 ms latency),
- * beside a per-resource baseline measured in the same run (PRODUCT.md part 8).
- * Writes bench/results.json.
+ * `npm run bench`: wavix-sync at account scale against the local simulator (20 ms latency), as
+ * users run it: whole processes (`node bin/wavix-sync.js ...`, Node start-up included), each
+ * figure the median of several runs, beside a per-resource baseline measured in the same run
+ * (PRODUCT.md part 8, issue #15). Prints every target with its limit and writes bench/results.json.
+ *
+ * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 3),
+ * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000).
  */
-const { execFile } = require("node:child_process");
-const { mkdtempSync, writeFileSync } = require("node:fs");
-const { tmpdir } = require("node:os");
+const { spawn } = require("node:child_process");
+const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
+const { cpus, loadavg, tmpdir } = require("node:os");
 const { join } = require("node:path");
-const { stringify } = require("yaml");
 const { startSimulator, generateAccount } = require("../dist/simulator");
+const { stringifyDesiredState } = require("../dist/config");
 
 const KEY = "bench-local-key";
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 10000);
+const BIG = Number(process.env.BENCH_BIG_NUMBERS ?? 100000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const SUBS = 200;
+const ROOT = join(__dirname, "..");
+const CLI = join(ROOT, "bin", "wavix-sync.js");
+const PROBE = join(__dirname, "probe.js");
+const SCENARIO = join(__dirname, "scenario.js");
 
-function runScenario(sim, what, file, extraEnv = {}) {
-  sim.log.length = 0;
+const dir = mkdtempSync(join(tmpdir(), "wavix-bench-"));
+let probeCount = 0;
+
+/** One whole process; wall time from spawn to exit, its peak RSS and whether it loaded @pulumi/pulumi. */
+function runOnce(sim, args, env = {}) {
+  const probeFile = join(dir, `probe-${probeCount++}.json`);
+  if (sim) sim.log.length = 0;
   return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [join(__dirname, "scenario.js"), what, file ?? ""],
-      { env: { ...process.env, WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, ...extraEnv }, maxBuffer: 64 * 1024 * 1024 },
-      (err, stdout, stderr) => {
-        if (err) return reject(new Error(`${what}: ${stderr || err.message}`));
-        const result = JSON.parse(stdout.trim().split("\n").pop());
-        const byMethod = {};
-        for (const e of sim.log) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
-        resolve({ ...result, requests: sim.log.length, byMethod });
-      },
-    );
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, ["--require", PROBE, ...args], {
+      env: { ...process.env, WAVIX_API_KEY: KEY, ...(sim ? { WAVIX_BASE_URL: sim.url } : {}), BENCH_PROBE_FILE: probeFile, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const out = [];
+    const err = [];
+    child.stdout.on("data", (d) => out.push(d));
+    child.stderr.on("data", (d) => err.push(d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const stdout = Buffer.concat(out).toString();
+      if (code !== 0) return reject(new Error(`${args.join(" ")} exited ${code}: ${Buffer.concat(err).toString().slice(0, 2000)}`));
+      const probe = JSON.parse(readFileSync(probeFile, "utf8"));
+      const byMethod = {};
+      for (const e of sim?.log ?? []) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
+      resolve({ wallSeconds, ...probe, requests: sim ? sim.log.length : 0, byMethod, stdout });
+    });
   });
 }
 
-function numbersFile(dir, name, numbers, fields) {
-  const doc = { version: 1, numbers: numbers.map((n) => ({ number: n.number, ...fields(n) })) };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** `runs` runs of one scenario: median wall time, largest peak RSS, the last run's requests. */
+async function measure(runs, sim, args, env, pick = () => ({})) {
+  const all = [];
+  for (let i = 0; i < runs; i++) all.push(await runOnce(sim, args, env));
+  const last = all[all.length - 1];
+  return {
+    wallSeconds: median(all.map((r) => r.wallSeconds)),
+    runsSeconds: all.map((r) => Number(r.wallSeconds.toFixed(3))),
+    peakRssMb: Math.max(...all.map((r) => r.peakRssMb)),
+    pulumiLoaded: all.some((r) => r.pulumiLoaded),
+    requests: last.requests,
+    byMethod: last.byMethod,
+    ...pick(all),
+  };
+}
+
+/** In-process seconds printed by bench/scenario.js, median over the runs. */
+const scenarioSeconds = (all) => ({
+  seconds: median(all.map((r) => JSON.parse(r.stdout.trim().split("\n").pop()).seconds)),
+});
+
+function numbersFile(name, numbers, fields) {
+  const state = { version: 1, file: name, numbers: numbers.map((n) => ({ number: n.number, ...fields(n) })) };
   const file = join(dir, name);
-  writeFileSync(file, stringify(doc, { lineWidth: 0 }));
+  writeFileSync(file, stringifyDesiredState(state, { schemaPath: null }));
   return file;
 }
 
 function row(name, r, base) {
-  const speed = base ? `${(base.wallSeconds / r.wallSeconds).toFixed(1)}× faster than baseline` : "";
-  const methods = Object.entries(r.byMethod).map(([m, n]) => `${m} ${n}`).join(", ");
-  return `${name.padEnd(34)} ${String(r.requests).padStart(6)} req (${methods})  ${r.wallSeconds.toFixed(2).padStart(7)} s  ${r.peakRssMb.toFixed(0).padStart(4)} MB  ${speed}`;
+  const speed = base ? `  ${(base.wallSeconds / r.wallSeconds).toFixed(1)}× the baseline` : "";
+  const methods = Object.entries(r.byMethod ?? {}).map(([m, n]) => `${m} ${n}`).join(", ");
+  const req = r.requests ? `${String(r.requests).padStart(6)} req (${methods})` : "".padEnd(12);
+  const inproc = r.seconds !== undefined ? `  (in-process ${r.seconds.toFixed(2)} s)` : "";
+  return `${name.padEnd(36)} ${req.padEnd(34)} ${r.wallSeconds.toFixed(2).padStart(6)} s ${r.peakRssMb.toFixed(0).padStart(5)} MB${speed}${inproc}`;
 }
 
 async function main() {
-  const dir = mkdtempSync(join(tmpdir(), "wavix-bench-"));
-  const results = { latencyMs: LATENCY_MS, numbers: NUMBERS, subAccounts: SUBS, node: process.version, scenarios: {} };
+  const results = {
+    latencyMs: LATENCY_MS,
+    numbers: NUMBERS,
+    bigNumbers: BIG,
+    subAccounts: SUBS,
+    runs: RUNS,
+    baselineRuns: BASELINE_RUNS,
+    node: process.version,
+    machine: { cpus: cpus().length, loadAverageAtStart: loadavg().map((x) => Number(x.toFixed(2))) },
+    scenarios: {},
+  };
+  const s = results.scenarios;
   const lines = [];
+  const cli = (...a) => [CLI, ...a];
+
+  // ---- account of NUMBERS numbers ----
   const seed = generateAccount({ numbers: NUMBERS, subAccounts: SUBS });
   let sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS, asyncDelayMs: 500 });
   try {
     const all = seed.numbers;
     const ids = JSON.stringify(all.map((n) => n.id));
-    const current = (n) => ({ sms_enabled: n.sms_enabled, sms_relay_url: n.sms_relay_url });
-    const clean = numbersFile(dir, "clean.yaml", all, current);
-    const dirty = numbersFile(dir, "dirty.yaml", all, (n) => ({ ...current(n), call_status_url: `https://status.bench.example/${n.number}` }));
-    const uniform = numbersFile(dir, "uniform.yaml", all, () => ({ call_status_url: "https://status.bench.example/all" }));
+    const current = (n) => ({ sms_enabled: n.sms_enabled, sms_relay_url: n.sms_relay_url ?? null });
+    const clean = numbersFile("clean.yaml", all, current);
+    const dirty = numbersFile("dirty.yaml", all, (n) => ({ ...current(n), call_status_url: `https://status.bench.example/${n.number}` }));
+    const uniform = numbersFile("uniform.yaml", all, () => ({ call_status_url: "https://status.bench.example/all" }));
 
-    const s = results.scenarios;
-    s.planNoChanges = await runScenario(sim, "plan", clean);
-    s.baselinePlan = await runScenario(sim, "baseline-plan", clean, { BENCH_IDS: ids });
-    s.planAllChange = await runScenario(sim, "plan", dirty);
-    s.applyUniform = await runScenario(sim, "apply", uniform);
-    s.baselineApply = await runScenario(sim, "baseline-apply", uniform, { BENCH_IDS: ids, BENCH_BASELINE_URL: "https://status.bench.example/baseline" });
-    s.export = await runScenario(sim, "export");
+    s.planNoChanges = await measure(RUNS, sim, cli("plan", "-f", clean, "--json"));
+    s.baselinePlan = await measure(BASELINE_RUNS, sim, [SCENARIO, "baseline-plan", clean], { BENCH_IDS: ids });
+    s.planAllChange = await measure(RUNS, sim, cli("plan", "-f", dirty, "--json"));
+    // These two change the account: one run each.
+    s.applyUniform = await measure(1, sim, cli("apply", "-f", uniform, "--auto-approve", "--json", "--wait", "60"));
+    s.baselineApply = await measure(1, sim, [SCENARIO, "baseline-apply", uniform], {
+      BENCH_IDS: ids,
+      BENCH_BASELINE_URL: "https://status.bench.example/baseline",
+    });
+    s.applyUniform.writeRequests = ["PATCH", "POST", "PUT"].reduce((n, m) => n + (s.applyUniform.byMethod[m] ?? 0), 0);
+    s.validate10k = await measure(RUNS, null, cli("validate", "-f", clean));
+    s.load10k = await measure(RUNS, null, [SCENARIO, "load", clean], {}, scenarioSeconds);
+    s.validateSmall = await measure(RUNS, null, cli("validate", "-f", join(ROOT, "examples", "wavix.yaml")));
     lines.push(row("plan, nothing to change", s.planNoChanges, s.baselinePlan));
     lines.push(row("  baseline: GET per number", s.baselinePlan));
     lines.push(row("plan, everything to change", s.planAllChange, s.baselinePlan));
     lines.push(row("apply, one change to all", s.applyUniform, s.baselineApply));
     lines.push(row("  baseline: PATCH per number", s.baselineApply));
-    lines.push(row("export", s.export));
-    s.applyUniform.writeRequests = (s.applyUniform.byMethod.PATCH ?? 0) + (s.applyUniform.byMethod.POST ?? 0) + (s.applyUniform.byMethod.PUT ?? 0);
+    lines.push(row(`validate, ${NUMBERS} numbers`, s.validate10k));
+    lines.push(row(`load + validate, ${NUMBERS} numbers`, s.load10k));
+    lines.push(row("validate, examples/wavix.yaml", s.validateSmall));
   } finally {
     await sim.close();
   }
 
-  // A large account that declares few numbers: search number by number, not the whole listing.
-  const bigSeed = generateAccount({ numbers: 100000, subAccounts: 0 });
+  // ---- account of BIG numbers ----
+  const bigSeed = generateAccount({ numbers: BIG, subAccounts: 0 });
   sim = await startSimulator({ port: 0, seed: bigSeed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
   try {
+    const bigFile = numbersFile("big.yaml", bigSeed.numbers, (n) => ({ sms_enabled: n.sms_enabled, sms_relay_url: n.sms_relay_url ?? null }));
+    const bigRuns = Math.min(RUNS, 3);
+    s.load100k = await measure(bigRuns, null, [SCENARIO, "load", bigFile], {}, scenarioSeconds);
+    const exported = join(dir, "exported.yaml");
+    s.export100k = await measure(bigRuns, sim, cli("export", "--out", exported));
+    s.export100k.bytes = statSync(exported).size;
     const picked = bigSeed.numbers.filter((_, i) => i % 2000 === 7).slice(0, 50);
-    const few = numbersFile(dir, "few.yaml", picked, (n) => ({ sms_enabled: n.sms_enabled }));
-    results.scenarios.planFewOfMany = await runScenario(sim, "plan", few);
-    lines.push(row("plan, 50 of 100,000", results.scenarios.planFewOfMany));
+    const few = numbersFile("few.yaml", picked, (n) => ({ sms_enabled: n.sms_enabled }));
+    s.planFewOfMany = await measure(RUNS, sim, cli("plan", "-f", few, "--json"));
+    lines.push(row(`load + validate, ${BIG} numbers`, s.load100k));
+    lines.push(row(`export, ${BIG} numbers`, s.export100k));
+    lines.push(row(`plan, 50 of ${BIG}`, s.planFewOfMany));
   } finally {
     await sim.close();
   }
+  results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
-  const s = results.scenarios;
-  const targets = {
-    planRequestsAtMost120: s.planNoChanges.requests <= 120,
-    planTenTimesBaseline: s.baselinePlan.wallSeconds / s.planNoChanges.wallSeconds >= 10,
-    applyWritesAtMost120: s.applyUniform.writeRequests <= 120,
-    peakRssUnder300Mb: Object.values(s).every((r) => r.peakRssMb < 300),
-    planFewOfManyAtMost60: s.planFewOfMany.requests <= 60,
-  };
-  results.targets = targets;
+  const ratio = s.baselinePlan.wallSeconds / s.planNoChanges.wallSeconds;
+  const cliRuns = ["planNoChanges", "planAllChange", "applyUniform", "validate10k", "validateSmall", "export100k", "planFewOfMany"];
+  const earlierRss = ["planNoChanges", "planAllChange", "applyUniform", "planFewOfMany", "validate10k", "validateSmall", "load10k"];
+  // [name, value, limit, "<=" | ">=" | "<", unit]
+  const targets = [
+    ["plan of 10,000 declared numbers (whole process)", s.planNoChanges.wallSeconds, 1.5, "<=", "s"],
+    ["plan vs per-resource baseline", ratio, 15, ">=", "×"],
+    ["plan requests", s.planNoChanges.requests, 120, "<=", ""],
+    ["uniform apply writes", s.applyUniform.writeRequests, 120, "<=", ""],
+    ["plan, 50 of 100,000: requests", s.planFewOfMany.requests, 60, "<=", ""],
+    ["10,000-number file: load + validate", s.load10k.seconds, 0.4, "<=", "s"],
+    ["100,000-number file: load + validate", s.load100k.seconds, 4, "<=", "s"],
+    ["100,000-number file: peak RSS", s.load100k.peakRssMb, 500, "<=", "MB"],
+    ["export of 100,000 numbers: requests", s.export100k.requests, 1010, "<=", ""],
+    ["export of 100,000 numbers (whole process)", s.export100k.wallSeconds, 8, "<=", "s"],
+    ["export of 100,000 numbers: peak RSS", s.export100k.peakRssMb, 300, "<=", "MB"],
+    ["validate of a small file (whole process)", s.validateSmall.wallSeconds, 0.35, "<=", "s"],
+    ["peak RSS of plan/apply/validate runs", Math.max(...earlierRss.map((k) => s[k].peakRssMb)), 300, "<", "MB"],
+    ["CLI processes that loaded @pulumi/pulumi", cliRuns.filter((k) => s[k].pulumiLoaded).length, 0, "<=", ""],
+  ];
+  const check = (v, limit, op) => (op === "<=" ? v <= limit : op === ">=" ? v >= limit : v < limit);
+  results.targets = Object.fromEntries(
+    targets.map(([name, value, limit, op, unit]) => [name, { value: Number(value.toFixed(3)), limit, op, unit, met: check(value, limit, op) }]),
+  );
+  for (const r of Object.values(s)) delete r.stdout;
   writeFileSync(join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
-  process.stdout.write(`wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts, ${LATENCY_MS} ms simulated latency (local simulator)\n\n`);
-  process.stdout.write(lines.join("\n") + "\n\n");
-  for (const [k, ok] of Object.entries(targets)) process.stdout.write(`${ok ? "met " : "MISSED"}  ${k}\n`);
-  process.stdout.write(`\nWrote bench/results.json\n`);
-  if (!Object.values(targets).every(Boolean)) process.exitCode = 1;
+
+  const out = process.stdout;
+  out.write(
+    `wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts, ${LATENCY_MS} ms simulated latency (local simulator); ` +
+      `whole processes, median of ${RUNS} runs (baselines ${BASELINE_RUNS}); ${results.machine.cpus} CPUs, ` +
+      `load average ${results.machine.loadAverageAtStart[0]} at start, ${results.machine.loadAverageAtEnd[0]} at end\n\n`,
+  );
+  out.write(lines.join("\n") + "\n\n");
+  for (const [name, t] of Object.entries(results.targets)) {
+    const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
+    out.write(`${t.met ? "met   " : "MISSED"}  ${name}: ${fmt(t.value)}${t.unit ? ` ${t.unit}` : ""} (limit ${t.op} ${t.limit}${t.unit ? ` ${t.unit}` : ""})\n`);
+  }
+  out.write(`\nWrote bench/results.json\n`);
+  if (!Object.values(results.targets).every((t) => t.met)) process.exitCode = 1;
 }
 
-main().catch((e) => {
-  process.stderr.write(`bench failed: ${e.message}\n`);
-  process.exitCode = 1;
-});
+main()
+  .catch((e) => {
+    process.stderr.write(`bench failed: ${e.message}\n`);
+    process.exitCode = 1;
+  })
+  .finally(() => rmSync(dir, { recursive: true, force: true }));

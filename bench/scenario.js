@@ -1,76 +1,47 @@
 "use strict";
 /**
- * One benchmark scenario, run in its own process so that its peak memory is its own.
- * Usage: node bench/scenario.js <plan|apply|export|baseline-plan|baseline-apply> <file>
- * Env: WAVIX_API_KEY, WAVIX_BASE_URL. Prints one JSON line: { wallSeconds, peakRssMb, ... }.
+ * In-process pieces of the bench, each run in its own process (so its peak memory is its own):
+ *   node bench/scenario.js load FILE            time to load and validate FILE (no Node start-up)
+ *   node bench/scenario.js baseline-plan FILE   per-resource reader: one GET per number, 10 in flight
+ *   node bench/scenario.js baseline-apply FILE  one PATCH per number, 10 in flight
+ * Env: WAVIX_API_KEY, WAVIX_BASE_URL, BENCH_IDS (baselines). Prints one JSON line.
  */
 const { readFileSync } = require("node:fs");
-const { WavixClient } = require("../dist/client");
-const { parseDesiredState } = require("../dist/config");
-const { computePlan, applyPlan } = require("../dist/plan");
-const { exportAccount } = require("../dist/resources/export");
 
-async function baselinePlan(state) {
-  // The per-resource way: one GET per declared number (ids known up front, which flatters it), 10 in flight.
-  const ids = JSON.parse(process.env.BENCH_IDS);
-  const base = process.env.WAVIX_BASE_URL;
-  const headers = { authorization: `Bearer ${process.env.WAVIX_API_KEY}` };
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++];
-      const r = await fetch(`${base}/v1/numbers/${id}`, { headers });
-      await r.json();
-    }
-  };
-  await Promise.all(Array.from({ length: 10 }, worker));
-  return { declared: state.numbers.length };
-}
-
-async function baselineApply(state) {
-  // One PATCH per changed number, 10 in flight.
+async function perResource(method, body) {
+  // The per-resource way (ids known up front, which flatters it), 10 in flight.
   const ids = JSON.parse(process.env.BENCH_IDS);
   const base = process.env.WAVIX_BASE_URL;
   const headers = { authorization: `Bearer ${process.env.WAVIX_API_KEY}`, "content-type": "application/json" };
-  const body = JSON.stringify({ call_status_url: process.env.BENCH_BASELINE_URL });
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
       const id = ids[next++];
-      const r = await fetch(`${base}/v1/numbers/${id}`, { method: "PATCH", headers, body });
+      const r = await fetch(`${base}/v1/numbers/${id}`, { method, headers, body });
       await r.json();
     }
   };
   await Promise.all(Array.from({ length: 10 }, worker));
-  return { declared: state.numbers.length };
+  return { items: ids.length };
 }
 
 async function main() {
   const [what, file] = process.argv.slice(2);
-  const parsed = file ? parseDesiredState(readFileSync(file, "utf8"), file) : { ok: true, state: { numbers: [] } };
-  if (!parsed.ok) throw new Error(parsed.problems.map((p) => p.message).join("\n"));
-  const state = parsed.state;
-  const client = new WavixClient({});
   const started = process.hrtime.bigint();
-  let detail = {};
-  if (what === "plan") {
-    const { plan } = await computePlan(client, state, {});
-    detail = { changes: plan.changes.length, unchanged: plan.summary.unchanged, problems: plan.problems.length };
-  } else if (what === "apply") {
-    const prepared = await computePlan(client, state, {});
-    const result = await applyPlan(client, prepared, { waitSeconds: 60 });
-    detail = { changes: prepared.plan.changes.length, ok: result.ok, failed: result.results.filter((r) => r.outcome !== "ok").length };
-  } else if (what === "export") {
-    const doc = await exportAccount(client);
-    detail = { numbers: doc.numbers.length, subAccounts: doc.sub_accounts.length };
+  let detail;
+  if (what === "load") {
+    const { loadDesiredState } = require("../dist/config");
+    const r = loadDesiredState(file);
+    if (!r.ok) throw new Error(r.problems.map((p) => p.message).join("\n"));
+    detail = { numbers: r.state.numbers?.length ?? 0 };
   } else if (what === "baseline-plan") {
-    detail = await baselinePlan(state);
+    readFileSync(file, "utf8");
+    detail = await perResource("GET");
   } else if (what === "baseline-apply") {
-    detail = await baselineApply(state);
+    detail = await perResource("PATCH", JSON.stringify({ call_status_url: process.env.BENCH_BASELINE_URL }));
   } else throw new Error(`unknown scenario ${what}`);
-  const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-  const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  process.stdout.write(JSON.stringify({ wallSeconds, peakRssMb, ...detail }) + "\n");
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  process.stdout.write(JSON.stringify({ seconds, ...detail }) + "\n");
 }
 
 main().catch((e) => {

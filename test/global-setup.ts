@@ -32,6 +32,8 @@ export default function setup(): () => void {
     const out = (err as { stdout?: Buffer }).stdout?.toString() ?? "";
     process.stderr.write(`warning: the build reported errors:\n${out}\n`);
   }
+  // The rest of `npm run build`: schema validators compiled to code (scripts/build-validators.js).
+  execFileSync(process.execPath, [resolve(root, "scripts", "build-validators.js")], { cwd: root, stdio: "pipe" });
   const dir = mkdtempSync(join(tmpdir(), "wavix-sim-violations-"));
   // Set before the workers start, so they (and the CLIs they spawn) inherit it.
   process.env[VIOLATIONS_DIR_ENV] = dir;

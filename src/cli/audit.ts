@@ -16,7 +16,7 @@ import {
   type AuditReport,
   type HtmlRenderOptions,
 } from "../audit";
-import { clientFromEnv, loadFileOrExit, timeoutOption } from "./common";
+import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
@@ -37,6 +37,8 @@ export interface AuditCommandOptions {
   failOnFindings?: boolean;
   /** `--timeout`: seconds per request. @default WAVIX_TIMEOUT, else 30 */
   timeout?: number;
+  /** `--max-rps`: fixed cap on requests per second. @default none (pacing adapts to the server) */
+  maxRps?: number;
 }
 
 export function registerAudit(program: Command): void {
@@ -48,6 +50,7 @@ export function registerAudit(program: Command): void {
     .option("--out <dir>", "also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
     .addOption(timeoutOption())
+    .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
     .action(async (opts: AuditCommandOptions) => {
       await runAudit(opts);
     });
@@ -57,7 +60,7 @@ export function registerAudit(program: Command): void {
 export async function runAudit(opts: AuditCommandOptions): Promise<void> {
   // The file is checked before any request (PRODUCT.md part 3: errors reported all at once first).
   const state = loadFileOrExit(opts.file);
-  const client = clientFromEnv({ timeout: opts.timeout });
+  const client = clientFromEnv({ timeout: opts.timeout, maxRps: opts.maxRps });
   if (state.audit === undefined) {
     process.stderr.write(`Note: ${opts.file} has no audit section; the report is empty.\n`);
   }

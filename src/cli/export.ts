@@ -1,12 +1,18 @@
-/** `wavix-sync export`: the account as a wavix.yaml that plans clean. */
+/** `wavix-sync export`: the account as a wavix.yaml that plans clean, streamed out (no whole-account document in memory). */
 import type { Command } from "commander";
-import { stringifyDesiredState } from "../config";
-import { exportAccount } from "../resources/export";
-import { writeFileAtomic } from "./files";
-import { clientFromEnv, timeoutOption } from "./common";
+import { streamExport } from "../resources/export";
+import { writeFileAtomicStream } from "./files";
+import { clientFromEnv, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
 
 /** Where editors find the schema when wavix-sync is installed in the repo. */
 const SCHEMA_PATH = "./node_modules/wavix-sync/schemas/wavix.schema.json";
+
+/** Writes to stdout, waiting when the pipe is full (a slow reader holds the export back, memory stays flat). */
+function writeStdout(chunk: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+  });
+}
 
 export function registerExport(program: Command): void {
   program
@@ -14,17 +20,18 @@ export function registerExport(program: Command): void {
     .description("Print the account as a wavix.yaml on which plan reports no changes (no secrets)")
     .option("--out <FILE>", "write to FILE instead of standard output")
     .addOption(timeoutOption())
-    .action(async (flags: { out?: string; timeout?: number }) => {
-      const client = clientFromEnv({ timeout: flags.timeout });
-      const state = await exportAccount(client);
-      const text = stringifyDesiredState(state, { schemaPath: SCHEMA_PATH });
+    .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
+    .action(async (flags: { out?: string; timeout?: number; maxRps?: number }) => {
+      const client = clientFromEnv({ timeout: flags.timeout, maxRps: flags.maxRps });
       if (flags.out) {
-        await writeFileAtomic(flags.out, text);
-        const n = state.numbers?.length ?? 0;
-        const s = state.sub_accounts?.length ?? 0;
-        process.stderr.write(`Wrote ${flags.out} (${s} sub-accounts, ${n} numbers).\n`);
+        const out = flags.out;
+        let summary = { subAccounts: 0, numbers: 0 };
+        await writeFileAtomicStream(out, async (write) => {
+          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH });
+        });
+        process.stderr.write(`Wrote ${out} (${summary.subAccounts} sub-accounts, ${summary.numbers} numbers).\n`);
       } else {
-        process.stdout.write(text);
+        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH });
       }
     });
 }

@@ -15,7 +15,7 @@ import {
   type ApplyResult,
   type Plan,
 } from "../plan";
-import { clientFromEnv, loadFileOrExit, nonNegativeNumber, positiveInt, timeoutOption } from "./common";
+import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
@@ -38,6 +38,7 @@ interface PlanFlags extends OutputFlags {
   prune?: boolean;
   concurrency: number;
   timeout?: number;
+  maxRps?: number;
 }
 
 interface ApplyFlags extends OutputFlags {
@@ -45,6 +46,7 @@ interface ApplyFlags extends OutputFlags {
   prune?: boolean;
   concurrency: number;
   timeout?: number;
+  maxRps?: number;
   wait: number;
 }
 
@@ -76,7 +78,8 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
     .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
-    .addOption(timeoutOption());
+    .addOption(timeoutOption())
+    .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
 }
 
 /** Where each rendering goes: the terminal's format, and the file's (with its path) when `--out` is given. */
@@ -130,7 +133,7 @@ export function registerPlanApply(program: Command): void {
     .action(async (flags: PlanFlags) => {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
+      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
       const { plan } = await computePlan(client, desired, { prune: flags.prune });
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
       process.stdout.write(renderPlan(route.terminal, plan, flags.file));
@@ -145,7 +148,7 @@ export function registerPlanApply(program: Command): void {
     .action(async (flags: ApplyFlags) => {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout });
+      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
       const prepared = await computePlan(client, desired, { prune: flags.prune });
       const { plan } = prepared;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.

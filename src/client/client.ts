@@ -18,6 +18,7 @@ import {
 } from "./request";
 import { resolveRetryOptions, type RetryNotice, type RetryOptions } from "./retry";
 import { DEFAULT_MAX_PAGES, walkPages } from "./pagination";
+import type { PacerOptions, PacerState } from "./rate-limit";
 import type {
   AnswerCallRequest,
   Brand,
@@ -57,7 +58,8 @@ export interface WavixClientOptions {
    */
   baseUrl?: string;
   /**
-   * The network.
+   * The network (anything shaped like `fetch`). `nodeHttpFetch` (node-http-fetch.ts, what the CLI
+   * uses) spends about half the CPU of the built-in fetch per listing page.
    * @default globalThis.fetch
    */
   fetch?: FetchLike;
@@ -77,9 +79,10 @@ export interface WavixClientOptions {
    */
   concurrency?: number;
   /**
-   * Client-side rate limit (token bucket), shared with clients made by `withApiKey`.
-   * `Infinity` turns it off.
-   * @default 50
+   * A fixed cap in requests per second (token bucket; the CLI's `--max-rps`), shared with clients
+   * made by `withApiKey`. Without it the pace adapts to the server alone: bounded by `concurrency`,
+   * slowed on 429/`Retry-After`, recovering gradually (rate-limit.ts).
+   * @default Infinity (no fixed cap)
    */
   requestsPerSecond?: number;
   /**
@@ -100,6 +103,12 @@ export interface WavixClientOptions {
    * @default a no-op
    */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * How pacing reacts to pushback (429, 503 with `Retry-After`); see PacerOptions for each
+   * field's default (halve the rate sent, +10 % a second after, lifted after 30 s without pushback).
+   * @default {}
+   */
+  pacing?: Omit<PacerOptions, "maxRequestsPerSecond" | "now">;
   /**
    * Receives contract-drift notices (a response that does not match `schemas/api`). Never the key.
    * @default a no-op
@@ -202,13 +211,18 @@ export class WavixClient {
       maxResponseBytes,
       onRetry: options.onRetry ?? (() => undefined),
       onWarning: options.onWarning ?? (() => undefined),
-      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? 50),
+      shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? Infinity, options.pacing),
     };
   }
 
   /** Requests and retries sent by this client and every client derived with `withApiKey`. */
   get stats(): ClientStats {
     return this.#config.shared.stats;
+  }
+
+  /** The pacing in force (shared with clients derived with `withApiKey`): rate, slowdowns, pause. */
+  get pacing(): PacerState {
+    return this.#config.shared.pacer.state();
   }
 
   /**

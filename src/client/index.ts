@@ -5,6 +5,7 @@ export { walkPages, readAll, DEFAULT_MAX_PAGES, type PageWalk } from "./paginati
 export { DEFAULT_RETRY_OPTIONS, resolveRetryOptions, isIdempotent, backoffDelayMs, type RetryNotice, type RetryOptions, type ResolvedRetryOptions, type HttpMethod } from "./retry";
 export { parseRetryAfter, cappedRetryAfter } from "./retry-timing";
 export { resolveBaseUrl, isLoopbackHost, DEFAULT_BASE_URL } from "./base-url";
-export { TokenBucket } from "./rate-limit";
 export { DEFAULT_MAX_RESPONSE_BYTES, type ClientStats, type FetchLike } from "./request";
+export { nodeHttpFetch } from "./node-http-fetch";
+export { AdaptivePacer, TokenBucket, type PacerOptions, type PacerState } from "./rate-limit";
 export { checkResponse, type ResponseSchemaName } from "./response-schemas";

@@ -160,11 +160,14 @@ function ignoresPaging(firstIds: readonly unknown[], ids: readonly unknown[], pa
  * shifts the rest) looks inconsistent, so an {@link IncompleteListingError} is given one more full
  * read before it is thrown; a listing past its page bound is not read again.
  */
-export async function readAll<T>(open: () => AsyncIterable<Page<T>>): Promise<T[]> {
+export async function readAll<T>(open: () => AsyncIterable<Page<T>>): Promise<T[]>;
+/** The same, keeping `map(item)` of each item as its page arrives (the items themselves are dropped). */
+export async function readAll<T, U>(open: () => AsyncIterable<Page<T>>, map: (item: T) => U): Promise<U[]>;
+export async function readAll<T, U>(open: () => AsyncIterable<Page<T>>, map?: (item: T) => U): Promise<(T | U)[]> {
   for (let attempt = 1; ; attempt++) {
-    const all: T[] = [];
+    const all: (T | U)[] = [];
     try {
-      for await (const page of open()) all.push(...page.items);
+      for await (const page of open()) for (const item of page.items) all.push(map ? map(item) : item);
       return all;
     } catch (err) {
       // A listing past its page bound would only cost as much again.

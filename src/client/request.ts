@@ -2,8 +2,8 @@
  * One HTTP exchange with the Wavix API, and its retries. Everything that is about the wire lives
  * here: Bearer auth only (seed part 5; the deprecated query-parameter key is never sent), the
  * per-attempt timeout, JSON decoding, mapping a failure to one error class (seed part 7 bodies),
- * the retry policy (retry.ts) on p-retry, the concurrency bound (p-limit) and the client-side
- * rate limit (rate-limit.ts).
+ * the retry policy (retry.ts) on p-retry, the concurrency bound (p-limit) and the request pacing
+ * (rate-limit.ts: adaptive to 429/`Retry-After`, a fixed cap only when the user sets one).
  *
  * Two bounds protect the run from a hostile or broken server (issue #13): redirects are followed
  * only within the base URL's origin (another host's answer is never acted on), and a response body
@@ -25,7 +25,7 @@ import {
   WavixApiError,
   type WavixApiErrorInit,
 } from "./errors";
-import { TokenBucket } from "./rate-limit";
+import { AdaptivePacer, type PacerOptions } from "./rate-limit";
 import { redact, safeCause } from "./redact";
 import { checkResponse, type ResponseSchemaName } from "./response-schemas";
 import { backoffDelayMs, isIdempotent, type HttpMethod, type ResolvedRetryOptions, type RetryNotice } from "./retry";
@@ -41,10 +41,10 @@ export interface ClientStats {
   retries: number;
 }
 
-/** State shared by a client and its `withApiKey` children: one bound, one bucket, one set of counters. */
+/** State shared by a client and its `withApiKey` children: one bound, one pacer, one set of counters. */
 export interface SharedTransport {
   limit: LimitFunction;
-  bucket: TokenBucket;
+  pacer: AdaptivePacer;
   stats: ClientStats;
   /** Drift warnings already reported (by de-duplication key). */
   warned: Set<string>;
@@ -71,13 +71,18 @@ export function rememberSecret(shared: SharedTransport, secret: unknown): void {
   }
 }
 
-export function createSharedTransport(concurrency: number, requestsPerSecond: number): SharedTransport {
+/** @param maxRequestsPerSecond a fixed cap; `Infinity` for none (pacing then adapts to the server alone) */
+export function createSharedTransport(
+  concurrency: number,
+  maxRequestsPerSecond: number,
+  pacing: Omit<PacerOptions, "maxRequestsPerSecond"> = {},
+): SharedTransport {
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
   return {
     limit: pLimit(concurrency),
-    bucket: new TokenBucket(requestsPerSecond),
+    pacer: new AdaptivePacer({ ...pacing, maxRequestsPerSecond }),
     stats: { requests: 0, retries: 0 },
     warned: new Set(),
     secrets: new Set(),
@@ -276,7 +281,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
   const { method, path } = spec;
   // Outcome unknown = the server may have acted on a non-idempotent request (PRODUCT.md part 8).
   const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
-  await config.shared.bucket.take();
+  const sentAt = await config.shared.pacer.take();
   config.shared.stats.requests += 1;
 
   const signal = AbortSignal.timeout(config.timeoutMs);
@@ -330,6 +335,9 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
   const status = response.status;
   const contentType = (response.headers.get("content-type") ?? "").split(";")[0].trim().toLowerCase();
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
+  // Pushback slows the whole client family down (rate-limit.ts); a 503 counts only with Retry-After.
+  const pushback = status === 429 || (status === 503 && retryAfterMs !== undefined);
+  config.shared.pacer.onResponse(sentAt, pushback, cappedRetryAfter(retryAfterMs, config.retry.maxRetryAfterMs));
   const serverSide = status >= 500;
   const base: WavixApiErrorInit = { method, path, status, outcomeUnknown: unknownIfPost && serverSide };
 

@@ -2,12 +2,12 @@
  * Response validation against `schemas/api/*.schema.json` (derived from seed part 2). Validation
  * never throws: a mismatch is contract drift, reported through `onWarning` so a run still finishes
  * while someone learns that the API changed (e.g. a property on Number, which seed 2.1 says may
- * not appear). Schemas are compiled once per process, on first use.
+ * not appear). The built package uses the validators scripts/build-validators.js compiled at build
+ * time (dist/client/response.validate.js); from the sources they are compiled once, on first use.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
-import addFormats from "ajv-formats";
+import type { ErrorObject, ValidateFunction } from "ajv";
 
 export type ResponseSchemaName =
   | "number"
@@ -52,7 +52,18 @@ function compile(): Compiled {
   if (compiled) return compiled;
   const validators = new Map<string, ValidateFunction>();
   try {
+    // Precompiled at build time (one export per schema file name); options as below.
+    const built = require("./response.validate.js") as Record<string, ValidateFunction>;
+    for (const [name, validate] of Object.entries(built)) if (name !== "default") validators.set(name, validate);
+    compiled = { validators };
+    return compiled;
+  } catch {
+    validators.clear();
+  }
+  try {
     const dir = path.join(packageRoot(), "schemas", "api");
+    const Ajv = (require("ajv") as typeof import("ajv")).default;
+    const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
     const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json"));

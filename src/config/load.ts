@@ -2,18 +2,25 @@
  * Loading the desired-state file (PRODUCT.md part 3): YAML with positions, the JSON Schema, the
  * semantic checks, then normalising into DesiredState. Every problem is found in one run, before
  * any request, and reported as `FILE:LINE:COL: message (at path)`.
+ *
+ * Two paths (issue #15): a plain file is first read by the fast parser (fast-parse.ts: data and
+ * the positions of list items only); when it is not plain or any check finds a problem, the file
+ * is read again with `yaml`'s Document, which keeps a position for every node, and every message
+ * comes from that path. Positions are so kept only as long as errors need them.
  */
 import { readFileSync, statSync } from "node:fs";
 import type { ErrorObject } from "ajv";
-import { isAlias, LineCounter, parseDocument, visit, type Document } from "yaml";
+import type { Document } from "yaml";
+import { yamlLib } from "./yaml-lib";
 import type { ConfigProblem, DesiredState } from "./types";
 import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "./yaml-nodes";
 import { schemaErrors } from "./schema";
 import { closestKey, orList, valueErrorMessage, valueErrorRank } from "./messages";
-import { asciiUrls, findSecretKeys, findSecretValues, SECRET_KEY_MESSAGE, SECRET_VALUE_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
+import { asciiUrls, findSecretKeys, findSecretValues, isSecretKey, SECRET_KEY_MESSAGE, SECRET_VALUE_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
 import { normalizeDesiredState } from "./normalize";
 import { decodeConfigBytes, MAX_CONFIG_BYTES, tooLargeMessage } from "./decode";
 import { checkExpansion, MAX_EXPANDED_VALUES } from "./aliases";
+import { fastParse, linePositions } from "./fast-parse";
 
 /** Outcome of loading: the typed state, or every problem found (sorted by position). */
 export type LoadResult = { ok: true; state: DesiredState } | { ok: false; problems: ConfigProblem[] };
@@ -79,6 +86,67 @@ function lowerFirst(s: string): string {
 
 /** Like `loadDesiredState`, from text already read; `file` names it in messages and in the state. */
 export function parseDesiredState(text: string, file: string, options: LoadOptions = {}): LoadResult {
+  return parseValidFast(text, file, options) ?? parseWithPositions(text, file, options);
+}
+
+/**
+ * The fast path: the state of a plain, valid file, or `undefined` (not plain, or some check
+ * failed: the caller then reads the file again with positions and words the problems).
+ */
+function parseValidFast(text: string, file: string, options: LoadOptions): LoadResult | undefined {
+  const parsed = fastParse(text);
+  if (!parsed) return undefined;
+  const { data } = parsed;
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
+  if (hasSecretKey(data)) return undefined;
+  if (hasSecretValue(data, secretValuesOf(options))) return undefined;
+  // As the full path does before its checks: internationalised hosts to their ASCII form.
+  asciiUrls(data);
+  if (schemaErrors(data).length > 0) return undefined;
+  // Lines are only needed to word a problem, and any problem goes to the full path anyway.
+  if (semanticProblems(data, () => 0, formatPath).length > 0) return undefined;
+  const at = linePositions(text);
+  const state = normalizeDesiredState(data as Record<string, unknown>, file, (segs) => {
+    const offset = segs.length === 2 ? parsed.itemOffsets.get(String(segs[0]))?.[Number(segs[1])] : undefined;
+    return offset === undefined ? undefined : { file, ...at(offset) };
+  });
+  return { ok: true, state };
+}
+
+/** The secret values worth looking for: short or empty ones would match by chance. */
+function secretValuesOf(options: LoadOptions): string[] {
+  return (options.secretValues ?? []).filter((v): v is string => typeof v === "string" && v.length >= 8);
+}
+
+/** Any string value, at any depth, holding one of the secret values (the full path reports it). */
+function hasSecretValue(value: unknown, secrets: readonly string[]): boolean {
+  if (secrets.length === 0) return false;
+  if (typeof value === "string") return secrets.some((s) => value.includes(s));
+  if (Array.isArray(value)) return value.some((v) => hasSecretValue(v, secrets));
+  if (value === null || typeof value !== "object") return false;
+  for (const k in value) if (hasSecretValue((value as Record<string, unknown>)[k], secrets)) return true;
+  return false;
+}
+
+/** Any mapping key, at any depth, that names a secret (the full path reports it). */
+function hasSecretKey(value: unknown, checked = new Map<string, boolean>()): boolean {
+  if (Array.isArray(value)) return value.some((v) => hasSecretKey(v, checked));
+  if (value === null || typeof value !== "object") return false;
+  for (const k in value) {
+    // The same few keys repeat on every item: test each name once.
+    let secret = checked.get(k);
+    if (secret === undefined) checked.set(k, (secret = isSecretKey(k)));
+    if (secret || hasSecretKey((value as Record<string, unknown>)[k], checked)) return true;
+  }
+  return false;
+}
+
+/**
+ * The full path: `yaml`'s Document, a position for every node, every problem worded. Exported for
+ * the test that holds the fast path to the same results (test/config/fast-parse.test.ts).
+ */
+export function parseWithPositions(text: string, file: string, options: LoadOptions = {}): LoadResult {
+  const { isAlias, LineCounter, parseDocument, visit } = yamlLib();
   const lineCounter = new LineCounter();
   // `merge`: YAML 1.1 merge keys (`<<: *defaults`), which people use with anchors.
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, merge: true });
@@ -143,7 +211,7 @@ export function parseDesiredState(text: string, file: string, options: LoadOptio
   // Secrets anywhere, reported at the key; nothing else is said about (or quoted from) what is under it.
   const secrets = findSecretKeys(doc.contents as Parameters<typeof findSecretKeys>[0]);
   for (const s of secrets) raws.push({ segments: s.segments, atKey: true, message: `${JSON.stringify(s.key)}: ${SECRET_KEY_MESSAGE}` });
-  const secretValues = (options.secretValues ?? []).filter((v): v is string => typeof v === "string" && v.length >= 8);
+  const secretValues = secretValuesOf(options);
   for (const segs of findSecretValues(doc.contents as Parameters<typeof findSecretValues>[0], secretValues)) {
     raws.push({ segments: segs, message: SECRET_VALUE_MESSAGE });
     secrets.push({ segments: segs, key: "" });

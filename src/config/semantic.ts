@@ -3,7 +3,8 @@
  * identities, trunk_id only with transport trunk, URLs that really parse, date windows in order.
  * They read the plain data defensively: the schema may have failed on the same file.
  */
-import { isMap, isScalar, isSeq, type Node } from "yaml";
+import type { Node } from "yaml";
+import { yamlLib } from "./yaml-lib";
 import type { PathSegment } from "./yaml-nodes";
 import { normalizeDigits } from "./normalize";
 import { quote, quoteName } from "./messages";
@@ -39,6 +40,7 @@ export const SECRET_KEY_MESSAGE =
 /** Every mapping key anywhere in the document whose name looks like a secret, with its path. */
 export function findSecretKeys(root: Node | null): { segments: PathSegment[]; key: string }[] {
   const found: { segments: PathSegment[]; key: string }[] = [];
+  const { isMap, isScalar, isSeq } = yamlLib();
   // Bounded by the document's size: each node is visited once (aliases are not followed).
   const walk = (node: unknown, segs: PathSegment[]): void => {
     if (isMap(node)) {
@@ -64,6 +66,7 @@ export const SECRET_VALUE_MESSAGE =
 export function findSecretValues(root: Node | null, secrets: readonly string[]): PathSegment[][] {
   const found: PathSegment[][] = [];
   if (secrets.length === 0) return found;
+  const { isMap, isScalar, isSeq } = yamlLib();
   const holds = (v: unknown): boolean => typeof v === "string" && secrets.some((k) => v.includes(k));
   const walk = (node: unknown, segs: PathSegment[]): void => {
     if (isMap(node)) {

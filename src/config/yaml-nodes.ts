@@ -2,7 +2,8 @@
  * Finding YAML nodes by path, so every problem points at `FILE:LINE:COL` of the node it is about
  * (PRODUCT.md part 3: "one per line as FILE:LINE:COL: message (at path)").
  */
-import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from "yaml";
+import type { Document, LineCounter, Node } from "yaml";
+import { yamlLib } from "./yaml-lib";
 
 /** One step of a path: a mapping key or a list index. */
 export type PathSegment = string | number;
@@ -58,6 +59,7 @@ type Pair = { key: unknown; value: unknown };
  * ones in order, as YAML merge keys are resolved.
  */
 function findPair(doc: Document, map: Node, key: string, depth = 0): Pair | undefined {
+  const { isAlias, isMap, isScalar, isSeq } = yamlLib();
   if (!isMap(map)) return undefined;
   const own = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
   if (own || depth > 20) return own;
@@ -76,6 +78,7 @@ function findPair(doc: Document, map: Node, key: string, depth = 0): Pair | unde
 }
 
 export function locate(doc: Document, segments: readonly PathSegment[]): LocatedNode {
+  const { isAlias, isMap, isScalar, isSeq } = yamlLib();
   let node: Node | null = (doc.contents as Node | null) ?? null;
   let key: Node | null = null;
   for (const seg of segments) {
@@ -108,6 +111,6 @@ export function nodeLinePos(node: Node | null, lineCounter: LineCounter): { line
 
 /** The source text of a scalar, e.g. `+15551230002` for a value YAML read as a number. */
 export function scalarSource(node: Node | null): string | undefined {
-  if (isScalar(node) && typeof node.source === "string" && node.source !== "") return node.source;
+  if (yamlLib().isScalar(node) && typeof node.source === "string" && node.source !== "") return node.source;
   return undefined;
 }

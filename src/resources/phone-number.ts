@@ -220,7 +220,7 @@ export async function writeNumber(client: WavixClient, desired: NumberSettings, 
 }
 
 /** Pages fetched ahead when the whole number listing is read (within what its first page claims). */
-const LISTING_PREFETCH = 8;
+export const LISTING_PREFETCH = 8;
 
 /**
  * Every number of the account, page by page (a few pages fetched ahead at once), proved complete

@@ -1,0 +1,226 @@
+/**
+ * Request pacing (src/client/rate-limit.ts; PRODUCT.md part 5 "Request pacing adapts to the server
+ * (429, Retry-After); --max-rps caps it"): the pacer's rules on a fake clock, then the client
+ * against a server that enforces a limit it does not announce (test/helpers/rate-limited-server.ts),
+ * then `--max-rps` through the CLI against the simulator. Counts, not speed: the only times
+ * asserted are lower bounds (a wait that must have happened), which a loaded machine cannot break.
+ */
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import { AdaptivePacer, RateLimitedError, WavixClient, type WavixClientOptions } from "../../src/client";
+import { generateAccount, startSimulator, type Simulator } from "../../src/simulator";
+import { createHttpTestServer, sendJson, type HttpTestServer } from "../helpers/http-test-server";
+import { createRateLimitedServer } from "../helpers/rate-limited-server";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+
+const KEY = "pacing-test-key";
+const NUMBER = { id: 12, number: "15551230001", destination: [], sms_enabled: false };
+
+function fakeClock() {
+  let t = 0;
+  return {
+    now: () => t,
+    set: (ms: number) => (t = ms),
+    /** A sleep that moves the virtual clock instead of waiting. */
+    sleep: async (ms: number) => {
+      t += ms;
+    },
+  };
+}
+
+describe("AdaptivePacer on a fake clock", () => {
+  it("sets no pace at all while the server never pushes back", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now });
+    for (let i = 0; i < 1000; i++) p.onResponse(await p.take(), false);
+    expect(p.state()).toEqual({ rate: Infinity, slowdowns: 0, pausedForMs: 0 });
+  });
+
+  it("halves the rate that was being sent, once per round of requests in flight", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now });
+    const sent: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      clock.set(i * 50); // 20 requests a second
+      sent.push(await p.take());
+    }
+    clock.set(1000);
+    p.onResponse(sent[19], true);
+    expect(p.state().rate).toBeCloseTo(10, 5);
+    // Other refusals of requests sent before that slowdown do not halve it again.
+    p.onResponse(sent[18], true);
+    p.onResponse(sent[10], true);
+    expect(p.state()).toMatchObject({ slowdowns: 1 });
+    expect(p.state().rate).toBeCloseTo(10, 5);
+  });
+
+  it("recovers by 10 % a second without pushback, then lifts the limit", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, liftAfterMs: 30_000, liftAtGrowth: 1000 });
+    for (let i = 0; i < 10; i++) {
+      clock.set(i * 100);
+      await p.take();
+    }
+    clock.set(1000);
+    p.onResponse(900, true);
+    const base = p.state().rate;
+    expect(base).toBeCloseTo(5, 5);
+    clock.set(6000);
+    expect(p.state().rate).toBeCloseTo(base * 1.1 ** 5, 5);
+    clock.set(30_999);
+    expect(p.state().rate).toBeLessThan(Infinity);
+    clock.set(31_000);
+    expect(p.state().rate).toBe(Infinity);
+  });
+
+  it("wins the rate back by 5 % per answer, and lifts the limit once it has grown eightfold", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now });
+    for (let i = 0; i < 10; i++) {
+      clock.set(i * 100);
+      await p.take();
+    }
+    clock.set(1000);
+    p.onResponse(900, true);
+    const base = p.state().rate;
+    for (let i = 0; i < 10; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
+    // Answers to requests sent before the slowdown do not count.
+    p.onResponse(999, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
+    for (let i = 0; i < 33; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBe(Infinity);
+  });
+
+  it("is not ratcheted down by sporadic refusals (3 % of requests, unrelated to the pace)", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
+    const rates: number[] = [];
+    for (let i = 0; i < 3000; i++) {
+      clock.set(Math.max(clock.now(), i * 2)); // up to 500 requests a second, answered at once
+      const sent = await p.take();
+      p.onResponse(sent, i % 33 === 32);
+      rates.push(p.state().rate);
+    }
+    expect(p.state().slowdowns).toBeGreaterThan(50);
+    // Each refusal halves the pace, the answers before the next one win it back (and more).
+    expect(Math.min(...rates.slice(-300))).toBeGreaterThan(100);
+  });
+
+  it("pauses every request for Retry-After and never drops below its floor", () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, minRequestsPerSecond: 0.5 });
+    clock.set(10_000);
+    p.onResponse(10_000, true, 2000);
+    expect(p.state().pausedForMs).toBe(2000);
+    for (let i = 1; i <= 20; i++) {
+      clock.set(10_000 + i);
+      p.onResponse(10_000 + i, true);
+    }
+    expect(p.state().rate).toBeGreaterThanOrEqual(0.5);
+  });
+
+  it("refuses a cap that is not a positive number", () => {
+    expect(() => new AdaptivePacer({ maxRequestsPerSecond: 0 })).toThrow(RangeError);
+    expect(() => new WavixClient({ apiKey: KEY, baseUrl: "http://127.0.0.1:1", requestsPerSecond: -1 })).toThrow(RangeError);
+  });
+});
+
+describe("against servers", () => {
+  const closers: (() => Promise<void>)[] = [];
+  afterEach(async () => {
+    while (closers.length > 0) await closers.pop()?.();
+  });
+
+  function client(url: string, options: WavixClientOptions = {}): WavixClient {
+    return new WavixClient({ apiKey: KEY, baseUrl: url, ...options, retry: { backoffBaseMs: 1, backoffLimitMs: 5, ...options.retry } });
+  }
+
+  it("keeps 8 requests in flight and sets no rate when the server never pushes back", async () => {
+    const server = await createRateLimitedServer({ ratePerSecond: 1e6, burst: 1e6, retryAfterSeconds: 1, body: NUMBER });
+    closers.push(() => server.close());
+    const c = client(server.url);
+    await Promise.all(Array.from({ length: 40 }, (_, i) => c.getNumber(i + 1)));
+    expect(server.counts).toEqual({ ok: 40, limited: 0 });
+    expect(server.peakInFlight).toBe(8);
+    expect(c.pacing).toMatchObject({ rate: Infinity, slowdowns: 0 });
+  });
+
+  it("slows down under a limit it was not told, finishes everything, and lifts the pace once the pushback stops", async () => {
+    const server = await createRateLimitedServer({ ratePerSecond: 20, burst: 5, retryAfterSeconds: 1, body: NUMBER });
+    closers.push(() => server.close());
+    const c = client(server.url, { retry: { limit: 20 }, pacing: { liftAfterMs: 1500 } });
+    const rates: number[] = [];
+    const sampler = setInterval(() => rates.push(c.pacing.rate), 20);
+    await Promise.all(Array.from({ length: 60 }, (_, i) => c.getNumber(i + 1)));
+    clearInterval(sampler);
+    expect(server.counts.ok).toBe(60);
+    // Every refusal was retried; a client that kept 8 in flight against a 20/s limit would be
+    // refused on most rounds. Adapting keeps refusals to a few rounds' worth.
+    expect(server.counts.limited).toBeGreaterThan(0);
+    expect(server.counts.limited).toBeLessThanOrEqual(30);
+    expect(c.stats.retries).toBe(server.counts.limited);
+    expect(c.pacing.slowdowns).toBeGreaterThanOrEqual(1);
+    // Paced below the limit it discovered (20/s) for a while.
+    expect(Math.min(...rates)).toBeLessThanOrEqual(20);
+    // Recovery: with no pushback for liftAfterMs the limit is gone and the full bound is used again.
+    await sleep(1600);
+    expect(c.pacing.rate).toBe(Infinity);
+  });
+
+  it("makes every client of the family wait out Retry-After, not only the refused request", async () => {
+    const server: HttpTestServer = await createHttpTestServer();
+    closers.push(() => server.close());
+    let refusedAt = 0;
+    const arrivals: number[] = [];
+    server.handle((_req, res) => {
+      arrivals.push(performance.now());
+      if (refusedAt === 0) {
+        refusedAt = performance.now();
+        sendJson(res, 429, { success: false, message: "slow down" }, { "retry-after": "1" });
+      } else sendJson(res, 200, NUMBER);
+    });
+    const parent = client(server.url, { retry: { limit: 0 } });
+    const child = parent.withApiKey("sub-account-key");
+    await expect(parent.getNumber(1)).rejects.toBeInstanceOf(RateLimitedError);
+    await child.getNumber(2);
+    expect(arrivals).toHaveLength(2);
+    expect(arrivals[1] - refusedAt).toBeGreaterThanOrEqual(950);
+  });
+
+  it("plan --max-rps caps the pace; without it the same plan sends the same requests", async () => {
+    const seed = generateAccount({ numbers: 1500, subAccounts: 0 });
+    const sim: Simulator = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }] });
+    closers.push(() => sim.close());
+    const dir = scratch();
+    const yaml = `version: 1\nnumbers:\n${(seed.numbers ?? []).map((n) => `  - number: "${n.number}"\n`).join("")}`;
+    const file = writeYaml(dir, "all.yaml", yaml);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
+
+    const free = await runCli(["plan", "-f", file, "--json"], env);
+    expect(free.code, free.stderr).toBe(0);
+    const requests = sim.log.length;
+    expect(requests).toBe(15);
+
+    sim.log.length = 0;
+    const started = performance.now();
+    const capped = await runCli(["plan", "-f", file, "--json", "--max-rps", "5"], env);
+    const elapsed = performance.now() - started;
+    expect(capped.code, capped.stderr).toBe(0);
+    expect(sim.log).toHaveLength(requests);
+    // A burst of 5, then 10 more at 5 per second.
+    expect(elapsed).toBeGreaterThanOrEqual(1900);
+    const times = sim.log.map((e) => Date.parse(e.at));
+    expect(times[times.length - 1] - times[0]).toBeGreaterThanOrEqual(1800);
+  });
+
+  it("refuses --max-rps that is not above 0, and documents it on every command that calls the API", async () => {
+    const bad = await runCli(["plan", "--max-rps", "0"], { WAVIX_API_KEY: KEY });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--max-rps takes a number greater than 0, got "0"');
+    for (const cmd of ["plan", "apply", "export", "audit"]) {
+      const help = await runCli([cmd, "--help"]);
+      expect(help.stdout, cmd).toContain("--max-rps <N>");
+    }
+  });
+});
