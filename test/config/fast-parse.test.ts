@@ -11,6 +11,7 @@ import { parse, stringify } from "yaml";
 import { describe, expect, it } from "vitest";
 import { parseDesiredState } from "../../src/config";
 import { fastParse, linePositions } from "../../src/config/fast-parse";
+import { checkExpansion } from "../../src/config/aliases";
 import { parseWithPositions } from "../../src/config/load";
 import { schemaErrors, schemaValidatorOrigin } from "../../src/config/schema";
 
@@ -27,7 +28,11 @@ describe("fast path agrees with the yaml Document path", () => {
 
   it.each(files.map((f) => [f.slice(root.length + 1), f]))("%s: same result", (_name, file) => {
     const text = readFileSync(file, "utf8");
-    expect(parseDesiredState(text, "f.yaml")).toEqual(parseWithPositions(text, "f.yaml"));
+    // Where a too-deep file stops depends on the stack depth the parse started at, which differs
+    // between the two calls; the corpus test matches that column with a wildcard too.
+    const depthFree = (r: ReturnType<typeof parseDesiredState>) =>
+      r.ok ? r : { ...r, problems: r.problems.map((p) => (/too deeply/.test(p.message) ? { ...p, col: 0 } : p)) };
+    expect(depthFree(parseDesiredState(text, "f.yaml"))).toEqual(depthFree(parseWithPositions(text, "f.yaml")));
   });
 
   it("takes the fast path for the examples (so the comparison above compares two paths)", () => {
@@ -145,6 +150,8 @@ describe("schema validators", () => {
       } catch {
         continue; // not one YAML document: no data to validate
       }
+      // An alias inside its own anchor makes a cycle (the loader refuses it before validating).
+      if (!checkExpansion(data).ok) continue;
       const strip = (errs: unknown[]) => JSON.parse(JSON.stringify(errs)) as unknown;
       expect(strip(built.schemaErrors(data)), file).toEqual(strip(schemaErrors(data)));
     }
