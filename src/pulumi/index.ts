@@ -27,4 +27,4 @@ export {
   subAccountArgs,
 } from "./program";
 export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
-export { makeShim, providerImplPath, PROVIDER_IMPL_SPECIFIER, type ProviderKind } from "./shim";
+export { shimFor, MAX_PROVIDER_TEXT, PROVIDER_LOAD_SPECIFIER, type ProviderKind } from "./shim";

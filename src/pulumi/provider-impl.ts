@@ -9,6 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { WavixClient } from "../client";
+import { warnEngine } from "./engine-log";
 import type { CallWebhookEventType, SubAccount as WireSubAccount, WavixNumber } from "../client/types";
 import { parseDesiredState, type LoadResult } from "../config";
 import type { ConfigProblem, DesiredNumber, DesiredSubAccount } from "../config/types";
@@ -64,11 +65,12 @@ let subClients = new Map<number, WavixClient>();
 let readers = new WeakMap<WavixClient, NumberReader>();
 
 /**
- * Stores the credentials of the stack config. The engine sends the whole stack config with full
- * keys (`wavix:apiKey`); some engines nest provider config as `wavix:config:apiKey`, so both are read.
- * Empty values count as unset, so the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`) applies.
+ * Stores the credentials of the stack config, synchronously (the frozen loader of `shim.ts` does
+ * not wait). The engine sends the whole stack config with full keys (`wavix:apiKey`); some engines
+ * nest provider config as `wavix:config:apiKey`, so both are read. Empty values count as unset, so
+ * the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`) applies.
  */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
   const get = (k: string): string | undefined => {
     const v = req.config.get(`wavix:${k}`) ?? req.config.get(`wavix:config:${k}`);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
@@ -82,9 +84,22 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   }
 }
 
+/** The provider's `configure` (state written before the version-1 loader calls it directly). */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  applyConfig(req);
+}
+
+/** Under Pulumi, stack config is the documented place for the key (PRODUCT.md part 6). */
+export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
+
 /** The master account's client, built on first use (WavixClient falls back to the environment). */
 function masterClient(): WavixClient {
-  master ??= new WavixClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
+  master ??= new WavixClient({
+    apiKey: credentials.apiKey,
+    baseUrl: credentials.baseUrl,
+    missingApiKeyHint: MISSING_KEY_HINT,
+    onWarning: warnEngine,
+  });
   return master;
 }
 

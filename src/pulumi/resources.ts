@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType, TransportCode } from "../client/types";
-import { makeShim, providerImplPath } from "./shim";
+import { shimFor } from "./shim";
 import type { TransportInput } from "./types";
 
 /** Module of the dynamic resource types: `pulumi-nodejs:dynamic/wavix:<Type>`. */
@@ -48,7 +48,7 @@ export class SubAccount extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SubAccountArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      makeShim("SubAccount", providerImplPath()),
+      shimFor("SubAccount"),
       name,
       { ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), "apiKey"])] },
@@ -112,7 +112,7 @@ export class PhoneNumber extends pulumi.dynamic.Resource {
   declare public readonly wavixId: pulumi.Output<number>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(makeShim("PhoneNumber", providerImplPath()), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
+    super(shimFor("PhoneNumber"), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
   }
 }
 
@@ -131,6 +131,6 @@ export class CallWebhook extends pulumi.dynamic.Resource {
   declare public readonly url: pulumi.Output<string>;
 
   constructor(name: string, args: CallWebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(makeShim("CallWebhook", providerImplPath()), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
+    super(shimFor("CallWebhook"), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
   }
 }
