@@ -23,6 +23,7 @@ export {
   loadStateOrThrow,
   logicalName,
   phoneNumberArgs,
+  projectRoot,
   runProgram,
   subAccountArgs,
 } from "./program";

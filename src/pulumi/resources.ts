@@ -50,7 +50,8 @@ export class SubAccount extends pulumi.dynamic.Resource {
     super(
       shimFor("SubAccount"),
       name,
-      { ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
+      // Every declared output gets a property, even when its input is omitted (undefined is not sent).
+      { status: undefined, defaultDestinations: undefined, ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), "apiKey"])] },
       RESOURCE_MODULE,
       "SubAccount",
@@ -112,7 +113,20 @@ export class PhoneNumber extends pulumi.dynamic.Resource {
   declare public readonly wavixId: pulumi.Output<number>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(shimFor("PhoneNumber"), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
+    // Every declared output gets a property, even when its input is omitted (undefined is not sent).
+    const outputs = {
+      subAccountId: undefined,
+      smsEnabled: undefined,
+      smsRelayUrl: undefined,
+      callStatusUrl: undefined,
+      callRecordingEnabled: undefined,
+      transcriptionEnabled: undefined,
+      transcriptionThreshold: undefined,
+      destinations: undefined,
+      onDelete: undefined,
+      wavixId: undefined,
+    };
+    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
   }
 }
 
