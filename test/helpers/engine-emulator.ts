@@ -38,7 +38,7 @@
  * old state plus what completed), per-property diff details (the dynamic host reports only
  * changes / replaces / deleteBeforeReplace).
  */
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { createCipheriv, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -342,6 +342,7 @@ export class EngineEmulator {
   }
 
   private engineAddress = "127.0.0.1:1";
+  private program: ChildProcess | undefined;
 
   private async startHost(run: ReturnType<EngineEmulator["newRun"]>): Promise<PulumiHost> {
     const project = readProject(this.projectDir);
@@ -425,6 +426,7 @@ export class EngineEmulator {
       };
       if (type === STACK_TYPE) stackUrn = urn;
       if (!base.custom) {
+        run.steps.push({ op: olds.has(urn) ? "same" : "create", urn, name: nameOf(urn) });
         news.push({ ...base, inputs, outputs: {}, secrets });
         res.setObject(toStruct({}));
         return res;
@@ -495,6 +497,15 @@ export class EngineEmulator {
       });
     };
 
+    // A failed step cancels the deployment: the engine stops serving the program, whose pending
+    // RPCs then fail and which exits (or is stopped), instead of waiting for outputs that never come.
+    let cancelled = false;
+    const cancel = (): void => {
+      if (cancelled) return;
+      cancelled = true;
+      setTimeout(() => monitor.forceShutdown(), 1_000).unref();
+      setTimeout(() => this.program?.kill("SIGKILL"), 3_000).unref();
+    };
     const monitor = new grpc.Server();
     const track = <T>(p: Promise<T>): Promise<T> => {
       inFlight.add(p);
@@ -515,6 +526,7 @@ export class EngineEmulator {
           (e: unknown) => {
             failures.push((e as Error).message);
             cb(fail(e));
+            cancel();
           },
         );
       },
@@ -639,6 +651,7 @@ export class EngineEmulator {
     env.PULUMI_NODEJS_TYPESCRIPT = String(project.typescript);
     return new Promise((resolve, reject) => {
       const child = spawn(process.execPath, args, { cwd: pwd, env, stdio: ["ignore", "pipe", "pipe"] });
+      this.program = child;
       child.stdout.setEncoding("utf8").on("data", (d: string) => (run.programOutput += d));
       child.stderr.setEncoding("utf8").on("data", (d: string) => (run.programOutput += d));
       child.once("error", reject);
