@@ -142,7 +142,8 @@ export interface RunProgramOptions {
  */
 export function projectRoot(): string {
   const given = pulumi.runtime.getRootDirectory();
-  if (given) return given;
+  // Under `setMocks` (unit tests) the root is a placeholder name, not a folder.
+  if (given && path.isAbsolute(given) && existsSync(given)) return given;
   for (let dir = process.cwd(), up = ""; dir !== up; up = dir, dir = path.dirname(dir)) {
     if (existsSync(path.join(dir, "Pulumi.yaml")) || existsSync(path.join(dir, "Pulumi.yml"))) return dir;
   }

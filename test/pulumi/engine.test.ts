@@ -122,11 +122,14 @@ describe("the root Pulumi.yaml", () => {
 
   it("applies the file named by `pulumi config set configFile`, relative to the project root", async () => {
     const s = await simulator();
-    const p = track(checkoutProject({ "conf/prod.yaml": 'version: 1\nnumbers:\n  - number: "15551230004"\n    call_recording_enabled: true\n' }));
+    const prod = 'version: 1\nnumbers:\n  - number: "15551230004"\n    call_recording_enabled: true\naudit:\n  ten_dlc:\n    brands: [B6AI7PA]\n';
+    const p = track(checkoutProject({ "conf/prod.yaml": prod }));
     const stack = stackOf(p, s, { configFile: "conf/prod.yaml" });
     const r = await must(stack.up());
     expect(ops(r)["number:15551230004"]).toBe("create");
     expect(s.store.numbers.get(4004)!.data.call_recording_enabled).toBe(true);
+    // The audit section's data source ran in the program with the stack's credentials.
+    expect(r.outputs.audit).toMatchObject({ tenDlc: { brands: [{ brandId: "B6AI7PA" }] } });
   }, LONG);
 
   it("previews without writing anything or keeping any state", async () => {
