@@ -405,3 +405,35 @@ describe("checkpoint size", () => {
     expect(perNumber).toBeLessThan(2_500);
   }, LONG);
 });
+
+describe("examples/pulumi", () => {
+  it("runs as `pulumi up` runs it (TypeScript through the runner), twice, the second time quietly", async () => {
+    const s = await simulator();
+    const root = path.resolve(__dirname, "..", "..");
+    const files: Record<string, string> = { "examples/multi-tenant.yaml": readFileSync(path.join(root, "examples", "multi-tenant.yaml"), "utf8") };
+    for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]) {
+      files[`examples/pulumi/${f}`] = readFileSync(path.join(root, "examples", "pulumi", f), "utf8");
+    }
+    // The file pins Tenant Gamma as sub-account 2003: the account has it.
+    s.store.subAccounts.set(2003, {
+      data: { ...s.store.subAccounts.get(2002)!.data, id: 2003, name: "Tenant Gamma", api_key: "sim-tenant-gamma-key" },
+      disabledFeatures: new Set(),
+    });
+    // As after `npm install` in examples/pulumi: wavix-sync (file:../..) and @pulumi/pulumi installed.
+    const p = track(consumerProject(root, files));
+    const stack = new EngineEmulator({
+      projectDir: path.join(p.dir, "examples", "pulumi"),
+      config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url },
+      secretKeys: ["wavix:apiKey"],
+      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+    });
+    const first = await must(stack.up());
+    expect(ops(first)).toMatchObject({ "sub-account:Acme Support": "create", "number:15551230007": "create" });
+    expect(first.outputs).toMatchObject({ tenantId: 2001, stack: "dev" });
+    expect(first.secretOutputs).toContain("tenantApiKey");
+    const mark = s.log.length;
+    const second = await must(stack.up());
+    expect(new Set(Object.values(ops(second)))).toEqual(new Set(["same"]));
+    expect(writesSince(s, mark)).toEqual([]);
+  }, LONG);
+});
