@@ -221,6 +221,12 @@ function limiter(n: number): <T>(task: () => Promise<T>) => Promise<T> {
   };
 }
 
+function bind(server: grpc.Server): Promise<string> {
+  return new Promise((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(`127.0.0.1:${port}`))),
+  );
+}
+
 /** One stack of one project, with its checkpoint. */
 export class EngineEmulator {
   readonly projectDir: string;
@@ -274,7 +280,11 @@ export class EngineEmulator {
   /** `pulumi refresh`: read every resource with the provider text of its state. */
   async refresh(): Promise<OperationResult> {
     const run = this.newRun();
-    const host = await this.startHost(run);
+    const engine = await this.startEngine(run);
+    const host = await this.startHost(run).catch((e: unknown) => {
+      engine.forceShutdown();
+      throw e;
+    });
     try {
       const limit = limiter(this.options.parallel ?? 16);
       const next: (StateResource | undefined)[] = await Promise.all(
@@ -300,13 +310,18 @@ export class EngineEmulator {
       throw new EngineError(`refresh failed: ${(e as Error).message}`, this.result(run, host));
     } finally {
       await host.close();
+      engine.forceShutdown();
     }
   }
 
   /** `pulumi destroy`: every resource deleted, dependents first, with the provider of its state. */
   async destroy(): Promise<OperationResult> {
     const run = this.newRun();
-    const host = await this.startHost(run);
+    const engine = await this.startEngine(run);
+    const host = await this.startHost(run).catch((e: unknown) => {
+      engine.forceShutdown();
+      throw e;
+    });
     try {
       const keep = await this.deleteAll([...this.resources].reverse(), host, run, false);
       this.resources = this.resources.filter((r) => keep.has(r.urn));
@@ -317,10 +332,40 @@ export class EngineEmulator {
       throw new EngineError(`destroy failed: ${(e as Error).message}`, this.result(run, host));
     } finally {
       await host.close();
+      engine.forceShutdown();
     }
   }
 
   // ---- internals -----------------------------------------------------------------------------
+
+  /**
+   * The Engine service the program and the provider host log to (`engineAddress` while it runs):
+   * warnings and errors become the operation's diagnostics.
+   */
+  private async startEngine(run: ReturnType<EngineEmulator["newRun"]>): Promise<grpc.Server> {
+    let root = "";
+    const engine = new grpc.Server();
+    type Cb<T> = grpc.sendUnaryData<T>;
+    engine.addService(engrpc.EngineService, {
+      log(call: grpc.ServerUnaryCall<engproto.LogRequest, unknown>, cb: Cb<Empty>) {
+        const r = call.request;
+        // Debug messages are shown only with `-v`; the runner sends many.
+        if (r.getSeverity() !== engproto.LogSeverity.DEBUG) run.diagnostics.push({ severity: SEVERITIES[r.getSeverity()] ?? "info", message: r.getMessage(), urn: r.getUrn() });
+        cb(null, new Empty());
+      },
+      getRootResource(_call: unknown, cb: Cb<engproto.GetRootResourceResponse>) {
+        const res = new engproto.GetRootResourceResponse();
+        res.setUrn(root);
+        cb(null, res);
+      },
+      setRootResource(call: grpc.ServerUnaryCall<engproto.SetRootResourceRequest, unknown>, cb: Cb<engproto.SetRootResourceResponse>) {
+        root = call.request.getUrn();
+        cb(null, new engproto.SetRootResourceResponse());
+      },
+    } as unknown as grpc.UntypedServiceImplementation);
+    this.engineAddress = await bind(engine);
+    return engine;
+  }
 
   private newRun() {
     return { steps: [] as Step[], diagnostics: [] as Diagnostic[], programOutput: "", hostStderr: "" };
@@ -395,7 +440,6 @@ export class EngineEmulator {
     let hostPromise: Promise<PulumiHost> | undefined;
     const host = (): Promise<PulumiHost> => (hostPromise ??= this.startHost(run));
     const inFlight = new Set<Promise<unknown>>();
-    let root = "";
 
     const qualifiedType = (type: string, parent: string): string => {
       if (!parent || parent === stackUrn) return type;
@@ -539,31 +583,8 @@ export class EngineEmulator {
       },
     } as unknown as grpc.UntypedServiceImplementation);
 
-    const engine = new grpc.Server();
-    engine.addService(engrpc.EngineService, {
-      log(call: grpc.ServerUnaryCall<engproto.LogRequest, unknown>, cb: Cb<Empty>) {
-        const r = call.request;
-        // Debug messages are shown only with `-v`; the runner sends many.
-        if (r.getSeverity() !== engproto.LogSeverity.DEBUG) run.diagnostics.push({ severity: SEVERITIES[r.getSeverity()] ?? "info", message: r.getMessage(), urn: r.getUrn() });
-        cb(null, new Empty());
-      },
-      getRootResource(_call: unknown, cb: Cb<engproto.GetRootResourceResponse>) {
-        const res = new engproto.GetRootResourceResponse();
-        res.setUrn(root);
-        cb(null, res);
-      },
-      setRootResource(call: grpc.ServerUnaryCall<engproto.SetRootResourceRequest, unknown>, cb: Cb<engproto.SetRootResourceResponse>) {
-        root = call.request.getUrn();
-        cb(null, new engproto.SetRootResourceResponse());
-      },
-    } as unknown as grpc.UntypedServiceImplementation);
-
-    const bind = (server: grpc.Server) =>
-      new Promise<string>((resolve, reject) =>
-        server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, port) => (err ? reject(err) : resolve(`127.0.0.1:${port}`))),
-      );
     const monitorAddress = await bind(monitor);
-    this.engineAddress = await bind(engine);
+    const engine = await this.startEngine(run);
 
     let exitCode: number | null = null;
     try {
@@ -607,6 +628,7 @@ export class EngineEmulator {
       if (hostPromise) await (await hostPromise.catch(() => undefined))?.close();
       monitor.forceShutdown();
       engine.forceShutdown();
+      this.engineAddress = "127.0.0.1:1";
     }
   }
 
