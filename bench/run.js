@@ -172,6 +172,17 @@ async function main() {
   }
   results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
+  // Pulumi through the engine emulator (bench/pulumi.js, issue #11); BENCH_PULUMI=0 skips it.
+  if (process.env.BENCH_PULUMI !== "0") {
+    const pulumiNumbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
+    results.pulumi = { numbers: pulumiNumbers, ...(await require("./pulumi").runPulumiScenario({ numbers: pulumiNumbers, latencyMs: LATENCY_MS })) };
+    for (const [name, r] of Object.entries(results.pulumi)) {
+      if (typeof r !== "object") continue;
+      lines.push(`${`pulumi ${name.replace(/^pulumi/, "")} (${pulumiNumbers})`.padEnd(34)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB`);
+    }
+  }
+
+
   const ratio = s.baselinePlan.wallSeconds / s.planNoChanges.wallSeconds;
   const cliRuns = ["planNoChanges", "planAllChange", "applyUniform", "validate10k", "validateSmall", "export100k", "planFewOfMany"];
   const earlierRss = ["planNoChanges", "planAllChange", "applyUniform", "planFewOfMany", "validate10k", "validateSmall", "load10k"];

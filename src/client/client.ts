@@ -114,6 +114,11 @@ export interface WavixClientOptions {
    * @default a no-op
    */
   onWarning?: (message: string) => void;
+  /**
+   * Where to set the key, named in {@link MissingApiKeyError} (the Pulumi provider names `wavix:apiKey`).
+   * @default "set WAVIX_API_KEY (or pass apiKey to the client)"
+   */
+  missingApiKeyHint?: string;
 }
 
 export interface ListNumbersParams {
@@ -185,7 +190,7 @@ export class WavixClient {
 
   constructor(options: WavixClientOptions = {}) {
     const apiKey = options.apiKey ?? process.env.WAVIX_API_KEY;
-    if (apiKey === undefined || apiKey.trim() === "") throw new MissingApiKeyError();
+    if (apiKey === undefined || apiKey.trim() === "") throw new MissingApiKeyError(options.missingApiKeyHint);
     // A key with whitespace or control characters would be refused by fetch with a message that
     // quotes the header value; refuse it here without echoing it.
     if (!/^[\x21-\x7e]+$/.test(apiKey)) {

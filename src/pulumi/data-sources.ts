@@ -6,7 +6,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { WavixClient } from "../client";
-import { getBrandVettingsData, getTwoFaEventsData, type BrandVettingsData, type TwoFaEventsData } from "../audit";
+import { getBrandVettingsData, getTwoFaEventsData, type AuditClient, type BrandVettingsData, type TwoFaEventsData } from "../audit";
+import { parseDesiredState } from "../config";
+import { MISSING_KEY_HINT } from "./provider-impl";
 
 export type { BrandVettingsData, TwoFaEventsData } from "../audit";
 
@@ -55,16 +57,46 @@ export interface GetBrandVettingsOutputArgs {
 function defaultClient(): WavixClient {
   const apiKey = pulumi.runtime.getConfig("wavix:apiKey") || undefined;
   const baseUrl = pulumi.runtime.getConfig("wavix:baseUrl") || undefined;
-  return new WavixClient({ apiKey, baseUrl });
+  // Contract drift is shown as a Pulumi warning, not dropped.
+  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: (m) => void pulumi.log.warn(m) });
 }
 
+/** Brands per page when listing them all: the API's maximum, so an account costs few pages. */
+export const BRANDS_PER_PAGE = 100;
+
+/** The client, listing brands {@link BRANDS_PER_PAGE} at a time (the audit walks pages without a size). */
+function auditClient(client: WavixClient): AuditClient {
+  return {
+    listTwoFaEvents: (id) => client.listTwoFaEvents(id),
+    listTwoFaSessions: (serviceId, from, to) => client.listTwoFaSessions(serviceId, from, to),
+    listBrandVettings: (id) => client.listBrandVettings(id),
+    iterateBrandPages: () => client.iterateBrandPages({ perPage: BRANDS_PER_PAGE }),
+  };
+}
+
+/**
+ * The arguments run through the desired-state file's own checks (PRODUCT.md part 3: dates
+ * YYYY-MM-DD, windows in order, session and brand ids), before any request. Throws one Error
+ * naming every problem by its argument path (camelCase).
+ */
+function validateArgs(fn: string, audit: Record<string, unknown>, paths: (p: string) => string): void {
+  const result = parseDesiredState(JSON.stringify({ version: 1, audit }), fn);
+  if (result.ok) return;
+  const lines = result.problems.map((p) => `${paths(p.path.replace(/^audit\.[a-z_]+\.?/, ""))}: ${p.message}`);
+  throw new Error(`${fn}: ${lines.length} invalid argument(s):\n${lines.join("\n")}`);
+}
+
+const camel = (p: string): string => p.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+
 /** 2FA events of the listed sessions and of every session of the listed services in their windows. */
-export function getTwoFaEvents(args: GetTwoFaEventsArgs, opts: DataSourceOptions = {}): Promise<TwoFaEventsData> {
-  const client = opts.client ?? defaultClient();
-  return getTwoFaEventsData(client, {
+export async function getTwoFaEvents(args: GetTwoFaEventsArgs, opts: DataSourceOptions = {}): Promise<TwoFaEventsData> {
+  const selection = {
     sessions: args.sessions ?? [],
     services: (args.services ?? []).map((s) => ({ service_id: s.serviceId, from: s.from, to: s.to })),
-  });
+  };
+  validateArgs("getTwoFaEvents", { two_fa: selection }, camel);
+  const client = opts.client ?? defaultClient();
+  return getTwoFaEventsData(auditClient(client), selection);
 }
 
 /** {@link getTwoFaEvents} taking Inputs and giving an Output. */
@@ -73,9 +105,10 @@ export function getTwoFaEventsOutput(args: GetTwoFaEventsOutputArgs, opts: DataS
 }
 
 /** Vettings of the listed brands (or all), with each brand's effective score and pending flag. */
-export function getBrandVettings(args: GetBrandVettingsArgs, opts: DataSourceOptions = {}): Promise<BrandVettingsData> {
+export async function getBrandVettings(args: GetBrandVettingsArgs, opts: DataSourceOptions = {}): Promise<BrandVettingsData> {
+  validateArgs("getBrandVettings", { ten_dlc: { brands: args.brands } }, camel);
   const client = opts.client ?? defaultClient();
-  return getBrandVettingsData(client, { brands: args.brands });
+  return getBrandVettingsData(auditClient(client), { brands: args.brands });
 }
 
 /** {@link getBrandVettings} taking Inputs and giving an Output. */

@@ -23,8 +23,9 @@ export {
   loadStateOrThrow,
   logicalName,
   phoneNumberArgs,
+  projectRoot,
   runProgram,
   subAccountArgs,
 } from "./program";
 export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
-export { makeShim, providerImplPath, PROVIDER_IMPL_SPECIFIER, type ProviderKind } from "./shim";
+export { shimFor, MAX_PROVIDER_TEXT, PROVIDER_LOAD_SPECIFIER, type ProviderKind } from "./shim";

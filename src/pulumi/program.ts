@@ -3,6 +3,7 @@
  * file, with logical names from identities (never list positions, so reordering the file changes
  * nothing), and `runProgram` for the root `Pulumi.yaml`.
  */
+import { existsSync } from "node:fs";
 import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType } from "../client/types";
@@ -21,9 +22,13 @@ export interface DeclaredResources {
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
 }
 
-/** Logical names: the kind and the identity (`sub-account:Acme Support`, `number:15551230001`, `call-webhook:on-call`). */
+/**
+ * Logical names: the kind and the identity (`sub-account:Acme Support`, `number:15551230001`,
+ * `call-webhook:on-call`). A sub-account the file pins with `id:` is named by its id
+ * (`sub-account:id:2003`), so renaming it in the file renames it in place (PRODUCT.md part 6).
+ */
 export const logicalName = {
-  subAccount: (name: string): string => `sub-account:${name}`,
+  subAccount: (name: string, id?: number): string => (id === undefined ? `sub-account:${name}` : `sub-account:id:${id}`),
   number: (digits: string): string => `number:${digits}`,
   callWebhook: (eventType: CallWebhookEventType): string => `call-webhook:${eventType}`,
 };
@@ -70,7 +75,10 @@ export function phoneNumberArgs(d: DesiredNumber): PhoneNumberArgs {
 export function declareResources(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): DeclaredResources {
   const out: DeclaredResources = { subAccounts: {}, numbers: {}, callWebhooks: {} };
   for (const s of state.sub_accounts ?? []) {
-    out.subAccounts[s.name] = new SubAccount(logicalName.subAccount(s.name), subAccountArgs(s), { ...opts });
+    // State written before pinned sub-accounts were named by id used the name: the alias lets the
+    // engine take that resource over instead of creating one and deleting (disabling) the other.
+    const aliases = s.id === undefined ? opts.aliases : [...(opts.aliases ?? []), { name: logicalName.subAccount(s.name) }];
+    out.subAccounts[s.name] = new SubAccount(logicalName.subAccount(s.name, s.id), subAccountArgs(s), { ...opts, ...(aliases ? { aliases } : {}) });
   }
   for (const n of state.numbers ?? []) {
     out.numbers[n.number] = new PhoneNumber(logicalName.number(n.number), phoneNumberArgs(n), { ...opts });
@@ -120,16 +128,32 @@ export interface ProgramOutputs {
 
 export interface RunProgramOptions {
   /**
-   * The desired-state file.
-   * @default stack config `wavix-sync:configFile`, else "wavix.yaml" (relative to the program's directory)
+   * The desired-state file; a relative path is taken from the Pulumi project root (the folder of
+   * `Pulumi.yaml`), whatever working directory the engine gives the program.
+   * @default stack config `wavix-sync:configFile`, else "wavix.yaml"
    */
   configFile?: string;
+}
+
+/**
+ * The Pulumi project root: what the engine passes as `--root-directory`
+ * (`pulumi.runtime.getRootDirectory()`), else the nearest folder above the working directory that
+ * holds `Pulumi.yaml` (an engine too old to pass it), else the working directory.
+ */
+export function projectRoot(): string {
+  const given = pulumi.runtime.getRootDirectory();
+  // Under `setMocks` (unit tests) the root is a placeholder name, not a folder.
+  if (given && path.isAbsolute(given) && existsSync(given)) return given;
+  for (let dir = process.cwd(), up = ""; dir !== up; up = dir, dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, "Pulumi.yaml")) || existsSync(path.join(dir, "Pulumi.yml"))) return dir;
+  }
+  return process.cwd();
 }
 
 /** The root program: loads the file named by config, declares its resources, and returns the stack outputs. */
 export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
   const config = new pulumi.Config("wavix-sync");
-  const file = path.resolve(options.configFile ?? config.get("configFile") ?? "wavix.yaml");
+  const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
   const declared = declareResources(state);
 

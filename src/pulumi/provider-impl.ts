@@ -9,6 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { WavixClient } from "../client";
+import { warnEngine } from "./engine-log";
 import type { CallWebhookEventType, SubAccount as WireSubAccount, WavixNumber } from "../client/types";
 import { parseDesiredState, type LoadResult } from "../config";
 import type { ConfigProblem, DesiredNumber, DesiredSubAccount } from "../config/types";
@@ -64,11 +65,12 @@ let subClients = new Map<number, WavixClient>();
 let readers = new WeakMap<WavixClient, NumberReader>();
 
 /**
- * Stores the credentials of the stack config. The engine sends the whole stack config with full
- * keys (`wavix:apiKey`); some engines nest provider config as `wavix:config:apiKey`, so both are read.
- * Empty values count as unset, so the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`) applies.
+ * Stores the credentials of the stack config, synchronously (the frozen loader of `shim.ts` does
+ * not wait). The engine sends the whole stack config with full keys (`wavix:apiKey`); some engines
+ * nest provider config as `wavix:config:apiKey`, so both are read. Empty values count as unset, so
+ * the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`) applies.
  */
-export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
   const get = (k: string): string | undefined => {
     const v = req.config.get(`wavix:${k}`) ?? req.config.get(`wavix:config:${k}`);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
@@ -82,9 +84,22 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   }
 }
 
+/** The provider's `configure` (state written before the version-1 loader calls it directly). */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  applyConfig(req);
+}
+
+/** Under Pulumi, stack config is the documented place for the key (PRODUCT.md part 6). */
+export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
+
 /** The master account's client, built on first use (WavixClient falls back to the environment). */
 function masterClient(): WavixClient {
-  master ??= new WavixClient({ apiKey: credentials.apiKey, baseUrl: credentials.baseUrl });
+  master ??= new WavixClient({
+    apiKey: credentials.apiKey,
+    baseUrl: credentials.baseUrl,
+    missingApiKeyHint: MISSING_KEY_HINT,
+    onWarning: warnEngine,
+  });
   return master;
 }
 
@@ -129,6 +144,13 @@ function hasUnknown(v: unknown): boolean {
 function withoutUnknowns(o: Props): Props {
   const out: Props = {};
   for (const [k, v] of Object.entries(o)) if (!hasUnknown(v)) out[k] = v;
+  return out;
+}
+
+/** The values not known yet (preview), kept as the engine sent them. */
+function unknownsOf(o: Props): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(o)) if (hasUnknown(v)) out[k] = v;
   return out;
 }
 
@@ -280,30 +302,31 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
       failures.push(...result.problems.map((p) => failureOf(p, /^numbers\[0\]\.?/)));
       return { inputs: news, failures };
     }
-    if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
+    if (failures.length > 0) return { inputs: news, failures };
+    // During preview some values are unknown: the known ones are normalised all the same (digits
+    // without `+`, transport codes), so the diff against state compares like with like.
     const d = result.state.numbers![0];
-    return { inputs: phoneFromDesired(d, subAccountIdOf(raw.subAccountId)), failures: [] };
+    const normal = phoneFromDesired(d, subAccountIdOf(known.subAccountId)) as unknown as Props;
+    return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as PhoneNumberState, failures: [] };
   },
 
   async diff(_id, olds, news) {
     const o = olds as unknown as Props;
     const n = news as unknown as Props;
-    const replaces: string[] = [];
-    // Identity: the digits, and the organisation the number belongs to (PRODUCT.md part 4).
-    for (const k of ["number", "subAccountId"]) {
-      if (n[k] === UNKNOWN || (o[k] ?? null) !== (n[k] ?? null)) replaces.push(k);
-    }
-    const changed = hasUnknown(n)
-      ? Object.keys(n).filter((k) => n[k] === UNKNOWN)
-      : changedNumberFields(phoneSettings(o), phoneSettings(n)).map((f) => NUMBER_CAMEL[f]);
+    // Identity is the digits alone (PRODUCT.md part 4). Another `subAccountId` is the same number
+    // managed with another key: an update, never a replace, whose delete could release it.
+    const replaces = n.number === UNKNOWN || String(o.number) !== String(n.number) ? ["number"] : [];
+    const known = withoutUnknowns(n);
+    const changed: string[] = changedNumberFields(phoneSettings(o), phoneSettings(known)).map((f) => NUMBER_CAMEL[f]);
+    for (const k of Object.keys(n)) if (n[k] === UNKNOWN || (hasUnknown(n[k]) && !changed.includes(k))) changed.push(k);
+    if (n.subAccountId !== UNKNOWN && (o.subAccountId ?? null) !== (n.subAccountId ?? null)) changed.push("subAccountId");
     if ((o.onDelete ?? "retain") !== (n.onDelete ?? "retain") || has(o, "onDelete") !== has(n, "onDelete")) changed.push("onDelete");
     const changes = replaces.length > 0 || changed.length > 0;
     return {
       changes,
       replaces,
-      stables: replaces.length === 0 ? ["number", "subAccountId", "wavixId"] : [],
-      // Same digits in another organisation is the same physical number: delete the old record first.
-      deleteBeforeReplace: replaces.length > 0 && !replaces.includes("number"),
+      stables: replaces.length === 0 ? ["number", "wavixId"] : [],
+      deleteBeforeReplace: false,
     };
   },
 
@@ -326,11 +349,17 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
   },
 
-  async update(id, _olds, news) {
-    const client = await clientFor(subAccountIdOf(news.subAccountId));
-    const current = await client.getNumber(Number(id));
+  async update(id, olds, news) {
+    const subAccountId = subAccountIdOf(news.subAccountId);
+    const client = await clientFor(subAccountId);
+    // Moved to another organisation: found again by its digits with that organisation's key.
+    const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
+    const current = moved
+      ? await findOwnedNumber(client, news.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`)
+      : await client.getNumber(Number(id));
     const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
     readerFor(client).invalidate();
+    if (moved) readerFor(await clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
     return { outs: compact({ ...news, wavixId: written.id }) };
   },
 
@@ -387,8 +416,17 @@ function subAccountSettings(s: Props): SubAccountSettings {
   return out;
 }
 
-function subAccountOutputs(state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization">, acc: WireSubAccount): SubAccountOutputs {
-  return compact({ ...state, subAccountId: acc.id, apiKey: acc.api_key, masterOrganization: acc.master_organization });
+/**
+ * Outputs always hold `subAccountId`; `pinned: true` records that the inputs pinned it, so a
+ * refresh (`read` sees outputs only) gives the pin back in the inputs it returns.
+ */
+function subAccountOutputs(state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization">, acc: WireSubAccount, pinned: boolean): SubAccountOutputs {
+  return compact({ ...state, subAccountId: acc.id, apiKey: acc.api_key, masterOrganization: acc.master_organization, pinned: pinned || undefined });
+}
+
+/** The file's names of a sub-account entry as the resource's arguments (`id` is `subAccountId` here). */
+function subAccountProperty(path: string): string {
+  return path === "id" ? "subAccountId" : path.startsWith("id.") ? `subAccountId${path.slice(2)}` : snakeToCamel(path);
 }
 
 export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAccountOutputs> = {
@@ -404,26 +442,39 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     }
     const result = validateEntry({ sub_accounts: [subAccountToFile(known)] }, "SubAccount");
     if (!result.ok) {
-      failures.push(...result.problems.map((p) => failureOf(p, /^sub_accounts\[0\]\.?/)));
+      failures.push(
+        ...result.problems.map((p) => {
+          const f = failureOf(p, /^sub_accounts\[0\]\.?/, subAccountProperty);
+          return { property: f.property, reason: f.reason.replace(/^id\b/, "subAccountId") };
+        }),
+      );
       return { inputs: news, failures };
     }
-    if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
-    return { inputs: subAccountFromDesired(result.state.sub_accounts![0]), failures: [] };
+    if (failures.length > 0) return { inputs: news, failures };
+    // Unknown values (preview) stay as sent; the known rest is normalised as in a real run.
+    const normal = subAccountFromDesired(result.state.sub_accounts![0]) as unknown as Props;
+    return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SubAccountInputs, failures: [] };
   },
 
   async diff(_id, olds, news) {
-    const o = subAccountSettings(olds as unknown as Props);
-    const n = subAccountSettings(news as unknown as Props);
     const raw = news as unknown as Props;
+    const o = subAccountSettings(olds as unknown as Props);
+    const n = subAccountSettings(withoutUnknowns(raw));
+    const pinned = raw.subAccountId !== undefined;
     const changed: string[] = [];
     const replaces: string[] = [];
     // Identity: the exact name, unless an id pins the sub-account (then a new name is a rename).
-    if (raw.name === UNKNOWN || o.name !== n.name) (n.id === undefined ? replaces : changed).push("name");
-    // A pin (news) that differs from the sub-account held (olds, always known) is another one.
-    if (raw.subAccountId === UNKNOWN || (n.id !== undefined && o.id !== n.id)) replaces.push("subAccountId");
-    if (o.status !== n.status) changed.push("status");
-    if (o.sms_endpoint !== n.sms_endpoint) changed.push("defaultDestinations.smsEndpoint");
-    if (o.dlr_endpoint !== n.dlr_endpoint) changed.push("defaultDestinations.dlrEndpoint");
+    if (raw.name === UNKNOWN || o.name !== n.name) (pinned ? changed : replaces).push("name");
+    // A known pin (news) that differs from the sub-account held (olds, always known) is another
+    // one; a pin not known yet (preview) is shown as an update.
+    if (raw.subAccountId === UNKNOWN) changed.push("subAccountId");
+    else if (n.id !== undefined && o.id !== n.id) replaces.push("subAccountId");
+    if (raw.status === UNKNOWN || o.status !== n.status) changed.push("status");
+    if (hasUnknown(raw.defaultDestinations)) changed.push("defaultDestinations");
+    else {
+      if (o.sms_endpoint !== n.sms_endpoint) changed.push("defaultDestinations.smsEndpoint");
+      if (o.dlr_endpoint !== n.dlr_endpoint) changed.push("defaultDestinations.dlrEndpoint");
+    }
     return {
       changes: replaces.length > 0 || changed.length > 0,
       replaces,
@@ -435,7 +486,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
   async create(inputs) {
     const client = masterClient();
     const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
-    return { id: String(account.id), outs: subAccountOutputs(inputs, account) };
+    return { id: String(account.id), outs: subAccountOutputs(inputs, account, inputs.subAccountId !== undefined) };
   },
 
   async read(id, props) {
@@ -452,8 +503,11 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
       if (has(dd, "dlrEndpoint")) out.dlrEndpoint = endpointOrNull(cur.dlr_endpoint);
       state.defaultDestinations = out;
     }
-    const outs = subAccountOutputs(state, acc);
-    return { id, props: outs, inputs: state as SubAccountOutputs };
+    const pinned = p.pinned === true;
+    const outs = subAccountOutputs(state, acc, pinned);
+    const inputs: Props = { ...state };
+    if (pinned) inputs.subAccountId = acc.id;
+    return { id, props: outs, inputs: inputs as unknown as SubAccountOutputs };
   },
 
   async update(id, _olds, news) {
@@ -462,7 +516,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     let account = await client.getSubAccount(Number(id));
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
     if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired);
-    return { outs: subAccountOutputs(news, account) };
+    return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
   },
 
   async delete(id) {

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType, TransportCode } from "../client/types";
-import { makeShim, providerImplPath } from "./shim";
+import { shimFor } from "./shim";
 import type { TransportInput } from "./types";
 
 /** Module of the dynamic resource types: `pulumi-nodejs:dynamic/wavix:<Type>`. */
@@ -48,9 +48,10 @@ export class SubAccount extends pulumi.dynamic.Resource {
 
   constructor(name: string, args: SubAccountArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
-      makeShim("SubAccount", providerImplPath()),
+      shimFor("SubAccount"),
       name,
-      { ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
+      // Every declared output gets a property, even when its input is omitted (undefined is not sent).
+      { status: undefined, defaultDestinations: undefined, ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), "apiKey"])] },
       RESOURCE_MODULE,
       "SubAccount",
@@ -112,7 +113,20 @@ export class PhoneNumber extends pulumi.dynamic.Resource {
   declare public readonly wavixId: pulumi.Output<number>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(makeShim("PhoneNumber", providerImplPath()), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
+    // Every declared output gets a property, even when its input is omitted (undefined is not sent).
+    const outputs = {
+      subAccountId: undefined,
+      smsEnabled: undefined,
+      smsRelayUrl: undefined,
+      callStatusUrl: undefined,
+      callRecordingEnabled: undefined,
+      transcriptionEnabled: undefined,
+      transcriptionThreshold: undefined,
+      destinations: undefined,
+      onDelete: undefined,
+      wavixId: undefined,
+    };
+    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
   }
 }
 
@@ -131,6 +145,6 @@ export class CallWebhook extends pulumi.dynamic.Resource {
   declare public readonly url: pulumi.Output<string>;
 
   constructor(name: string, args: CallWebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(makeShim("CallWebhook", providerImplPath()), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
+    super(shimFor("CallWebhook"), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
   }
 }

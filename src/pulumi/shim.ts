@@ -1,66 +1,61 @@
 /**
  * The provider object Pulumi serializes into state for every dynamic resource (PRODUCT.md part 6).
  *
- * Pulumi's closure serializer copies, as source, every function the provider's methods reach. So
- * the object handed to `pulumi.dynamic.Resource` is a shim that reaches nothing but two strings:
- * each method `require`s the real implementation (`provider-impl.js`) at run time inside the
- * dynamic-provider host. No key, no client, no project code is captured; the text stays a few
- * hundred bytes. The host evaluates the text with `require-from-string`, so `require` resolves
- * from its working directory, which the engine sets to the Pulumi program's directory.
+ * The engine runs the provider text stored in the OLD state on delete and refresh, in a host
+ * started in whatever folder the program runs from at that time. So the text is a loader, frozen
+ * from version 1 on: the kind and one `configure` method, nothing else, and it must keep working
+ * whatever the project becomes. Do not edit `loader`: a change makes new state differ from old
+ * (test/pulumi/shim.test.ts pins the exact text, and its size: at most MAX_PROVIDER_TEXT).
+ *
+ * Inside the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, `getProvider`), the text
+ * is deserialized once per process and `configure` is awaited before any other method is looked
+ * up on the object. `configure` resolves `wavix-sync/provider` as Node resolves it for
+ * a file in the host's working directory: the package itself when that folder is inside it (its
+ * nearest package.json is named `wavix-sync`: self-reference through `exports`), else
+ * `node_modules/wavix-sync` in that folder or any folder above. That module (`provider-load.ts`)
+ * copies the kind's methods onto the provider object and applies the configuration. No key, no
+ * client, no machine path is in the text.
  */
-import { existsSync } from "node:fs";
-import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 
 /** The kinds `provider-impl.js` exports. */
 export type ProviderKind = "SubAccount" | "PhoneNumber" | "CallWebhook";
 
 /**
- * Package subpath tried first: a program that installed `wavix-sync` loads the implementation
- * through the package (needs the `./pulumi/provider-impl` entry of package.json `exports`).
+ * Package subpath the frozen loader requires (package.json `exports`): a function
+ * `(provider, configureRequest) => void` that puts the kind's methods on the provider object.
+ * Part of the loader's contract: keep it, and keep what it does, for as long as state may hold it.
  */
-export const PROVIDER_IMPL_SPECIFIER = "wavix-sync/pulumi/provider-impl";
+export const PROVIDER_LOAD_SPECIFIER = "wavix-sync/provider";
 
-/**
- * Builds the shim. `rel` is the compiled `provider-impl.js` relative to the program's working
- * directory (no machine-specific absolute path ends up in state).
- *
- * Everything the methods use is inside this closure on purpose: the serializer then copies this
- * one factory's variables (two strings) and nothing of the module around it.
- */
-export function makeShim(kind: ProviderKind, rel: string): pulumi.dynamic.ResourceProvider {
-  const specifier = "wavix-sync/pulumi/provider-impl";
-  const load = (): Record<string, Record<string, (...args: unknown[]) => Promise<never>>> => {
-    try {
-      return require(specifier);
-    } catch (err) {
-      const code = (err as { code?: string } | null)?.code;
-      // Only "the package is not installed here" falls through; a broken install must be seen.
-      if (code !== "MODULE_NOT_FOUND" && code !== "ERR_PACKAGE_PATH_NOT_EXPORTED") throw err;
-      if (code === "MODULE_NOT_FOUND" && !String((err as Error).message).includes(specifier)) throw err;
-      return require(require("path").resolve(rel));
-    }
-  };
-  return {
-    configure: (...args: unknown[]) => load()[kind].configure(...args),
-    check: (...args: unknown[]) => load()[kind].check(...args),
-    diff: (...args: unknown[]) => load()[kind].diff(...args),
-    create: (...args: unknown[]) => load()[kind].create(...args),
-    read: (...args: unknown[]) => load()[kind].read(...args),
-    update: (...args: unknown[]) => load()[kind].update(...args),
-    delete: (...args: unknown[]) => load()[kind].delete(...args),
-  };
+/** Longest provider text accepted in state (PRODUCT.md part 6: a few hundred characters). */
+export const MAX_PROVIDER_TEXT = 600;
+
+interface Loader {
+  kind: ProviderKind;
+  configure(req: pulumi.dynamic.ConfigureRequest): void;
 }
 
+// FROZEN (version 1): the serializer copies this method's compiled text into state verbatim.
+// It returns nothing on purpose (every character counts): `wavix-sync/provider` applies the
+// configuration synchronously, before it returns.
+const loader = {
+  configure(this: Loader, r: pulumi.dynamic.ConfigureRequest): void {
+    require("module").createRequire(process.cwd() + "/")("wavix-sync/provider")(this, r);
+  },
+};
+
+const shims = new Map<ProviderKind, pulumi.dynamic.ResourceProvider>();
+
 /**
- * Where the compiled `provider-impl.js` is, relative to `cwd`, with `/` separators. Under the
- * TypeScript sources (tests running `src/`), the compiled twin in `dist/` is named instead.
+ * The shim of one kind. One object per kind for the whole program: `@pulumi/pulumi` caches the
+ * serialized text per provider object, so 10,000 numbers serialize once, not 10,000 times.
  */
-export function providerImplPath(cwd: string = process.cwd()): string {
-  let file = path.join(__dirname, "provider-impl.js");
-  if (!existsSync(file) && path.basename(path.dirname(__dirname)) === "src") {
-    file = path.join(path.dirname(path.dirname(__dirname)), "dist", "pulumi", "provider-impl.js");
+export function shimFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) {
+    shim = { kind, configure: loader.configure } as Loader as unknown as pulumi.dynamic.ResourceProvider;
+    shims.set(kind, shim);
   }
-  const rel = path.relative(cwd, file).split(path.sep).join("/");
-  return rel.startsWith(".") ? rel : `./${rel}`;
+  return shim;
 }

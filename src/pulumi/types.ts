@@ -48,6 +48,8 @@ export interface SubAccountOutputs extends Omit<SubAccountInputs, "defaultDestin
   /** The sub-account's own key: marked secret by `additionalSecretOutputs`. */
   apiKey: string;
   masterOrganization: number;
+  /** Present (true) when the inputs pin `subAccountId`: a refresh keeps the pin. */
+  pinned?: true;
 }
 
 export interface PhoneNumberInputs {

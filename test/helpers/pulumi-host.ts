@@ -259,6 +259,11 @@ export interface StartHostOptions {
   env?: Record<string, string | undefined>;
   /** Working directory; module resolution of serialized providers starts here. @default PROJECT_ROOT */
   cwd?: string;
+  /**
+   * The engine address passed as the host's first argument, as the engine passes its own to every
+   * plugin (providers may send `Log` calls there). @default "127.0.0.1:1" (nothing listens)
+   */
+  engineAddress?: string;
   /** Max wait for the host to print its port. @default 20000 */
   startTimeoutMs?: number;
   /** Deadline of each gRPC call. @default 30000 */
@@ -288,8 +293,9 @@ type Unary<Req, Res> = (
 
 /** Spawns the dynamic-provider host and connects to it. */
 export async function startPulumiHost(options: StartHostOptions = {}): Promise<PulumiHost> {
-  const hostScript = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [PROJECT_ROOT] });
-  const child = spawn(process.execPath, [hostScript, "127.0.0.1:1"], {
+  // The engine runs the host of the program's own @pulumi/pulumi; resolve it from where it starts.
+  const hostScript = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [options.cwd ?? PROJECT_ROOT, PROJECT_ROOT] });
+  const child = spawn(process.execPath, [hostScript, options.engineAddress ?? "127.0.0.1:1"], {
     cwd: options.cwd ?? PROJECT_ROOT,
     env: childEnv(options.env),
     stdio: ["ignore", "pipe", "pipe"],

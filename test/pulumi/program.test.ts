@@ -98,10 +98,11 @@ describe("declareResources", () => {
       expect(mb.get(name)!.urn).toBe(r.urn);
     }
     expect(inputsOf(ma.get("number:15551230005")!).onDelete).toBe("release");
-    expect(inputsOf(ma.get("sub-account:Legacy Team")!).subAccountId).toBe(2002);
+    // A pinned sub-account is named by its id (a rename in the file renames it in place).
+    expect(inputsOf(ma.get("sub-account:id:2002")!).subAccountId).toBe(2002);
   });
 
-  it("runProgram declares the file named by its option, data sources reading the simulator", async () => {
+  it("runProgram declares the file named by its option", async () => {
     const sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "prog-key" }] });
     try {
       const rs = await capturePulumiResources(PROGRAM, "runProgram", {
@@ -116,10 +117,10 @@ describe("declareResources", () => {
         "sub-account:Legacy Team",
         "sub-account:Tenant Alpha",
         "sub-account:Tenant Beta",
-        "sub-account:Tenant Gamma",
+        "sub-account:id:2003",
       ]);
-      // The audit section's data source read the brands through the API (program process).
-      expect(sim.log.some((e) => e.path.startsWith("/v3/10dlc/brands/"))).toBe(true);
+      // The audit section's data sources are proven where the program runs to its end (the
+      // capture exits once resources are registered): test/pulumi/engine.test.ts, configFile.
     } finally {
       await sim.close();
     }
@@ -179,6 +180,24 @@ describe("data sources", () => {
       if (saved.u === undefined) delete process.env.WAVIX_BASE_URL;
       else process.env.WAVIX_BASE_URL = saved.u;
     }
+  });
+
+  it("refuse reversed or malformed windows before any request, naming the argument", async () => {
+    const before = sim.log.length;
+    const reversed = getTwoFaEvents({ services: [{ serviceId: "7204a030201211ee9fb47d093f2f127c", from: "2026-11-21", to: "2026-11-01" }] }, { client });
+    await expect(reversed).rejects.toThrow(/services\[0\]\.to: the window ends \(2026-11-01\) before it starts \(2026-11-21\)/);
+    const loose = getTwoFaEvents({ services: [{ serviceId: "7204a030201211ee9fb47d093f2f127c", from: "Nov 1", to: "2026-11-21" }] }, { client });
+    await expect(loose).rejects.toThrow(/services\[0\]\.from: .*YYYY-MM-DD/);
+    expect(sim.log.length).toBe(before);
+  });
+
+  it("getBrandVettings of all brands lists them 100 per page", async () => {
+    const before = sim.log.length;
+    const data = await getBrandVettings({ brands: "all" }, { client });
+    expect(data.brands.length).toBeGreaterThanOrEqual(2);
+    const listings = sim.log.slice(before).filter((e) => e.path === "/v3/10dlc/brands");
+    expect(listings.length).toBeGreaterThan(0);
+    for (const e of listings) expect(new URLSearchParams(e.query).get("per_page")).toBe("100");
   });
 
   it("getBrandVettings gives each brand's effective score and pending flag", async () => {

@@ -154,7 +154,7 @@ describe("PhoneNumber", () => {
     expect((await pn.read("4003", updated)).id).toBe("");
   });
 
-  it("diff: destinations are a set; a new number replaces; unknown stays a replace", async () => {
+  it("diff: destinations are a set; a new number replaces; another subAccountId is an update", async () => {
     const pn = driver("PhoneNumber");
     const olds = {
       number: "15551230001",
@@ -168,8 +168,11 @@ describe("PhoneNumber", () => {
     expect((await pn.diff("4001", olds, reordered)).changes).toBe(false);
     const moved = await pn.diff("4001", olds, { ...reordered, number: "15551230002" });
     expect(moved.replaces).toEqual(["number"]);
+    // Regression (#11): a delete-before-replace here released the number with onDelete: release.
     const sub = await pn.diff("4001", olds, { ...reordered, subAccountId: 2001 });
-    expect(sub).toMatchObject({ changes: true, replaces: ["subAccountId"], deleteBeforeReplace: true });
+    expect(sub).toMatchObject({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const unknown = await pn.diff("4001", olds, { ...reordered, subAccountId: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" });
+    expect(unknown).toMatchObject({ changes: true, replaces: [] });
   });
 
   it("refuses a number the account does not own, naming it (never buys)", async () => {

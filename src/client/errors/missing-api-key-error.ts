@@ -1,7 +1,8 @@
 /** Neither the `apiKey` option nor `WAVIX_API_KEY` holds a key (PRODUCT.md part 5 "Environment"). */
 export class MissingApiKeyError extends Error {
-  constructor() {
-    super("no Wavix API key: set WAVIX_API_KEY (or pass apiKey to the client)");
+  /** @param hint where to set the key; @default "set WAVIX_API_KEY (or pass apiKey to the client)" */
+  constructor(hint = "set WAVIX_API_KEY (or pass apiKey to the client)") {
+    super(`no Wavix API key: ${hint}`);
     this.name = "MissingApiKeyError";
   }
 }

@@ -1,0 +1,439 @@
+// The Pulumi layer as `pulumi up` runs it (PRODUCT.md part 6, issue #11): each test drives the
+// engine emulator (test/helpers/engine-emulator.ts: the real runner and the real dynamic-provider
+// host, a checkpoint between runs) over several runs against the simulator, in throwaway projects
+// laid out as users have them (test/helpers/pulumi-project.ts).
+import { renameSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_SUB_ACCOUNT_KEYS, generateAccount, startSimulator, type Simulator } from "../../src/simulator";
+import { EngineEmulator, EngineError, getPwdMain, type OperationResult } from "../helpers/engine-emulator";
+import { checkoutProject, consumerProject, type TempProject } from "../helpers/pulumi-project";
+import { PROVIDER_KEY } from "../helpers/pulumi-host";
+
+const KEY = "engine-test-master-key-41d7";
+const MAX_PROVIDER_TEXT = 600;
+const LONG = 180_000;
+
+let sim: Simulator | undefined;
+const projects: TempProject[] = [];
+
+afterEach(async () => {
+  await sim?.close();
+  sim = undefined;
+  for (const p of projects.splice(0)) p.remove();
+});
+
+async function simulator(seed: NonNullable<Parameters<typeof startSimulator>[0]>["seed"] = "demo"): Promise<Simulator> {
+  sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }] });
+  return sim;
+}
+
+function track<T extends TempProject>(p: T): T {
+  projects.push(p);
+  return p;
+}
+
+/** A stack whose credentials come from stack config only (none in the environment). */
+function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): EngineEmulator {
+  return new EngineEmulator({
+    projectDir: p.dir,
+    config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url, ...config },
+    secretKeys: ["wavix:apiKey"],
+    env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+  });
+}
+
+/** Requests since `from` that could change something, as `METHOD path`. */
+function writesSince(s: Simulator, from: number): string[] {
+  return s.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+}
+
+const ops = (r: OperationResult): Record<string, string> => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
+
+/** Runs an operation; on failure, the error carries what the program and the host printed. */
+async function must<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof EngineError) {
+      throw new Error(`${e.message}\n--- program ---\n${e.result.programOutput}\n--- host ---\n${e.result.hostStderr}`);
+    }
+    throw e;
+  }
+}
+
+const FILE = `version: 1
+sub_accounts:
+  - name: Acme Support
+    status: enabled
+numbers:
+  - number: "+15551230003"
+    sms_enabled: true
+    destinations:
+      - { destination: sip.acme.example, transport: sip, priority: 1 }
+call_webhooks:
+  on-call: https://hooks.acme.example/on-call
+`;
+
+describe("getPwdMain (pkg/engine/project.go)", () => {
+  it("runs a file's program in its folder, a folder's in itself, no main in the root", () => {
+    const root = path.resolve(__dirname, "..", "..");
+    expect(getPwdMain(root, "dist/pulumi/program-main.js")).toEqual({ pwd: path.join(root, "dist", "pulumi"), entry: "program-main.js" });
+    expect(getPwdMain(root, "dist/pulumi")).toEqual({ pwd: path.join(root, "dist", "pulumi"), entry: "." });
+    expect(getPwdMain(root, undefined)).toEqual({ pwd: root, entry: "." });
+    expect(() => getPwdMain(root, "/etc")).toThrow(/relative/);
+  });
+});
+
+describe("the root Pulumi.yaml", () => {
+  it("applies wavix.yaml of the project root although the program runs in dist/pulumi, then stays quiet", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    const stack = stackOf(p, s);
+
+    const first = await must(stack.up());
+    expect(ops(first)).toEqual({
+      "wavix-sync-dev": "create",
+      "sub-account:Acme Support": "create",
+      "number:15551230003": "create",
+      "call-webhook:on-call": "create",
+    });
+    expect(s.store.numbers.get(4003)!.data.sms_enabled).toBe(true);
+    expect(first.outputs.numberIds).toEqual({ "15551230003": 4003 });
+    expect(first.outputs.subAccountIds).toEqual({ "Acme Support": 2001 });
+    expect(first.secretOutputs).toContain("subAccountApiKeys");
+
+    // No change: every step `same`, not one request that writes.
+    const mark = s.log.length;
+    const second = await must(stack.up());
+    expect(new Set(Object.values(ops(second)))).toEqual(new Set(["same"]));
+    expect(writesSince(s, mark)).toEqual([]);
+
+    // State: no key in clear, a small provider text, stored inputs normalised.
+    const text = stack.checkpointText();
+    expect(text).not.toContain(KEY);
+    expect(text).not.toContain(DEMO_SUB_ACCOUNT_KEYS.acmeSupport);
+    expect(text).not.toContain(p.dir);
+    for (const r of stack.state().filter((x) => x.custom)) {
+      expect(String(r.inputs[PROVIDER_KEY]).length).toBeLessThanOrEqual(MAX_PROVIDER_TEXT);
+    }
+    expect(stack.resource("number:15551230003")!.inputs.number).toBe("15551230003");
+  }, LONG);
+
+  it("applies the file named by `pulumi config set configFile`, relative to the project root", async () => {
+    const s = await simulator();
+    const prod = 'version: 1\nnumbers:\n  - number: "15551230004"\n    call_recording_enabled: true\naudit:\n  ten_dlc:\n    brands: [B6AI7PA]\n';
+    const p = track(checkoutProject({ "conf/prod.yaml": prod }));
+    const stack = stackOf(p, s, { configFile: "conf/prod.yaml" });
+    const r = await must(stack.up());
+    expect(ops(r)["number:15551230004"]).toBe("create");
+    expect(s.store.numbers.get(4004)!.data.call_recording_enabled).toBe(true);
+    // The audit section's data source ran in the program with the stack's credentials.
+    expect(r.outputs.audit).toMatchObject({ tenDlc: { brands: [{ brandId: "B6AI7PA" }] } });
+  }, LONG);
+
+  it("previews without writing anything or keeping any state", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    const stack = stackOf(p, s);
+    const r = await must(stack.preview());
+    expect(ops(r)["number:15551230003"]).toBe("create");
+    expect(writesSince(s, 0)).toEqual([]);
+    expect(stack.state()).toEqual([]);
+  }, LONG);
+
+  it("names `wavix:apiKey` when no key is set", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    const stack = new EngineEmulator({ projectDir: p.dir, config: { "wavix:baseUrl": s.url }, env: { WAVIX_API_KEY: undefined } });
+    const err = await stack.up().then(
+      () => undefined,
+      (e: unknown) => e as EngineError,
+    );
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err!.message).toContain("wavix:apiKey");
+  }, LONG);
+});
+
+describe("a sub-account pinned with id:", () => {
+  it("renamed in the file, is renamed in place and stays enabled; a refresh keeps the pin", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": "version: 1\nsub_accounts:\n  - name: Acme Support\n    id: 2001\n    status: enabled\n" }));
+    const stack = stackOf(p, s);
+    expect(ops(await must(stack.up()))["sub-account:id:2001"]).toBe("create");
+
+    p.write("wavix.yaml", "version: 1\nsub_accounts:\n  - name: Acme Help Desk\n    id: 2001\n    status: enabled\n");
+    expect(ops(await must(stack.preview()))).toMatchObject({ "sub-account:id:2001": "update" });
+    const mark = s.log.length;
+    const r = await must(stack.up());
+    expect(r.steps.filter((x) => x.name.startsWith("sub-account")).map((x) => x.op)).toEqual(["update"]);
+    expect(writesSince(s, mark)).toEqual(["PUT /v1/sub-organizations/2001"]);
+    expect(s.store.subAccounts.get(2001)!.data).toMatchObject({ name: "Acme Help Desk", status: "enabled" });
+
+    // read keeps the pin in the inputs it returns; the next up has nothing to do.
+    const refreshed = await must(stack.refresh());
+    expect(refreshed.steps.find((x) => x.name === "sub-account:id:2001")!.op).toBe("refresh");
+    expect(stack.resource("sub-account:id:2001")!.inputs.subAccountId).toBe(2001);
+    const again = s.log.length;
+    expect(ops(await must(stack.up()))["sub-account:id:2001"]).toBe("same");
+    expect(writesSince(s, again)).toEqual([]);
+  }, LONG);
+
+  it("state written when pinned sub-accounts were named by name is taken over (alias), not disabled", async () => {
+    const s = await simulator();
+    const p = track(
+      consumerProject(path.resolve(__dirname, "..", ".."), {
+        "Pulumi.yaml": "name: legacy\nruntime: nodejs\nmain: index.js\n",
+        "index.js": `const { SubAccount } = require("wavix-sync/pulumi");\nnew SubAccount("sub-account:Acme Support", { name: "Acme Support", subAccountId: 2001 });\n`,
+      }),
+    );
+    const stack = stackOf(p, s);
+    await must(stack.up());
+    p.write("index.js", `const { declareResources } = require("wavix-sync/pulumi");\ndeclareResources({ version: 1, sub_accounts: [{ name: "Acme Support", id: 2001, path: "sub_accounts[0]" }] });\n`);
+    const mark = s.log.length;
+    const r = await must(stack.up());
+    expect(ops(r)).toMatchObject({ "sub-account:id:2001": "same" });
+    expect(r.steps.some((x) => x.op === "delete")).toBe(false);
+    expect(writesSince(s, mark)).toEqual([]);
+    expect(s.store.subAccounts.get(2001)!.data.status).toBe("enabled");
+  }, LONG);
+});
+
+describe("state written before a change of main or build layout", () => {
+  it("still refreshes, updates and deletes after dist/ moves to build/ and main follows", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    const stack = stackOf(p, s);
+    await must(stack.up());
+
+    // The build now lands in build/: exports, main and Pulumi.yaml follow; dist/ is gone.
+    renameSync(path.join(p.dir, "dist"), path.join(p.dir, "build"));
+    for (const f of ["package.json", "Pulumi.yaml"]) writeFileSync(path.join(p.dir, f), readFileSync(path.join(p.dir, f), "utf8").replaceAll("dist/", "build/"));
+
+    const refreshed = await must(stack.refresh());
+    expect(refreshed.steps.every((x) => x.op === "refresh")).toBe(true);
+
+    // The webhook leaves the file: deleted at the end, by the provider text of its state.
+    p.write("wavix.yaml", FILE.replace(/call_webhooks:\n.*\n/, ""));
+    const mark = s.log.length;
+    const r = await must(stack.up());
+    expect(ops(r)["call-webhook:on-call"]).toBe("delete");
+    expect(writesSince(s, mark)).toEqual(["DELETE /v1/calls/webhooks"]);
+
+    // destroy: the sub-account is disabled (no delete in the API), the number kept (retain).
+    const d = await must(stack.destroy());
+    expect(d.steps.map((x) => x.op)).toContain("delete");
+    expect(stack.state()).toEqual([]);
+    expect(s.store.subAccounts.get(2001)!.data.status).toBe("disabled");
+    expect(s.store.numbers.has(4003)).toBe(true);
+  }, LONG);
+
+  it("works from a project that installed wavix-sync, whatever folder main names", async () => {
+    const s = await simulator();
+    const pkg = track(checkoutProject());
+    const program = `module.exports = require("wavix-sync/pulumi").runProgram();\n`;
+    const p = track(
+      consumerProject(pkg.dir, {
+        "Pulumi.yaml": "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: deploy/index.js\n",
+        "deploy/index.js": program,
+        "wavix.yaml": FILE,
+      }),
+    );
+    const stack = stackOf(p, s);
+    await must(stack.up());
+
+    // main moves to the project root: the host now starts there; old state still loads.
+    p.write("Pulumi.yaml", "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n");
+    p.write("index.js", program);
+    expect((await must(stack.refresh())).steps.every((x) => x.op === "refresh")).toBe(true);
+    await must(stack.destroy());
+    expect(s.store.subAccounts.get(2001)!.data.status).toBe("disabled");
+  }, LONG);
+});
+
+/** A consumer program: a sub-account and one of its numbers, the pin coming from config. */
+function tenantProject(): TempProject {
+  return track(
+    consumerProject(path.resolve(__dirname, "..", ".."), {
+      "Pulumi.yaml": "name: tenant\nruntime: nodejs\nmain: index.js\n",
+      "index.js": `
+const pulumi = require("@pulumi/pulumi");
+const { PhoneNumber, SubAccount } = require("wavix-sync/pulumi");
+const config = new pulumi.Config();
+const tenant = new SubAccount("tenant", { name: "Acme Support", status: config.get("status") || "enabled" });
+const line = new PhoneNumber("line", {
+  number: "+15551230007",
+  subAccountId: config.get("sub") ? Number(config.get("sub")) : tenant.subAccountId,
+  smsEnabled: true,
+  destinations: [{ destination: "sip.acme.example", transport: "sip", priority: 1 }],
+  onDelete: "release",
+});
+// Declared outputs are defined even when their inputs are omitted.
+const bare = new PhoneNumber("bare", { number: "15551230003" });
+exports.bareCallStatusUrl = bare.callStatusUrl.apply((v) => v ?? null);
+exports.bareSubAccountId = bare.subAccountId.apply((v) => v ?? null);
+exports.lineId = line.wavixId;
+`,
+    }),
+  );
+}
+
+describe("numbers of sub-accounts", () => {
+  it("moving a number to another sub-account updates it and never releases it", async () => {
+    const s = await simulator();
+    const p = tenantProject();
+    const stack = stackOf(p, s, { sub: "2001" });
+    const first = await must(stack.up());
+    expect(first.outputs).toMatchObject({ lineId: 4007, bareCallStatusUrl: null, bareSubAccountId: null });
+
+    // The number is moved to Legacy Team (2002) in Wavix; the program follows.
+    s.store.numbers.get(4007)!.organization = 2002;
+    s.store.numberIdsByOrg.set(2001, s.store.numberIdsOf(2001).filter((id) => id !== 4007));
+    s.store.numberIdsOf(2002).push(4007);
+    stack.setConfig("sub", "2002");
+    expect(ops(await must(stack.preview())).line).toBe("update");
+    const mark = s.log.length;
+    const r = await must(stack.up());
+    expect(ops(r).line).toBe("update");
+    expect(writesSince(s, mark).filter((w) => w.startsWith("DELETE"))).toEqual([]);
+    expect(s.store.numbers.has(4007)).toBe(true);
+    expect(stack.resource("line")!.outputs.subAccountId).toBe(2002);
+  }, LONG);
+
+  it("preview with unknown inputs shows updates, not replaces (check normalises what is known)", async () => {
+    const s = await simulator();
+    const p = tenantProject();
+    const stack = stackOf(p, s);
+    await must(stack.up());
+    expect(stack.resource("line")!.inputs.number).toBe("15551230007");
+
+    // The sub-account changes, so its subAccountId is unknown during preview.
+    stack.setConfig("status", "disabled");
+    const r = await must(stack.preview());
+    expect(ops(r)).toMatchObject({ tenant: "update", line: "update", bare: "same" });
+    expect(r.steps.some((x) => x.op === "replace")).toBe(false);
+  }, LONG);
+});
+
+describe("engine rules the providers rely on", () => {
+  it("protect blocks a delete, retainOnDelete skips the provider, a replace creates before it deletes", async () => {
+    const s = await simulator();
+    const program = (hooks: string) => `
+const { CallWebhook, SubAccount } = require("wavix-sync/pulumi");
+${hooks}
+`;
+    const p = track(
+      consumerProject(path.resolve(__dirname, "..", ".."), {
+        "Pulumi.yaml": "name: rules\nruntime: nodejs\nmain: index.js\n",
+        "index.js": program(`
+new CallWebhook("hook", { eventType: "on-call", url: "https://h.example/1" });
+new SubAccount("guarded", { name: "Acme Support" }, { protect: true });
+new SubAccount("kept", { name: "Legacy Team" }, { retainOnDelete: true });`),
+      }),
+    );
+    const stack = stackOf(p, s);
+    await must(stack.up());
+
+    // hook: new event type = replace, create-before-delete: POST (new) before DELETE (old).
+    p.write("index.js", program(`
+new CallWebhook("hook", { eventType: "post-call", url: "https://h.example/1" });
+new SubAccount("guarded", { name: "Acme Support", status: "enabled" }, { protect: true });`));
+    const mark = s.log.length;
+    const r = await stack.up().then(
+      () => undefined,
+      (e: unknown) => e as EngineError,
+    );
+    // `kept` leaves state without a PUT (retainOnDelete).
+    expect(r).toBeUndefined();
+    expect(stack.resource("kept")).toBeUndefined();
+    const writes = writesSince(s, mark);
+    expect(writes.indexOf("POST /v1/calls/webhooks")).toBeLessThan(writes.indexOf("DELETE /v1/calls/webhooks"));
+    expect(s.store.subAccounts.get(2002)!.data.status).toBe("enabled");
+
+    // A protected resource leaving the program stops the update; it stays in state and account.
+    p.write("index.js", program(`new CallWebhook("hook", { eventType: "post-call", url: "https://h.example/1" });`));
+    const failed = await stack.up().then(
+      () => undefined,
+      (e: unknown) => e as EngineError,
+    );
+    expect(failed?.message).toMatch(/protection/);
+    expect(stack.resource("guarded")).toBeDefined();
+    expect(s.store.subAccounts.get(2001)!.data.status).toBe("enabled");
+  }, LONG);
+
+  it("reports the providers' contract-drift notices as Pulumi warnings", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": 'version: 1\nnumbers:\n  - number: "15551230004"\n    sms_enabled: true\n' }));
+    // The API starts answering a field in a shape the contract does not allow.
+    (s.store.numbers.get(4004)!.data as unknown as Record<string, unknown>).call_recording_enabled = "sometimes";
+    const r = await must(stackOf(p, s).up());
+    const warnings = r.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message);
+    expect(warnings.some((w) => /drift/.test(w) && /call_recording_enabled/.test(w))).toBe(true);
+  }, LONG);
+
+  it("reports check failures with the camelCase property name", async () => {
+    const s = await simulator();
+    const p = track(
+      consumerProject(path.resolve(__dirname, "..", ".."), {
+        "Pulumi.yaml": "name: bad\nruntime: nodejs\nmain: index.js\n",
+        "index.js": `const { SubAccount } = require("wavix-sync/pulumi");\nnew SubAccount("x", { name: "X", subAccountId: -5, defaultDestinations: { smsEndpoint: "ftp://x" } });\n`,
+      }),
+    );
+    const err = await stackOf(p, s).up().then(
+      () => undefined,
+      (e: unknown) => e as EngineError,
+    );
+    expect(err?.message).toMatch(/subAccountId: /);
+    expect(err?.message).toMatch(/defaultDestinations\.smsEndpoint: /);
+    expect(err?.message).not.toMatch(/\bid: |sms_endpoint/);
+  }, LONG);
+});
+
+describe("checkpoint size", () => {
+  it("grows by about 2 KB per adopted number (provider text ≤ 600 characters, twice)", async () => {
+    const n = 200;
+    const seed = generateAccount({ numbers: n, subAccounts: 0 });
+    const s = await simulator(seed);
+    const numbers = (seed.numbers ?? []).map((x) => `  - number: "${x.number}"\n    sms_enabled: ${x.sms_enabled === true}\n`).join("");
+    const p = track(checkoutProject({ "wavix.yaml": `version: 1\nnumbers:\n${numbers}` }));
+    const stack = stackOf(p, s);
+    await must(stack.up());
+    const bytes = Buffer.byteLength(stack.checkpointText());
+    const perNumber = bytes / n;
+    process.stdout.write(`checkpoint: ${bytes} bytes for ${n} numbers (${Math.round(perNumber)} B each; ~${((perNumber * 10_000) / 1e6).toFixed(1)} MB for 10,000)\n`);
+    // The provider text is stored in inputs and outputs (JSON-escaped, pretty-printed as Pulumi does).
+    expect(perNumber).toBeLessThan(2_500);
+  }, LONG);
+});
+
+describe("examples/pulumi", () => {
+  it("runs as `pulumi up` runs it (TypeScript through the runner), twice, the second time quietly", async () => {
+    const s = await simulator();
+    const root = path.resolve(__dirname, "..", "..");
+    const files: Record<string, string> = { "examples/multi-tenant.yaml": readFileSync(path.join(root, "examples", "multi-tenant.yaml"), "utf8") };
+    for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]) {
+      files[`examples/pulumi/${f}`] = readFileSync(path.join(root, "examples", "pulumi", f), "utf8");
+    }
+    // The file pins Tenant Gamma as sub-account 2003: the account has it.
+    s.store.subAccounts.set(2003, {
+      data: { ...s.store.subAccounts.get(2002)!.data, id: 2003, name: "Tenant Gamma", api_key: "sim-tenant-gamma-key" },
+      disabledFeatures: new Set(),
+    });
+    // As after `npm install` in examples/pulumi: wavix-sync (file:../..) and @pulumi/pulumi installed.
+    const p = track(consumerProject(root, files));
+    const stack = new EngineEmulator({
+      projectDir: path.join(p.dir, "examples", "pulumi"),
+      config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url },
+      secretKeys: ["wavix:apiKey"],
+      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+    });
+    const first = await must(stack.up());
+    expect(ops(first)).toMatchObject({ "sub-account:Acme Support": "create", "number:15551230007": "create" });
+    expect(first.outputs).toMatchObject({ tenantId: 2001, stack: "dev" });
+    expect(first.secretOutputs).toContain("tenantApiKey");
+    const mark = s.log.length;
+    const second = await must(stack.up());
+    expect(new Set(Object.values(ops(second)))).toEqual(new Set(["same"]));
+    expect(writesSince(s, mark)).toEqual([]);
+  }, LONG);
+});
