@@ -5,9 +5,10 @@
  * not appear). The built package uses the validators scripts/build-validators.js compiled at build
  * time (dist/client/response.validate.js); from the sources they are compiled once, on first use.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import type { ErrorObject, ValidateFunction } from "ajv";
+import { packageRoot } from "../util/package-root";
 
 export type ResponseSchemaName =
   | "number"
@@ -25,21 +26,6 @@ export type ResponseSchemaName =
   | "brand-list";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
-
-/**
- * The package root: the nearest folder above this file holding package.json. Works from `src/`
- * (vitest) and `dist/` (compiled) alike.
- */
-function packageRoot(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 10; i++) {
-    if (existsSync(path.join(dir, "package.json"))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error(`package.json not found above ${__dirname}`);
-}
 
 interface Compiled {
   validators: Map<string, ValidateFunction>;

@@ -4,10 +4,11 @@
  * simulator answers a violation as the real API would (400 with the seed part 7 validation body)
  * and, when asked (`WAVIX_SIM_VIOLATIONS_DIR`), records it so a test run that sent one fails.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import Ajv, { type ErrorObject, type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { packageRoot } from "../util/package-root";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
 
@@ -23,18 +24,6 @@ interface RequestOperation {
   arrays: Set<string>;
   /** The operation needs a JSON body (official `requestBody.required` with required fields). */
   bodyRequired: boolean;
-}
-
-/** The package root: nearest folder above this file with package.json (src/ and dist/ alike). */
-function packageRoot(): string {
-  let dir = __dirname;
-  for (let i = 0; i < 10; i++) {
-    if (existsSync(path.join(dir, "package.json"))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) break;
-    dir = parent;
-  }
-  throw new Error(`package.json not found above ${__dirname}`);
 }
 
 let operations: RequestOperation[] | undefined;
