@@ -239,6 +239,8 @@ export class SimStore {
   }
 
   createSubAccount(master: number, fields: Pick<SubAccount, "name" | "default_destinations">): SubAccount {
+    // Tests may add records to the store directly: never hand out an id already in use.
+    while (this.subAccounts.has(this.nextSubAccountId)) this.nextSubAccountId++;
     const id = this.nextSubAccountId++;
     const data: SubAccount = {
       id,

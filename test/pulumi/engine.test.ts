@@ -414,11 +414,7 @@ describe("examples/pulumi", () => {
     for (const f of ["Pulumi.yaml", "index.ts", "package.json", "tsconfig.json"]) {
       files[`examples/pulumi/${f}`] = readFileSync(path.join(root, "examples", "pulumi", f), "utf8");
     }
-    // The file pins Tenant Gamma as sub-account 2003: the account has it.
-    s.store.subAccounts.set(2003, {
-      data: { ...s.store.subAccounts.get(2002)!.data, id: 2003, name: "Tenant Gamma", api_key: "sim-tenant-gamma-key" },
-      disabledFeatures: new Set(),
-    });
+    // The file pins the demo account's own Legacy Team (id 2002) and creates the three tenants.
     // As after `npm install` in examples/pulumi: wavix-sync (file:../..) and @pulumi/pulumi installed.
     const p = track(consumerProject(root, files));
     const stack = new EngineEmulator({
@@ -428,7 +424,15 @@ describe("examples/pulumi", () => {
       env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
     });
     const first = await must(stack.up());
-    expect(ops(first)).toMatchObject({ "sub-account:Acme Support": "create", "number:15551230007": "create" });
+    expect(ops(first)).toMatchObject({
+      "sub-account:Acme Support": "create",
+      "number:15551230007": "create",
+      "sub-account:Tenant Gamma": "create",
+      "sub-account:id:2002": "create",
+    });
+    // Adopted, not duplicated: one of each name.
+    const names = [...s.store.subAccounts.values()].map((r) => r.data.name).sort();
+    expect(names).toEqual(["Acme Support", "Legacy Team", "Tenant Alpha", "Tenant Beta", "Tenant Gamma"]);
     expect(first.outputs).toMatchObject({ tenantId: 2001, stack: "dev" });
     expect(first.secretOutputs).toContain("tenantApiKey");
     const mark = s.log.length;

@@ -114,10 +114,10 @@ describe("declareResources", () => {
         "number:15551230004",
         "number:15551230005",
         "number:15551230006",
-        "sub-account:Legacy Team",
         "sub-account:Tenant Alpha",
         "sub-account:Tenant Beta",
-        "sub-account:id:2003",
+        "sub-account:Tenant Gamma",
+        "sub-account:id:2002",
       ]);
       // The audit section's data sources are proven where the program runs to its end (the
       // capture exits once resources are registered): test/pulumi/engine.test.ts, configFile.

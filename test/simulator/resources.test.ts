@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import type { Simulator } from "../../src/simulator";
+import { startSimulator, type Simulator } from "../../src/simulator";
 import type {
   BrandListResponse,
   BrandVetting,
@@ -284,5 +284,25 @@ describe("sub-account keys", () => {
     const r = await api<{ items: unknown[] }>(sim, "GET", "/v1/numbers", { key: created.body.api_key });
     expect(r.status).toBe(200);
     expect(r.body.items).toEqual([]);
+  });
+});
+
+describe("sub-account ids", () => {
+  test("a create never reuses an id a test put into the store directly (regression: an example test seeded 2003 by hand)", async () => {
+    const sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "ids-key" }] });
+    try {
+      const seeded = sim.store.subAccounts.get(2002)!;
+      sim.store.subAccounts.set(2003, { ...seeded, data: { ...seeded.data, id: 2003, name: "By Hand", api_key: "by-hand-key-123" } });
+      const r = await fetch(`${sim.url}/v1/sub-organizations`, {
+        method: "POST",
+        headers: { authorization: "Bearer ids-key", "content-type": "application/json" },
+        body: JSON.stringify({ name: "Made By POST" }),
+      });
+      const created = (await r.json()) as { id: number };
+      expect(created.id).not.toBe(2003);
+      expect(sim.store.subAccounts.get(2003)!.data.name).toBe("By Hand");
+    } finally {
+      await sim.close();
+    }
   });
 });
