@@ -11,8 +11,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { startSimulator, type Simulator, type SimRequestLogEntry } from "../../src/simulator";
+import { startSimulator, type Simulator } from "../../src/simulator";
 import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
+import { requestCounts } from "./request-counts";
 
 const KEY = "sim-demo-key";
 const EXAMPLE = join(ROOT, "examples", "wavix.yaml");
@@ -27,26 +28,6 @@ function run(args: string[], env: Record<string, string | undefined> = {}, cwd?:
   return runCli(args, { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim!.url, ...env }, cwd);
 }
 
-/** `GET /v1/numbers/4001` → `GET /v1/numbers/{id}`, so counts group by operation. */
-function operation(e: SimRequestLogEntry): string {
-  const path = e.path
-    .replace(/^\/v1\/numbers\/\d+$/, "/v1/numbers/{id}")
-    .replace(/^\/v1\/sub-organizations\/\d+$/, "/v1/sub-organizations/{id}")
-    .replace(/^\/v1\/two-fa\/session\/[^/]+\/events$/, "/v1/two-fa/session/{id}/events")
-    .replace(/^\/v1\/two-fa\/service\/[^/]+\/sessions$/, "/v1/two-fa/service/{id}/sessions")
-    .replace(/^\/v3\/10dlc\/brands\/[^/]+\/vettings$/, "/v3/10dlc/brands/{id}/vettings");
-  return `${e.method} ${path}`;
-}
-
-/** Requests since `from` in the log, by operation, as one printable line. */
-function counts(step: string, from: number): { total: number; line: string } {
-  const by = new Map<string, number>();
-  for (const e of sim!.log.slice(from)) by.set(operation(e), (by.get(operation(e)) ?? 0) + 1);
-  const total = sim!.log.length - from;
-  const parts = [...by].sort().map(([op, n]) => `${op} ×${n}`);
-  return { total, line: `${step}: ${total} request(s): ${parts.join(", ")}` };
-}
-
 describe("the CLI against the strict simulator", () => {
   it("plan, apply, plan, export, plan of the export, audit: zero contract violations", async () => {
     sim = await startSimulator({ port: 0, asyncDelayMs: 50, checkResponses: true });
@@ -57,7 +38,7 @@ describe("the CLI against the strict simulator", () => {
       const r = await run(args, {}, dir);
       expect(r.code, `${name}: ${r.stderr}`).toBe(expectCode);
       expect(r.stderr, name).not.toContain("Warning:"); // the simulator's answers match the schemas
-      report.push(counts(name, from).line);
+      report.push(requestCounts(sim!.log, name, from).line);
       return r;
     };
 
