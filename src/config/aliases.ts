@@ -10,9 +10,10 @@
 
 /**
  * Most values (scalars, lists and mappings) the file may expand to once aliases are followed.
- * An 8 MiB file (the size cap) written out in full holds well under this; a nested-alias bomb passes it at once.
+ * A value takes at least about 4 bytes of text, so a 16 MiB file (the size cap) written out in full
+ * holds under this; a nested-alias bomb grows exponentially and passes it at once.
  */
-export const MAX_EXPANDED_VALUES = 2_000_000;
+export const MAX_EXPANDED_VALUES = 5_000_000;
 
 export type ExpansionCheck = { ok: true } | { ok: false; reason: "too-large" | "cycle" };
 
