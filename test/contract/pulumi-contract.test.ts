@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
-import { EngineEmulator, EngineError, type OperationResult } from "../helpers/engine-emulator";
+import { EngineEmulator, must, type OperationResult } from "../helpers/engine-emulator";
 import { checkoutProject, type TempProject } from "../helpers/pulumi-project";
 import { requestCounts } from "./request-counts";
 
@@ -44,18 +44,6 @@ audit:
     brands: all
     min_vetting_score: 75
 `;
-
-/** Runs an operation; on failure, the error carries what the program and the host printed. */
-async function must(p: Promise<OperationResult>): Promise<OperationResult> {
-  try {
-    return await p;
-  } catch (e) {
-    if (e instanceof EngineError) {
-      throw new Error(`${e.message}\n--- program ---\n${e.result.programOutput}\n--- host ---\n${e.result.hostStderr}`);
-    }
-    throw e;
-  }
-}
 
 describe("the Pulumi provider lifecycle against the strict simulator", () => {
   it("preview, up, up, refresh, up with a URL clear, destroy: zero contract violations", async () => {

@@ -114,6 +114,21 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * Awaits an operation; an EngineError is rethrown with what the program and the host printed, so a
+ * failing test shows the engine's whole story.
+ */
+export async function must<T>(p: Promise<T>): Promise<T> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof EngineError) {
+      throw new Error(`${e.message}\n--- program ---\n${e.result.programOutput}\n--- host ---\n${e.result.hostStderr}`);
+    }
+    throw e;
+  }
+}
+
 export interface EngineOptions {
   /** The folder of `Pulumi.yaml`. */
   projectDir: string;

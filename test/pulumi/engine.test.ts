@@ -6,7 +6,7 @@ import { renameSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SUB_ACCOUNT_KEYS, generateAccount, startSimulator, type Simulator } from "../../src/simulator";
-import { EngineEmulator, EngineError, getPwdMain, type OperationResult } from "../helpers/engine-emulator";
+import { EngineEmulator, EngineError, getPwdMain, must, type OperationResult } from "../helpers/engine-emulator";
 import { checkoutProject, consumerProject, type TempProject } from "../helpers/pulumi-project";
 import { PROVIDER_KEY } from "../helpers/pulumi-host";
 
@@ -49,18 +49,6 @@ function writesSince(s: Simulator, from: number): string[] {
 }
 
 const ops = (r: OperationResult): Record<string, string> => Object.fromEntries(r.steps.map((s) => [s.name, s.op]));
-
-/** Runs an operation; on failure, the error carries what the program and the host printed. */
-async function must<T>(p: Promise<T>): Promise<T> {
-  try {
-    return await p;
-  } catch (e) {
-    if (e instanceof EngineError) {
-      throw new Error(`${e.message}\n--- program ---\n${e.result.programOutput}\n--- host ---\n${e.result.hostStderr}`);
-    }
-    throw e;
-  }
-}
 
 const FILE = `version: 1
 sub_accounts:
