@@ -15,6 +15,7 @@ import pRetry from "p-retry";
 import {
   ForbiddenError,
   NetworkError,
+  protocolMismatch,
   NotFoundError,
   RateLimitedError,
   ResponseFormatError,
@@ -240,20 +241,10 @@ function retryDecision(
   const asMethod: HttpMethod = spec.idempotent === true ? "PUT" : method;
   if (!retry.methods.includes(asMethod)) return { retry: false, waitMs: 0 };
   // A scheme mismatch (https to a plain-http server, or the reverse) answers the same every time.
-  if (error instanceof NetworkError && isProtocolMismatch(error)) return { retry: false, waitMs: 0 };
+  if (error instanceof NetworkError && protocolMismatch(error) !== undefined) return { retry: false, waitMs: 0 };
   if (error instanceof NetworkError || error instanceof TimeoutError) return { retry: true, waitMs: 0 };
   if (retry.statusCodes.includes(error.status)) return { retry: true, waitMs };
   return { retry: false, waitMs: 0 };
-}
-
-/** A TLS handshake that met plain http, or an HTTP parser that met TLS: somewhere in the cause chain. */
-function isProtocolMismatch(error: NetworkError): boolean {
-  for (let e: unknown = error.cause, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string" && /^(ERR_SSL_|EPROTO$|HPE_)/.test(code)) return true;
-    if (/wrong version number|SSL routines/i.test(e.message)) return true;
-  }
-  return false;
 }
 
 /**

@@ -4,20 +4,10 @@
  * What the error was about (the request line, the path) is kept; the internals are dropped.
  * Used by the engine for per-item failures and by the CLI for what ends a command.
  */
-import { isWavixApiError } from "../client";
+import { isNetworkError, isWavixApiError, protocolMismatch } from "../client";
 
 /** Characters of a non-JSON body quoted in a message. */
 const BODY_SHOWN = 80;
-
-function codeOf(err: unknown): string | undefined {
-  let e: unknown = err;
-  for (let depth = 0; depth < 4 && e !== null && typeof e === "object"; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === "string") return code;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return undefined;
-}
 
 /** A file-system error (`EISDIR`, `EEXIST`, ...) as one sentence naming the path. */
 function fileErrorText(err: NodeJS.ErrnoException): string | undefined {
@@ -49,12 +39,12 @@ function fileErrorText(err: NodeJS.ErrnoException): string | undefined {
 export function describeError(err: unknown): string {
   if (isWavixApiError(err)) {
     const request = `${err.method} ${err.path}`;
-    const code = codeOf(err.cause) ?? "";
     const text = err.message;
-    if (err.name === "NetworkError" && (/^ERR_SSL_|^EPROTO$/.test(code) || /SSL routines|wrong version number/i.test(text))) {
+    const mismatch = isNetworkError(err) ? protocolMismatch(err) : undefined;
+    if (mismatch === "tls-to-http") {
       return `${request}: could not start a TLS (https) connection: the server there seems to speak plain http; check the scheme in WAVIX_BASE_URL`;
     }
-    if (err.name === "NetworkError" && (/^HPE_/.test(code) || /Expected HTTP/i.test(text))) {
+    if (mismatch === "http-to-tls") {
       // fetch over http:// to a TLS server reads a handshake it cannot parse.
       return `${request}: the server did not answer in HTTP: it may expect https; check the scheme in WAVIX_BASE_URL`;
     }

@@ -5,7 +5,7 @@ export { NotFoundError, isNotFoundError } from "./not-found-error";
 export { ValidationError, isValidationError } from "./validation-error";
 export { RateLimitedError, isRateLimitedError } from "./rate-limited-error";
 export { ServerError, isServerError } from "./server-error";
-export { NetworkError, isNetworkError } from "./network-error";
+export { NetworkError, isNetworkError, protocolMismatch } from "./network-error";
 export { TimeoutError, isTimeoutError } from "./timeout-error";
 export { ResponseFormatError, isResponseFormatError } from "./response-format-error";
 export { MissingApiKeyError, isMissingApiKeyError } from "./missing-api-key-error";
