@@ -293,14 +293,8 @@ export class EngineEmulator {
   }
 
   /** `pulumi refresh`: read every resource with the provider text of its state. */
-  async refresh(): Promise<OperationResult> {
-    const run = this.newRun();
-    const engine = await this.startEngine(run);
-    const host = await this.startHost(run).catch((e: unknown) => {
-      engine.forceShutdown();
-      throw e;
-    });
-    try {
+  refresh(): Promise<OperationResult> {
+    return this.withHost("refresh", async (run, host) => {
       const limit = limiter(this.options.parallel ?? 16);
       const next: (StateResource | undefined)[] = await Promise.all(
         this.resources.map((r) =>
@@ -319,18 +313,31 @@ export class EngineEmulator {
         ),
       );
       this.resources = next.filter((r): r is StateResource => r !== undefined);
-      this.save();
-      return this.result(run, host);
-    } catch (e) {
-      throw new EngineError(`refresh failed: ${(e as Error).message}`, this.result(run, host));
-    } finally {
-      await host.close();
-      engine.forceShutdown();
-    }
+    });
   }
 
   /** `pulumi destroy`: every resource deleted, dependents first, with the provider of its state. */
-  async destroy(): Promise<OperationResult> {
+  destroy(): Promise<OperationResult> {
+    return this.withHost("destroy", async (run, host) => {
+      try {
+        const keep = await this.deleteAll([...this.resources].reverse(), host, run, false);
+        this.resources = this.resources.filter((r) => keep.has(r.urn));
+      } catch (e) {
+        // What was deleted before the failure is gone: the checkpoint says so.
+        this.save();
+        throw e;
+      }
+    });
+  }
+
+  /**
+   * An operation without the program (refresh, destroy): the Engine service and the provider host
+   * started for it, the checkpoint saved when it succeeds, both shut down whatever happens.
+   */
+  private async withHost(
+    name: string,
+    work: (run: ReturnType<EngineEmulator["newRun"]>, host: PulumiHost) => Promise<void>,
+  ): Promise<OperationResult> {
     const run = this.newRun();
     const engine = await this.startEngine(run);
     const host = await this.startHost(run).catch((e: unknown) => {
@@ -338,13 +345,11 @@ export class EngineEmulator {
       throw e;
     });
     try {
-      const keep = await this.deleteAll([...this.resources].reverse(), host, run, false);
-      this.resources = this.resources.filter((r) => keep.has(r.urn));
+      await work(run, host);
       this.save();
       return this.result(run, host);
     } catch (e) {
-      this.save();
-      throw new EngineError(`destroy failed: ${(e as Error).message}`, this.result(run, host));
+      throw new EngineError(`${name} failed: ${(e as Error).message}`, this.result(run, host));
     } finally {
       await host.close();
       engine.forceShutdown();
