@@ -513,9 +513,10 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
   async update(id, _olds, news) {
     const client = masterClient();
     const desired = subAccountSettings(news as unknown as Props);
+    // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
     let account = await client.getSubAccount(Number(id));
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
-    if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired);
+    if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
     return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
   },
 
@@ -523,7 +524,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     // The API has no delete: deleting a sub-account disables it (PRODUCT.md part 4).
     const client = masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
-    if (acc) await disableSubAccount(client, acc);
+    if (acc) await disableSubAccount(client, acc, { currentIsFresh: true });
   },
 };
 

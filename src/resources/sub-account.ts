@@ -267,8 +267,23 @@ function checkWritable(record: SubAccount, id: number): void {
  * Nothing is written when the fresh record already shows the desired fields, when it lacks a field
  * the PUT would reset, or when it was renamed since `current` was read (its identity by name changed).
  */
-export async function updateSubAccount(client: WavixClient, current: SubAccount, desired: Partial<SubAccountSettings>): Promise<SubAccount> {
-  const fresh = await notFoundToUndefined(client.getSubAccount(current.id));
+export interface UpdateSubAccountOptions {
+  /**
+   * `current` was read by the caller just now (the Pulumi provider reads the record by id before it
+   * decides anything), so it is the fresh read and is not read again. The CLI's records come from a
+   * plan that may be minutes old and are always read again.
+   * @default false
+   */
+  readonly currentIsFresh?: boolean;
+}
+
+export async function updateSubAccount(
+  client: WavixClient,
+  current: SubAccount,
+  desired: Partial<SubAccountSettings>,
+  options: UpdateSubAccountOptions = {},
+): Promise<SubAccount> {
+  const fresh = options.currentIsFresh ? current : await notFoundToUndefined(client.getSubAccount(current.id));
   if (fresh === undefined) throw new UnsafeSubAccountWriteError(current.id, `("${current.name}") no longer exists`);
   checkWritable(fresh, current.id);
   if (desired.id === undefined && desired.name !== undefined && fresh.name !== current.name) {
@@ -299,6 +314,6 @@ function sameRecord(body: SubAccountReplace, record: SubAccount): boolean {
 }
 
 /** The API has no delete: disabling is the closest (PRODUCT.md part 4). Written from a fresh read. */
-export async function disableSubAccount(client: WavixClient, current: SubAccount): Promise<SubAccount> {
-  return updateSubAccount(client, current, { status: "disabled" });
+export async function disableSubAccount(client: WavixClient, current: SubAccount, options: UpdateSubAccountOptions = {}): Promise<SubAccount> {
+  return updateSubAccount(client, current, { status: "disabled" }, options);
 }

@@ -73,7 +73,12 @@ describe("the Pulumi provider lifecycle against the strict simulator", () => {
     await step("up (URL clear, sms off)", () => stack.up());
     const n = sim.store.numbers.get(4002)!.data;
     expect([n.call_status_url ?? null, n.sms_enabled]).toEqual([null, false]);
+    const beforeDestroy = sim.log.length;
     await step("destroy", () => stack.destroy());
+    // Disabling reads the sub-account once (the provider's read is the fresh one the PUT merges
+    // onto) and once more to read the write back: no third read.
+    const subReads = sim.log.slice(beforeDestroy).filter((e) => e.method === "GET" && /^\/v1\/sub-organizations\/\d+$/.test(e.path));
+    expect(subReads).toHaveLength(2);
     // Deleting retains the number (onDelete: retain), disables the sub-account, deletes the webhook.
     expect(sim.store.numbers.has(4002)).toBe(true);
     expect([...sim.store.subAccounts.values()].find((s) => s.data.name === "Contract Tenant")!.data.status).toBe("disabled");
