@@ -41,7 +41,7 @@ import {
   type SubAccountSettings,
 } from "../resources";
 import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
-import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
+import { findNumberOwners, numberOwnedBySubAccountMessage } from "../kinds/number/owners";
 import { describeError } from "./error-text";
 
 export interface PlanOptions {

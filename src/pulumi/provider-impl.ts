@@ -23,7 +23,7 @@ import {
   writeNumber,
   type NumberField,
   type NumberSettings,
-} from "../resources/phone-number";
+} from "../kinds/number/handler";
 import {
   diffSubAccount,
   disableSubAccount,
@@ -31,9 +31,9 @@ import {
   ensureSubAccount,
   updateSubAccount,
   type SubAccountSettings,
-} from "../resources/sub-account";
-import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "../resources/call-webhook";
-import { NumberReader } from "../resources/number-reader";
+} from "../kinds/sub-account/handler";
+import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "../kinds/call-webhook/handler";
+import { NumberReader } from "../kinds/number/reader";
 import { notFoundToUndefined } from "../resources/not-found";
 import type {
   CallWebhookInputs,

@@ -11,9 +11,9 @@ import { readAll, type WavixClient } from "../client";
 import type { SubAccount, WavixNumber } from "../client/types";
 import type { DesiredState, DesiredSubAccount } from "../config/types";
 import { numberItemYaml, schemaHeader, subAccountItemYaml, topLevelYaml } from "../config/serialize";
-import { currentSettings, listAllNumbers, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "./phone-number";
-import { listAllSubAccounts } from "./sub-account";
-import { listWebhooks } from "./call-webhook";
+import { currentSettings, listAllNumbers, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "../kinds/number/handler";
+import { listAllSubAccounts } from "../kinds/sub-account/handler";
+import { listWebhooks } from "../kinds/call-webhook/handler";
 
 /** Options of `streamExport`. */
 export interface StreamExportOptions {

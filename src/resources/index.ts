@@ -1,7 +1,8 @@
-// Re-exports only: the per-kind handlers shared by the CLI engine and the Pulumi providers.
+// Re-exports only: the per-kind handlers (src/kinds/<kind>/) and the shared diff vocabulary, as the
+// package's public entry has always exported them.
 export * from "./diff";
-export * from "./phone-number";
-export * from "./sub-account";
-export * from "./call-webhook";
-export * from "./number-reader";
+export * from "../kinds/number/handler";
+export * from "../kinds/sub-account/handler";
+export * from "../kinds/call-webhook/handler";
+export * from "../kinds/number/reader";
 export * from "./not-found";

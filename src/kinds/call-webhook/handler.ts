@@ -1,9 +1,9 @@
 /**
  * Call webhooks: identity is the event type (`on-call`, `post-call`); POST upserts, DELETE removes.
  */
-import type { WavixClient } from "../client";
-import type { CallWebhook, CallWebhookEventType } from "../client/types";
-import type { FieldDiff } from "./diff";
+import type { WavixClient } from "../../client";
+import type { CallWebhook, CallWebhookEventType } from "../../client/types";
+import type { FieldDiff } from "../../resources/diff";
 
 export const EVENT_TYPES: readonly CallWebhookEventType[] = ["on-call", "post-call"];
 

@@ -4,11 +4,11 @@
  *
  * The tool never buys numbers (PRODUCT.md part 4, "Adoption"): a declared number must already be owned.
  */
-import type { WavixClient } from "../client";
-import { readAll } from "../client";
-import type { NumberListResponse, NumberUpdate, WavixNumber } from "../client/types";
-import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../config/types";
-import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "./diff";
+import type { WavixClient } from "../../client";
+import { readAll } from "../../client";
+import type { NumberListResponse, NumberUpdate, WavixNumber } from "../../client/types";
+import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../../config/types";
+import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "../../resources/diff";
 
 /** The fields of a number this tool manages, in display order. */
 export const NUMBER_FIELDS = NUMBER_SETTING_KEYS;

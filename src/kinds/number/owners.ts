@@ -4,9 +4,10 @@
  * person to buy a number they already have. Only runs on that error path, so plans of files
  * whose numbers are all found send no extra request.
  */
-import type { WavixClient } from "../client";
-import type { SubAccount } from "../client/types";
-import { findNumbers, listAllSubAccounts } from "../resources";
+import type { WavixClient } from "../../client";
+import type { SubAccount } from "../../client/types";
+import { findNumbers } from "./handler";
+import { listAllSubAccounts } from "../sub-account/handler";
 
 /**
  * Sub-accounts searched for missing numbers, at most; beyond that the plain "not owned" message

@@ -8,10 +8,10 @@
  * listing once and answers from that snapshot for a short while. A few reads cost one GET each;
  * N reads in a P-page account cost at most about 2P requests instead of N.
  */
-import type { WavixClient } from "../client";
-import type { WavixNumber } from "../client/types";
-import { notFoundToUndefined } from "./not-found";
-import { listAllNumbers, NUMBERS_PER_PAGE } from "./phone-number";
+import type { WavixClient } from "../../client";
+import type { WavixNumber } from "../../client/types";
+import { notFoundToUndefined } from "../../resources/not-found";
+import { listAllNumbers, NUMBERS_PER_PAGE } from "./handler";
 
 export interface NumberReaderOptions {
   /** Reads answered by GET before the account's size is looked up. @default 8 */
