@@ -19,13 +19,13 @@ export const MAX_SUB_ACCOUNTS_SEARCHED = 50;
 export async function findNumberOwners(
   client: WavixClient,
   digits: readonly string[],
-  known?: readonly SubAccount[],
+  listSubAccounts: () => Promise<readonly SubAccount[]> = () => listAllSubAccounts(client),
 ): Promise<Map<string, SubAccount>> {
   const owners = new Map<string, SubAccount>();
   if (digits.length === 0) return owners;
   let subs: readonly SubAccount[];
   try {
-    subs = known ?? (await listAllSubAccounts(client));
+    subs = await listSubAccounts();
   } catch {
     return owners; // a hint only: the "not owned" problem is reported either way
   }

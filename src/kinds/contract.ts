@@ -1,0 +1,174 @@
+/**
+ * The contract every resource kind implements (docs/ARCHITECTURE.md, "Resource kinds"). The plan
+ * engine, `validate`, `export`, the renderers and the file schema iterate the registry
+ * (`./index.ts`) of these; none of them names a kind.
+ *
+ * Generic over each kind's own types, so nothing is lost to `unknown`:
+ *   `Declared` — what the file declares (typed, normalised: `DesiredSubAccount[]`, …);
+ *   `Current`  — what one read of the account gives (a list, a map by key);
+ *   `Op`       — what apply needs for one planned change (ids, the current record, the patch).
+ *
+ * Shared mechanisms stay out of kinds: requests, retries, pacing and pagination are the client's
+ * (`src/client`); scheduling, bounded concurrency, progress, interruption, bulk fallback and the
+ * bookkeeping of partial failures are the engine's (`src/plan/engine.ts`). A kind says what to
+ * send (its writes, as data) and how to confirm it.
+ */
+import type { WavixClient } from "../client";
+import type { DesiredState } from "../config/types";
+import type { FieldDiff } from "../resources/diff";
+import type { ChangeAction, ChangeKind, ChangeResult } from "../plan/types";
+
+/** A JSON Schema (draft-07) object. */
+export type JsonSchema = Readonly<Record<string, unknown>>;
+
+/** The part of the file a kind owns: one top-level key, its schema, and the definitions it uses. */
+export interface FileFragment {
+  /** Where the key sits in the file, the schema and an export: lower first. */
+  readonly order: number;
+  /** Top-level key of the file (`sub_accounts`). */
+  readonly key: string;
+  /** The schema of that key's value; refers to definitions as `#/definitions/<name>`. */
+  readonly schema: JsonSchema;
+  /** Definitions this kind adds to the one document (`schemas/wavix.schema.json`). */
+  readonly definitions?: Readonly<Record<string, JsonSchema>>;
+}
+
+/** What every op carries; a kind's own op type extends it. */
+export interface OpBase {
+  readonly key: string;
+  readonly action: ChangeAction;
+}
+
+/** One planned change of a kind, with what apply needs to carry it out. */
+export interface KindChange<Op extends OpBase> {
+  readonly diff: FieldDiff[];
+  readonly op: Op;
+  /**
+   * Counts toward a safety limit on destructive actions (a delete, a disable, an unlink, a
+   * replace). Defaults to `op.action === "delete"`.
+   */
+  readonly destructive?: boolean;
+}
+
+/** A kind's part of the plan. The engine stamps `kind` onto each item. */
+export interface KindPlan<Op extends OpBase> {
+  changes: KindChange<Op>[];
+  problems: { key: string; message: string }[];
+  /** Keys in the account the file does not declare (shown when not pruning). */
+  unmanaged: string[];
+  unchanged: number;
+}
+
+/** Per-run memo for reads several kinds need (e.g. the sub-account list), so each is sent once. */
+export interface ReadCache {
+  once<T>(name: string, read: () => Promise<T>): Promise<T>;
+}
+
+export interface PlanContext {
+  readonly client: WavixClient;
+  /** `--prune`: remove (or disable) what the file does not declare. */
+  readonly prune: boolean;
+  readonly cache: ReadCache;
+  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  describe(err: unknown): string;
+}
+
+/**
+ * One write, as data the engine schedules under the run's concurrency bound, counts for progress
+ * and records: which ops (keys) it carries and which of their fields, how to send it, and what to
+ * try instead when the server refuses it (a bulk write falls back to one write per item).
+ */
+export interface Write {
+  readonly keys: readonly string[];
+  /** Fields of `key` this write carries: what is reported unsent or failed when it is. */
+  fields(key: string): readonly string[];
+  /** Sends it; may say how a create went (found after an unknown outcome, adopted). */
+  send(client: WavixClient): Promise<WriteNote | void>;
+  /** After a refusal: the writes to send instead, or undefined to record the failure. */
+  fallback?(err: unknown): Write[] | undefined;
+  /** The failure message for `key`; undefined (or absent): the error as one plain sentence. */
+  failure?(key: string, err: unknown): string | undefined;
+}
+
+export interface WriteNote {
+  reconciled?: boolean;
+  adopted?: boolean;
+}
+
+/** What the engine recorded while sending a kind's writes, per op key. */
+export interface WriteReport {
+  /** Fields whose write failed. */
+  readonly failedFields: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Failure messages, joined with `; `. */
+  readonly failures: ReadonlyMap<string, string>;
+  /** Fields never sent because the run was interrupted (present, possibly empty, for every unsent op). */
+  readonly unsent: ReadonlyMap<string, ReadonlySet<string>>;
+  readonly notes: ReadonlyMap<string, WriteNote>;
+}
+
+export interface ConfirmContext {
+  readonly client: WavixClient;
+  /** How long asynchronous changes may take to show, in seconds. */
+  readonly waitSeconds: number;
+  readonly pollBaseMs: number;
+  readonly signal?: AbortSignal;
+  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  describe(err: unknown): string;
+}
+
+/** The results of a kind's ops once written and read back. */
+export interface KindResults {
+  results: Omit<ChangeResult, "kind">[];
+  /** Keys written whose asynchronous part had not shown yet. */
+  pending?: string[];
+}
+
+/**
+ * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
+ */
+export interface Kind<Name extends ChangeKind, Declared, Current, Op extends OpBase> {
+  readonly name: Name;
+  /** For `validate`'s summary line: `3 sub-accounts`. */
+  readonly label: { readonly one: string; readonly many: string };
+  /** The file's part this kind owns. */
+  readonly file: FileFragment;
+  /**
+   * Kinds whose creates and updates must be carried out before this kind's writes (a trunk before
+   * the numbers routed to it; a sub-account before its tenants' numbers); their deletes then wait
+   * for this kind's writes. Acyclic; checked when the registry loads.
+   */
+  readonly after?: readonly ChangeKind[];
+  /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
+  readonly deleteNote?: string;
+  /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
+  declared(state: DesiredState): Declared | undefined;
+  /** How many items the file declares (validate's summary). */
+  count(declared: Declared): number;
+  /** Reads the current state the plan needs, in pages (GETs only). */
+  read(ctx: PlanContext, declared: Declared): Promise<Current>;
+  /** Identity, normalisation and diff: what would change. May read more on an error path. */
+  plan(ctx: PlanContext, declared: Declared, current: Current): KindPlan<Op> | Promise<KindPlan<Op>>;
+  /** The writes that carry out `ops`, in the order to enqueue them. */
+  writes(ops: readonly Op[]): Write[];
+  /** The result of each op from the write report, after reading back what was written. */
+  confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
+}
+
+/** Any kind, for the registry and the code that iterates it. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyKind = Kind<ChangeKind, any, any, any>;
+
+/**
+ * The usual outcome of one op from the write report: failed (with the message), not started
+ * (nothing of it sent), failed after a partial interruption, or ok with the create's note.
+ */
+export function reportedResult(op: OpBase, fields: readonly string[], report: WriteReport): Omit<ChangeResult, "kind"> {
+  const base = { key: op.key, action: op.action };
+  const error = report.failures.get(op.key);
+  const unsent = report.unsent.get(op.key);
+  if (error !== undefined) return { ...base, outcome: "failed", error };
+  if (unsent && unsent.size >= fields.length) return { ...base, outcome: "not_started" };
+  if (unsent) return { ...base, outcome: "failed", error: `interrupted before ${[...unsent].join(", ")} was sent; the rest was written` };
+  const note = report.notes.get(op.key);
+  return { ...base, outcome: "ok", ...(note?.reconciled ? { reconciled: true } : {}), ...(note?.adopted ? { adopted: true } : {}) };
+}

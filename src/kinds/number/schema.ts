@@ -1,0 +1,141 @@
+/** The file's `numbers:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
+import type { FileFragment } from "../contract";
+
+export const numbersFragment: FileFragment = {
+  order: 20,
+  "key": "numbers",
+  "schema": {
+    "description": "Phone numbers already owned by the account, with the settings to keep. The tool never buys or (from the CLI) releases numbers.",
+    "type": "array",
+    "items": {
+      "$ref": "#/definitions/number"
+    }
+  },
+  "definitions": {
+    "number": {
+      "description": "A phone number owned by the account, identified by its digits.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "number"
+      ],
+      "properties": {
+        "number": {
+          "description": "The number's digits as the API shows them, e.g. \"15551230001\"; a leading + is dropped. Quote it.",
+          "type": "string",
+          "pattern": "^\\+?[0-9]+$"
+        },
+        "sms_enabled": {
+          "description": "Whether SMS is enabled on the number.",
+          "type": "boolean"
+        },
+        "sms_relay_url": {
+          "description": "URL that receives inbound SMS and MMS for the number; null clears it.",
+          "$ref": "#/definitions/nullableHttpUrl"
+        },
+        "call_status_url": {
+          "description": "URL that receives call status updates for the number; null clears it.",
+          "$ref": "#/definitions/nullableHttpUrl"
+        },
+        "call_recording_enabled": {
+          "description": "Whether calls to the number are recorded.",
+          "type": "boolean"
+        },
+        "transcription_enabled": {
+          "description": "Whether calls to the number are transcribed.",
+          "type": "boolean"
+        },
+        "transcription_threshold": {
+          "description": "Minimum call duration in seconds that triggers transcription.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "destinations": {
+          "description": "Inbound call destinations, compared as a set (order does not matter).",
+          "type": "array",
+          "items": {
+            "$ref": "#/definitions/destination"
+          }
+        },
+        "on_delete": {
+          "description": "Pulumi only: what deleting the resource does. `retain` (default) leaves the number owned; `release` releases it. The CLI never releases numbers.",
+          "enum": [
+            "retain",
+            "release"
+          ]
+        }
+      }
+    },
+    "destination": {
+      "description": "One inbound call destination.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "destination",
+        "transport",
+        "priority"
+      ],
+      "properties": {
+        "destination": {
+          "description": "SIP URI, PSTN phone number, or the login of a SIP trunk on the platform.",
+          "type": "string",
+          "minLength": 1
+        },
+        "transport": {
+          "description": "`sip` (1) for a SIP URI, `pstn` (4) for a phone number, `trunk` (5) for a SIP trunk on the platform (needs trunk_id).",
+          "enum": [
+            "sip",
+            "pstn",
+            "trunk",
+            1,
+            4,
+            5
+          ]
+        },
+        "priority": {
+          "description": "Routing order among the number's destinations; a lower value is tried first.",
+          "type": "integer",
+          "minimum": 0
+        },
+        "trunk_id": {
+          "description": "SIP trunk ID; required with transport `trunk`, not allowed otherwise.",
+          "type": [
+            "integer",
+            "null"
+          ],
+          "minimum": 1
+        }
+      },
+      "if": {
+        "required": [
+          "transport"
+        ],
+        "properties": {
+          "transport": {
+            "enum": [
+              "trunk",
+              5
+            ]
+          }
+        }
+      },
+      "then": {
+        "required": [
+          "trunk_id"
+        ],
+        "properties": {
+          "trunk_id": {
+            "type": "integer"
+          }
+        }
+      },
+      "else": {
+        "properties": {
+          "trunk_id": {
+            "type": "null"
+          }
+        }
+      }
+    }
+  }
+};

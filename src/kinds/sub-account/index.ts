@@ -1,0 +1,116 @@
+/**
+ * The sub-account kind: identity is the exact name (or a pinned `id:`); the API has no delete, so
+ * a pruned sub-account is disabled; every create is checked afterwards for a twin.
+ */
+import type { SubAccount } from "../../client/types";
+import type { DesiredSubAccount } from "../../config/types";
+import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
+import { reportedResult } from "../contract";
+import {
+  createDiff,
+  createSubAccount,
+  diffSubAccount,
+  disableSubAccount,
+  listAllSubAccounts,
+  matchSubAccount,
+  pinnedSubAccountMissingMessage,
+  subAccountSettingsOf,
+  twinMessage,
+  updateSubAccount,
+  type SubAccountSettings,
+} from "./handler";
+import { subAccountsFragment } from "./schema";
+
+export type SubAccountOp =
+  | (OpBase & { action: "create"; desired: SubAccountSettings })
+  | (OpBase & { action: "update"; desired: SubAccountSettings; current: SubAccount })
+  | (OpBase & { action: "delete"; current: SubAccount });
+
+/** The cache name of the account's sub-account list (read once per plan, by whichever kind needs it first). */
+export const SUB_ACCOUNT_LIST = "sub-accounts";
+
+/** The account's sub-accounts, read once per plan. */
+export function subAccountList(ctx: PlanContext): Promise<SubAccount[]> {
+  return ctx.cache.once(SUB_ACCOUNT_LIST, () => listAllSubAccounts(ctx.client));
+}
+
+export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp> = {
+  name: "sub_account",
+  label: { one: "sub-account", many: "sub-accounts" },
+  file: subAccountsFragment,
+  deleteNote: " (disabled: the API has no delete)",
+  declared: (state) => state.sub_accounts,
+  count: (declared) => declared.length,
+  read: (ctx) => subAccountList(ctx),
+
+  plan(ctx, declared, subs) {
+    const out: KindPlan<SubAccountOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const claimed = new Set<number>();
+    for (const d of declared) {
+      const want = subAccountSettingsOf(d);
+      let current: SubAccount | undefined;
+      try {
+        current = matchSubAccount(want, subs);
+      } catch (err) {
+        out.problems.push({ key: d.name, message: ctx.describe(err) });
+        for (const s of subs) if (s.name === d.name) claimed.add(s.id);
+        continue;
+      }
+      if (!current && want.id !== undefined) {
+        out.problems.push({ key: d.name, message: pinnedSubAccountMissingMessage(want) });
+        continue;
+      }
+      if (!current) {
+        out.changes.push({ diff: createDiff(want), op: { key: d.name, action: "create", desired: want } });
+        continue;
+      }
+      claimed.add(current.id);
+      const diff = diffSubAccount(want, current);
+      if (diff.length === 0) out.unchanged++;
+      else out.changes.push({ diff, op: { key: d.name, action: "update", desired: want, current } });
+    }
+    for (const s of subs) {
+      if (claimed.has(s.id)) continue;
+      if (ctx.prune && s.status !== "disabled") {
+        out.changes.push({ diff: [{ path: "status", before: s.status, after: "disabled" }], op: { key: s.name, action: "delete", current: s } });
+      } else if (!ctx.prune) {
+        out.unmanaged.push(s.name);
+      }
+    }
+    return out;
+  },
+
+  writes: (ops) =>
+    ops.map((op): Write => ({
+      keys: [op.key],
+      fields: () => [],
+      async send(client) {
+        if (op.action === "create") return createSubAccount(client, op.desired);
+        if (op.action === "update") await updateSubAccount(client, op.current, op.desired);
+        else await disableSubAccount(client, op.current);
+      },
+    })),
+
+  /**
+   * Every sub-account this run created (or adopted at create) must exist exactly once afterwards: a
+   * concurrent actor may have created the same name between our read by name and our POST, and no
+   * read can close that window. A twin fails the item, naming every id (the run exits 1).
+   */
+  async confirm(ctx, ops, report) {
+    const results = ops.map((op) => reportedResult(op, [], report));
+    const created = results.filter((r) => r.action === "create" && r.outcome === "ok");
+    if (created.length === 0) return { results };
+    let all: SubAccount[];
+    try {
+      all = await listAllSubAccounts(ctx.client);
+    } catch (err) {
+      for (const r of created) Object.assign(r, { outcome: "failed", error: `created, but the check for a twin failed: ${ctx.describe(err)}` });
+      return { results };
+    }
+    for (const r of created) {
+      const problem = twinMessage(r.key, all);
+      if (problem) Object.assign(r, { outcome: "failed", error: problem });
+    }
+    return { results };
+  },
+};

@@ -1,0 +1,58 @@
+/** The file's `sub_accounts:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
+import type { FileFragment } from "../contract";
+
+export const subAccountsFragment: FileFragment = {
+  order: 10,
+  "key": "sub_accounts",
+  "schema": {
+    "description": "Sub-accounts (sub-organizations) to keep. Each is identified by its exact name; an existing one with that name is adopted. With `--prune`, sub-accounts not listed here are disabled.",
+    "type": "array",
+    "items": {
+      "$ref": "#/definitions/subAccount"
+    }
+  },
+  "definitions": {
+    "subAccount": {
+      "description": "A sub-account, identified by its exact name.",
+      "type": "object",
+      "additionalProperties": false,
+      "required": [
+        "name"
+      ],
+      "properties": {
+        "name": {
+          "description": "Company name of the sub-account: its identity, unique in this file.",
+          "type": "string",
+          "minLength": 1
+        },
+        "id": {
+          "description": "Wavix ID of the sub-account. Needed only to pin one when two existing sub-accounts share the name.",
+          "type": "integer",
+          "minimum": 1
+        },
+        "status": {
+          "description": "`enabled` or `disabled`.",
+          "enum": [
+            "enabled",
+            "disabled"
+          ]
+        },
+        "default_destinations": {
+          "description": "Default endpoints of the sub-account; either key may be omitted (left as it is).",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "sms_endpoint": {
+              "description": "URL that receives inbound SMS.",
+              "$ref": "#/definitions/httpUrl"
+            },
+            "dlr_endpoint": {
+              "description": "URL that receives SMS delivery reports.",
+              "$ref": "#/definitions/httpUrl"
+            }
+          }
+        }
+      }
+    }
+  }
+};
