@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { formatProblem, loadDesiredState, type DesiredState } from "../config";
+import { kindsInFileOrder } from "../kinds";
 import { CliExit } from "./output";
 
 /** Default desired-state file (PRODUCT.md part 3). */
@@ -28,13 +29,14 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** One-line summary of a valid state: `N sub-accounts, M numbers, K call webhooks`. */
+/** One-line summary of a valid state, every kind in file order: `N sub-accounts, M numbers, K call webhooks`. */
 export function summarizeState(state: DesiredState): string {
-  return [
-    count(state.sub_accounts?.length ?? 0, "sub-account", "sub-accounts"),
-    count(state.numbers?.length ?? 0, "number", "numbers"),
-    count(Object.keys(state.call_webhooks ?? {}).length, "call webhook", "call webhooks"),
-  ].join(", ");
+  return kindsInFileOrder()
+    .map((kind) => {
+      const declared = kind.declared(state);
+      return count(declared === undefined ? 0 : kind.count(declared), kind.label.one, kind.label.many);
+    })
+    .join(", ");
 }
 
 export function registerValidate(program: Command): void {

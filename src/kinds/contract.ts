@@ -126,7 +126,7 @@ export interface KindResults {
 /**
  * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
  */
-export interface Kind<Name extends ChangeKind, Declared, Current, Op extends OpBase> {
+export interface Kind<Name extends string, Declared, Current, Op extends OpBase> {
   readonly name: Name;
   /** For `validate`'s summary line: `3 sub-accounts`. */
   readonly label: { readonly one: string; readonly many: string };
@@ -137,7 +137,7 @@ export interface Kind<Name extends ChangeKind, Declared, Current, Op extends OpB
    * the numbers routed to it; a sub-account before its tenants' numbers); their deletes then wait
    * for this kind's writes. Acyclic; checked when the registry loads.
    */
-  readonly after?: readonly ChangeKind[];
+  readonly after?: readonly string[];
   /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
   readonly deleteNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
@@ -154,7 +154,7 @@ export interface Kind<Name extends ChangeKind, Declared, Current, Op extends OpB
   confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
 }
 
-/** Any kind, for the registry and the code that iterates it. */
+/** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyKind = Kind<ChangeKind, any, any, any>;
 

@@ -8,13 +8,17 @@ import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
 
-export const KINDS = [
+const REGISTRY = [
   subAccountKind,
   callWebhookKind,
   numberKind,
-] as const satisfies readonly AnyKind[];
+] as const;
 
-export type RegisteredKind = (typeof KINDS)[number];
+/** A registered kind, with its own types (`ChangeKind` is the union of their names). */
+export type RegisteredKind = (typeof REGISTRY)[number];
+
+/** Every kind, in registry order. */
+export const KINDS: readonly AnyKind[] = REGISTRY;
 
 const byName = new Map<string, AnyKind>(KINDS.map((k) => [k.name, k]));
 
@@ -40,7 +44,7 @@ export function kindsInFileOrder(): AnyKind[] {
  * programming error, caught by the registry test).
  */
 export function applyWaves(kinds: readonly AnyKind[] = KINDS): AnyKind[][] {
-  const names = new Set(kinds.map((k) => k.name));
+  const names = new Set<string>(kinds.map((k) => k.name));
   const placed = new Map<string, number>();
   const waves: AnyKind[][] = [];
   let left = [...kinds];

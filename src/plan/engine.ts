@@ -13,7 +13,7 @@ import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanPr
 import { describeError } from "./error-text";
 
 export interface PlanOptions {
-  /** Disable undeclared sub-accounts and delete undeclared call webhooks. @default false */
+  /** Remove (or disable, for a kind that has no delete) what the file does not declare, kind by kind. @default false */
   readonly prune?: boolean;
 }
 
@@ -64,7 +64,7 @@ function errorText(err: unknown): string {
   return describeError(err); // one plain sentence (error-text.ts)
 }
 
-/** Reads several kinds need (the sub-account list) go out once per plan. */
+/** Reads several kinds need (a list one kind reads and another consults) go out once per plan. */
 function readCache(): ReadCache {
   const reads = new Map<string, Promise<unknown>>();
   return {
@@ -93,10 +93,10 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   const ctx = { client, prune: options.prune === true, cache: readCache(), describe: errorText };
 
   // The kinds the file names are read concurrently; a kind the file does not name is not read.
-  const declared = KINDS.map((k: AnyKind) => k.declared(desired));
-  const current = await Promise.all(KINDS.map((k: AnyKind, i) => (declared[i] === undefined ? undefined : k.read(ctx, declared[i]))));
+  const declared = KINDS.map((k) => k.declared(desired));
+  const current = await Promise.all(KINDS.map((k, i) => (declared[i] === undefined ? undefined : k.read(ctx, declared[i]))));
 
-  for (const [i, kind] of (KINDS as readonly AnyKind[]).entries()) {
+  for (const [i, kind] of KINDS.entries()) {
     if (declared[i] === undefined || current[i] === undefined) continue;
     const part = await kind.plan(ctx, declared[i], current[i]);
     for (const c of part.changes) {

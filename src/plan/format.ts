@@ -5,6 +5,7 @@
 import type { CanonicalDestination, FieldDiff } from "../resources/diff";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
 import { maskDeep, maskText } from "./mask";
+import { kindNamed } from "../kinds";
 
 const SYMBOL = { create: "+", update: "~", delete: "-" } as const;
 const VERB = { create: "will be created", update: "will be updated in place", delete: "will be deleted" } as const;
@@ -29,8 +30,8 @@ export function formatValue(value: unknown): string {
 }
 
 function deleteNote(c: PlannedChange): string {
-  // A sub-account has no delete operation: say what really happens.
-  return c.kind === "sub_account" ? " (disabled: the API has no delete)" : "";
+  // A kind whose "delete" is something else (a sub-account is disabled) says what really happens.
+  return kindNamed(c.kind)?.deleteNote ?? "";
 }
 
 /**

@@ -12,6 +12,7 @@
 import type { FieldDiff } from "../resources/diff";
 import { formatFieldValue } from "./format";
 import { maskText } from "./mask";
+import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
@@ -19,7 +20,6 @@ export const PLAN_MARKER = "<!-- wavix-sync plan -->";
 /** The first line of an apply report. */
 export const APPLY_MARKER = "<!-- wavix-sync apply -->";
 
-const KINDS: readonly ChangeKind[] = ["sub_account", "call_webhook", "number"];
 const ACTIONS: readonly ChangeAction[] = ["create", "update", "delete"];
 const SYMBOL: Record<ChangeAction, string> = { create: "+", update: "~", delete: "-" };
 
@@ -29,7 +29,7 @@ function compareText(a: string, b: string): number {
 }
 
 function byKindThenKey<T extends { kind: ChangeKind; key: string }>(a: T, b: T): number {
-  return KINDS.indexOf(a.kind) - KINDS.indexOf(b.kind) || compareText(a.key, b.key);
+  return kindRank(a.kind) - kindRank(b.kind) || compareText(a.key, b.key);
 }
 
 /**
@@ -83,7 +83,7 @@ function verdict(plan: Plan, file: string): string {
 function summaryTable(plan: Plan): string[] {
   const count = (kind: ChangeKind, action: ChangeAction) => plan.changes.filter((c) => c.kind === kind && c.action === action).length;
   const lines = ["| Kind | Create | Update | Delete | Unchanged |", "| --- | ---: | ---: | ---: | ---: |"];
-  for (const kind of KINDS) {
+  for (const { name: kind } of KINDS) {
     const unchanged = plan.unchangedByKind?.[kind];
     const counts = ACTIONS.map((a) => count(kind, a));
     // A kind with nothing at all is one the file does not manage: no row.
@@ -103,7 +103,7 @@ function diffRow(c: PlannedChange, f: FieldDiff): string {
 
 function changeBlock(c: PlannedChange): string[] {
   // A sub-account has no delete operation: say what really happens (as the terminal does).
-  const note = c.action === "delete" && c.kind === "sub_account" ? " (disabled: the API has no delete)" : "";
+  const note = c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : "";
   return [
     "<details>",
     `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${note} — ${plural(c.diff.length, "field")}</summary>`,

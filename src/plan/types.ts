@@ -3,7 +3,8 @@
  */
 import type { FieldDiff } from "../resources/diff";
 
-export type ChangeKind = "sub_account" | "number" | "call_webhook";
+/** A resource kind's name as plans show it (`sub_account`): one per kind of the registry (src/kinds/index.ts). */
+export type ChangeKind = import("../kinds").RegisteredKind["name"];
 export type ChangeAction = "create" | "update" | "delete";
 
 export interface PlannedChange {

@@ -1,0 +1,189 @@
+/**
+ * The JSON Schema of the file, assembled: the document's own parts (version, `x-` anchors, the
+ * read-only `audit:` section, shared URL definitions) and each kind's fragment (src/kinds/<kind>/
+ * schema.ts), in file order. `scripts/build-file-schema.js` writes it to the one published
+ * `schemas/wavix.schema.json`; test/kinds/file-schema.test.ts checks the committed file equals it.
+ */
+import { kindsInFileOrder } from "./index";
+import type { JsonSchema } from "./contract";
+
+type Obj = Record<string, unknown>;
+
+/** The document without any kind: `properties` and `definitions` are filled from the kinds. */
+const BASE: Obj = 
+{
+  "$schema": "http://json-schema.org/draft-07/schema#",
+  "title": "wavix-sync desired state",
+  "description": "The Wavix account configuration that `wavix-sync` (CLI or Pulumi) keeps true. Only keys present are managed: an omitted key is left as it is in the account. Secrets never live here: the API key comes from WAVIX_API_KEY or `pulumi config set --secret wavix:apiKey`.",
+  "type": "object",
+  "additionalProperties": false,
+  "required": [
+    "version"
+  ],
+  "patternProperties": {
+    "^x-": {
+      "description": "Free space for YAML anchors (`x-defaults: &defaults {...}`, used with `<<: *defaults`); ignored by wavix-sync."
+    }
+  },
+  "properties": {
+    "version": {
+      "description": "Format version of this file. Must be 1.",
+      "const": 1
+    },
+    "audit": {
+      "description": "What `wavix-sync audit` checks: 2FA verification sessions and 10DLC brand vettings. Read-only; nothing here is written to the account.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "two_fa": {
+          "description": "2FA sessions to audit: their verification events, charges and failure ratio.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "sessions": {
+              "description": "2FA session IDs to audit one by one.",
+              "type": "array",
+              "items": {
+                "description": "A 2FA session ID (session_uuid).",
+                "type": "string",
+                "minLength": 1
+              }
+            },
+            "services": {
+              "description": "2FA services whose sessions within a date window are audited.",
+              "type": "array",
+              "items": {
+                "type": "object",
+                "additionalProperties": false,
+                "required": [
+                  "service_id",
+                  "from",
+                  "to"
+                ],
+                "properties": {
+                  "service_id": {
+                    "description": "The 2FA service ID.",
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  "from": {
+                    "description": "First day of the window, YYYY-MM-DD (inclusive). Quote it or leave it plain; it is read as text.",
+                    "type": "string",
+                    "format": "date"
+                  },
+                  "to": {
+                    "description": "Last day of the window, YYYY-MM-DD (inclusive).",
+                    "type": "string",
+                    "format": "date"
+                  }
+                }
+              }
+            },
+            "max_failure_ratio": {
+              "description": "Largest acceptable share of sessions not verified, from 0 to 1; above it is an error finding.",
+              "type": "number",
+              "minimum": 0,
+              "maximum": 1
+            }
+          }
+        },
+        "ten_dlc": {
+          "description": "10DLC brands whose vettings are audited.",
+          "type": "object",
+          "additionalProperties": false,
+          "properties": {
+            "brands": {
+              "description": "Brand IDs to audit, or the string `all` for every brand of the account.",
+              "type": [
+                "array",
+                "string"
+              ],
+              "items": {
+                "description": "A 10DLC brand ID, e.g. B6AI7PA.",
+                "type": "string",
+                "minLength": 1
+              },
+              "if": {
+                "type": "string"
+              },
+              "then": {
+                "const": "all"
+              }
+            },
+            "min_vetting_score": {
+              "description": "Lowest acceptable effective vetting score (0-100); a brand below it is an error finding.",
+              "type": "integer",
+              "minimum": 0,
+              "maximum": 100
+            }
+          }
+        }
+      }
+    }
+  },
+  "definitions": {
+    "httpUrl": {
+      "description": "An http:// or https:// URL.",
+      "type": "string",
+      "format": "uri",
+      "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+    },
+    "nullableHttpUrl": {
+      "description": "An http:// or https:// URL, or null to clear it.",
+      "type": [
+        "string",
+        "null"
+      ],
+      "format": "uri",
+      "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://"
+    }
+  }
+};
+
+/** The whole schema: the base with every kind's key (in file order) before `audit`, and its definitions. */
+export function assembleFileSchema(): JsonSchema {
+  const baseProps = BASE.properties as Obj;
+  const properties: Obj = { version: baseProps.version };
+  const definitions: Obj = { ...(BASE.definitions as Obj) };
+  for (const kind of kindsInFileOrder()) {
+    if (kind.file.key in properties || kind.file.key in baseProps) throw new Error(`two parts of the file schema claim ${kind.file.key}`);
+    properties[kind.file.key] = kind.file.schema;
+    for (const [name, def] of Object.entries(kind.file.definitions ?? {})) {
+      if (name in definitions) throw new Error(`two kinds define the schema definition ${name}`);
+      definitions[name] = def;
+    }
+  }
+  for (const [k, v] of Object.entries(baseProps)) if (!(k in properties)) properties[k] = v;
+  return { ...BASE, properties, definitions };
+}
+
+/** A value on one line, when it is short and simple (a scalar list, a one-key object of such); else undefined. */
+function inline(v: unknown): string | undefined {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) return v.every((x) => x === null || typeof x !== "object") ? `[${v.map((x) => JSON.stringify(x)).join(", ")}]` : undefined;
+  const entries = Object.entries(v as Obj);
+  if (entries.length !== 1) return undefined;
+  const inner = inline(entries[0][1]);
+  if (inner === undefined) return undefined;
+  const text = `{ ${JSON.stringify(entries[0][0])}: ${inner} }`;
+  return text.length <= 45 ? text : undefined;
+}
+
+function emit(v: unknown, indent: string): string {
+  if (v === null || typeof v !== "object") return JSON.stringify(v);
+  if (Array.isArray(v)) {
+    const one = inline(v);
+    if (one !== undefined) return one;
+    return `[\n${v.map((x) => `${indent}  ${emit(x, `${indent}  `)}`).join(",\n")}\n${indent}]`;
+  }
+  const one = inline(v);
+  if (one !== undefined) return one;
+  const entries = Object.entries(v as Obj);
+  if (entries.length === 0) return "{}";
+  return `{\n${entries.map(([k, x]) => `${indent}  ${JSON.stringify(k)}: ${emit(x, `${indent}  `)}`).join(",\n")}\n${indent}}`;
+}
+
+/** The schema as the published file's text: two-space JSON, short lists and one-key objects on one line. */
+export function fileSchemaText(schema: JsonSchema = assembleFileSchema()): string {
+  return `${emit(schema, "")}\n`;
+}

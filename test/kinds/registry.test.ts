@@ -1,0 +1,54 @@
+// The registry of kinds (src/kinds/index.ts): what the engine, validate, export, the renderers and
+// the file schema iterate; and the engine stays generic (it names no kind).
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { applyWaves, KINDS, kindRank, kindsInFileOrder } from "../../src/kinds";
+import type { AnyKind } from "../../src/kinds/contract";
+
+const ROOT = path.join(__dirname, "..", "..");
+
+/** A stand-in kind for ordering only (never planned or applied). */
+const fake = (name: string, after?: string[]): AnyKind => ({ ...KINDS[0], name: name as AnyKind["name"], after });
+
+describe("the kind registry", () => {
+  it("keeps plans, reports and results in the order they always had: sub-accounts, call webhooks, numbers", () => {
+    expect(KINDS.map((k) => k.name)).toEqual(["sub_account", "call_webhook", "number"]);
+    expect(kindRank("number")).toBe(2);
+  });
+
+  it("keeps the file's (schema, export, validate) order: sub_accounts, numbers, call_webhooks", () => {
+    expect(kindsInFileOrder().map((k) => k.file.key)).toEqual(["sub_accounts", "numbers", "call_webhooks"]);
+  });
+
+  it("has unique names and file keys", () => {
+    expect(new Set(KINDS.map((k) => k.name)).size).toBe(KINDS.length);
+    expect(new Set(KINDS.map((k) => k.file.key)).size).toBe(KINDS.length);
+  });
+
+  it("applies today's kinds in one wave (no ordering between them)", () => {
+    expect(applyWaves().map((w) => w.map((k) => k.name))).toEqual([["sub_account", "call_webhook", "number"]]);
+  });
+
+  it("orders a kind after the kinds it names: a trunk before the numbers routed to it", () => {
+    const waves = applyWaves([fake("number", ["sip_trunk"]), fake("sip_trunk"), fake("call_webhook")]);
+    expect(waves.map((w) => w.map((k) => k.name))).toEqual([["sip_trunk", "call_webhook"], ["number"]]);
+  });
+
+  it("refuses an ordering cycle or an unknown kind", () => {
+    expect(() => applyWaves([fake("a", ["b"]), fake("b", ["a"])])).toThrow(/cycle: a, b/);
+    expect(() => applyWaves([fake("a", ["nope"])])).toThrow(/nope, which is not registered/);
+  });
+});
+
+describe("the plan engine", () => {
+  it("names no kind: no kind's name, file key or handler appears in src/plan/engine.ts", () => {
+    const text = readFileSync(path.join(ROOT, "src", "plan", "engine.ts"), "utf8");
+    for (const kind of KINDS) {
+      expect(text).not.toContain(`"${kind.name}"`);
+      expect(text).not.toContain(kind.file.key);
+    }
+    expect(text).not.toMatch(/webhook|subaccount|sub-account|sub_account|phone-number/i);
+    expect(text).not.toMatch(/from "\.\.\/kinds\/[a-z-]+\/|from "\.\.\/resources"/);
+  });
+});
