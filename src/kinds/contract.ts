@@ -124,6 +124,22 @@ export interface KindResults {
 }
 
 /**
+ * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
+ * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers).
+ */
+export type ExportedText =
+  | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
+  | { readonly form: "value"; readonly value: unknown };
+
+/** How a kind writes the account into a file on which plan is clean (no secrets). */
+export interface KindExport<Declared> {
+  /** Reads this kind's part of the account (in pages) as file text. */
+  text(client: WavixClient): Promise<ExportedText>;
+  /** The same content as the typed declared state. */
+  state(client: WavixClient): Promise<Declared>;
+}
+
+/**
  * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
  */
 export interface Kind<Name extends string, Declared, Current, Op extends OpBase> {
@@ -152,6 +168,8 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase>
   writes(ops: readonly Op[]): Write[];
   /** The result of each op from the write report, after reading back what was written. */
   confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
+  /** `export`: the account's items of this kind as the file declares them. */
+  readonly export: KindExport<Declared>;
 }
 
 /** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */

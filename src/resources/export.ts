@@ -2,18 +2,15 @@
  * The account as a desired state on which `plan` reports no changes: the way to start a GitOps
  * repo from an existing account. No secrets: sub-account keys are never exported.
  *
- * `streamExport` writes the file text as it goes (issue #15: 100,000 numbers in bounded memory):
- * the pages of numbers are read concurrently (the client's bound and pacing apply), each number
- * becomes its few lines of text as soon as its page arrives (the page is then dropped), and the
- * lines are written sorted by number. `exportAccount` gives the same content as a DesiredState.
+ * Each kind of the registry (src/kinds) exports its own part (`kind.export`); this module puts the
+ * parts together in file order. `streamExport` writes the file text as it goes (issue #15: 100,000
+ * numbers in bounded memory): a kind whose list is `chunked` is written a chunk of items at a
+ * time. `exportAccount` gives the same content as a DesiredState.
  */
-import { readAll, type WavixClient } from "../client";
-import type { SubAccount, WavixNumber } from "../client/types";
-import type { DesiredState, DesiredSubAccount } from "../config/types";
-import { numberItemYaml, schemaHeader, subAccountItemYaml, topLevelYaml } from "../config/serialize";
-import { currentSettings, listAllNumbers, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "../kinds/number/handler";
-import { listAllSubAccounts } from "../kinds/sub-account/handler";
-import { listWebhooks } from "../kinds/call-webhook/handler";
+import type { WavixClient } from "../client";
+import type { DesiredState } from "../config/types";
+import { schemaHeader, topLevelYaml } from "../config/serialize";
+import { kindsInFileOrder } from "../kinds";
 
 /** Options of `streamExport`. */
 export interface StreamExportOptions {
@@ -45,61 +42,38 @@ export async function streamExport(
   write: (chunk: string) => Promise<void> | void,
   options: StreamExportOptions = {},
 ): Promise<ExportSummary> {
-  const [subs, numberLines, hooks] = await Promise.all([listAllSubAccounts(client), numberItems(client), listWebhooks(client)]);
+  const kinds = kindsInFileOrder();
+  const parts = await Promise.all(kinds.map((k) => k.export.text(client)));
   const chunkItems = options.chunkItems ?? 1000;
-  const subAccounts = subAccountsOf(subs);
-  let head = `${schemaHeader(options.schemaPath)}version: 1\n`;
-  head += subAccounts.length === 0 ? "sub_accounts: []\n" : `sub_accounts:\n${subAccounts.map(subAccountItemYaml).join("")}`;
-  head += numberLines.length === 0 ? "numbers: []\n" : "numbers:\n";
-  await write(head);
-  for (let i = 0; i < numberLines.length; i += chunkItems) {
-    await write(numberLines.slice(i, i + chunkItems).map((e) => e[1]).join(""));
+  const items: Record<string, number> = {};
+  let buffer = `${schemaHeader(options.schemaPath)}version: 1\n`;
+  for (const [i, kind] of kinds.entries()) {
+    const part = parts[i];
+    const key = kind.file.key;
+    if (part.form === "value") {
+      buffer += topLevelYaml(key, part.value);
+      continue;
+    }
+    items[key] = part.items.length;
+    buffer += part.items.length === 0 ? `${key}: []\n` : `${key}:\n`;
+    if (!part.chunked) {
+      buffer += part.items.join("");
+      continue;
+    }
+    await write(buffer);
+    buffer = "";
+    for (let j = 0; j < part.items.length; j += chunkItems) await write(part.items.slice(j, j + chunkItems).join(""));
   }
-  await write(topLevelYaml("call_webhooks", Object.fromEntries([...hooks.entries()].sort())));
-  return { subAccounts: subAccounts.length, numbers: numberLines.length };
-}
-
-/**
- * `[number, its lines of text]`, sorted by number. Pages go through the client's checked walk (a
- * few read ahead; nothing allocated from a claimed count; an incomplete listing is an
- * IncompleteListingError), and each number becomes its text as its page arrives.
- */
-async function numberItems(client: WavixClient): Promise<[string, string][]> {
-  const lines = await readAll(
-    () => client.iterateNumberPages({ perPage: NUMBERS_PER_PAGE }, { prefetch: LISTING_PREFETCH }),
-    (n: WavixNumber): [string, string] => [n.number, numberItemYaml({ number: n.number, ...currentSettings(n) })],
-  );
-  return lines.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-}
-
-function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {
-  const nameCount = new Map<string, number>();
-  for (const s of subs) nameCount.set(s.name, (nameCount.get(s.name) ?? 0) + 1);
-  return subs.map((s, i): DesiredSubAccount => {
-    const dd: { sms_endpoint?: string; dlr_endpoint?: string } = {};
-    if (s.default_destinations?.sms_endpoint) dd.sms_endpoint = s.default_destinations.sms_endpoint;
-    if (s.default_destinations?.dlr_endpoint) dd.dlr_endpoint = s.default_destinations.dlr_endpoint;
-    return {
-      name: s.name,
-      // Two sub-accounts of one name can only be told apart by id (PRODUCT.md part 4, Identity).
-      ...((nameCount.get(s.name) ?? 0) > 1 ? { id: s.id } : {}),
-      status: s.status,
-      ...(Object.keys(dd).length > 0 ? { default_destinations: dd } : {}),
-      path: `sub_accounts[${i}]`,
-    };
-  });
+  if (buffer !== "") await write(buffer);
+  // The summary's public shape (the CLI's "Wrote FILE (N sub-accounts, M numbers)"), by file key.
+  return { subAccounts: items.sub_accounts ?? 0, numbers: items.numbers ?? 0 };
 }
 
 /** The account as a DesiredState (all in memory; `streamExport` for large accounts). */
 export async function exportAccount(client: WavixClient): Promise<DesiredState> {
-  const [subs, numbers, hooks] = await Promise.all([listAllSubAccounts(client), listAllNumbers(client), listWebhooks(client)]);
-  const sub_accounts = subAccountsOf(subs);
-  const sorted = [...numbers].sort((a, b) => (a.number < b.number ? -1 : a.number > b.number ? 1 : 0));
-  return {
-    version: 1,
-    file: "(export)",
-    sub_accounts,
-    numbers: sorted.map((n, i) => ({ number: n.number, ...currentSettings(n), path: `numbers[${i}]` })),
-    call_webhooks: Object.fromEntries([...hooks.entries()].sort()),
-  };
+  const kinds = kindsInFileOrder();
+  const parts = await Promise.all(kinds.map((k) => k.export.state(client)));
+  const state: Record<string, unknown> = { version: 1, file: "(export)" };
+  kinds.forEach((k, i) => (state[k.file.key] = parts[i]));
+  return state as unknown as DesiredState;
 }

@@ -8,6 +8,7 @@ import type { Kind, KindPlan, OpBase, Write } from "../contract";
 import { reportedResult } from "../contract";
 import { deleteWebhook, diffWebhook, EVENT_TYPES, listWebhooks, upsertWebhook } from "./handler";
 import { callWebhooksFragment } from "./schema";
+import { callWebhookExport } from "./export";
 
 export type DeclaredCallWebhooks = NonNullable<DesiredState["call_webhooks"]>;
 export type CallWebhookOp =
@@ -18,6 +19,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
   name: "call_webhook",
   label: { one: "call webhook", many: "call webhooks" },
   file: callWebhooksFragment,
+  export: callWebhookExport,
   declared: (state) => state.call_webhooks,
   count: (declared) => Object.keys(declared).length,
   read: (ctx) => listWebhooks(ctx.client),

@@ -27,6 +27,7 @@ import {
 } from "./handler";
 import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
 import { numbersFragment } from "./schema";
+import { numberExport } from "./export";
 
 export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings };
 
@@ -34,6 +35,7 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
   name: "number",
   label: { one: "number", many: "numbers" },
   file: numbersFragment,
+  export: numberExport,
   declared: (state) => state.numbers,
   count: (declared) => declared.length,
   read: (ctx, declared) => findNumbers(ctx.client, declared.map((n) => n.number)),

@@ -20,6 +20,7 @@ import {
   type SubAccountSettings,
 } from "./handler";
 import { subAccountsFragment } from "./schema";
+import { subAccountExport } from "./export";
 
 export type SubAccountOp =
   | (OpBase & { action: "create"; desired: SubAccountSettings })
@@ -38,6 +39,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
   name: "sub_account",
   label: { one: "sub-account", many: "sub-accounts" },
   file: subAccountsFragment,
+  export: subAccountExport,
   deleteNote: " (disabled: the API has no delete)",
   declared: (state) => state.sub_accounts,
   count: (declared) => declared.length,
