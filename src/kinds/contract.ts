@@ -140,9 +140,42 @@ export interface KindExport<Declared> {
 }
 
 /**
+ * The program side of a kind's Pulumi adapter (src/kinds/<kind>/pulumi.ts, which needs
+ * `@pulumi/pulumi`): the file's items as dynamic resources, by identity, and the stack outputs
+ * they give. `R` is the kind's resource class.
+ */
+export interface PulumiProgramPart<Declared, R> {
+  declare(declared: Declared, opts: PulumiResourceOptions): Record<string, R>;
+  outputs?(resources: Record<string, R>): Record<string, unknown>;
+}
+
+/** `pulumi.CustomResourceOptions`, named structurally so the CLI's types never need `@pulumi/pulumi`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type PulumiResourceOptions = { aliases?: any[] } & Record<string, any>;
+
+/**
+ * A kind's Pulumi adapter. Both halves load on first use only: the CLI runs without
+ * `@pulumi/pulumi` installed, and the provider host never loads the program half.
+ */
+export interface PulumiAdapter<Declared, Type extends string = string> {
+  /**
+   * The type name: resource type `pulumi-nodejs:dynamic/wavix:<type>`, the export of
+   * `wavix-sync/pulumi/provider-impl` and the kind in provider text stored in state. Never change it.
+   */
+  readonly type: Type;
+  /** The key of `declareResources`' result holding this kind's resources (`subAccounts`). */
+  readonly collection: string;
+  /** The dynamic provider run inside the host (src/kinds/<kind>/provider.ts). */
+  provider(): object;
+  /** The program half (src/kinds/<kind>/pulumi.ts). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  program(): PulumiProgramPart<Declared, any>;
+}
+
+/**
  * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
  */
-export interface Kind<Name extends string, Declared, Current, Op extends OpBase> {
+export interface Kind<Name extends string, Declared, Current, Op extends OpBase, PulumiType extends string = string> {
   readonly name: Name;
   /** For `validate`'s summary line: `3 sub-accounts`. */
   readonly label: { readonly one: string; readonly many: string };
@@ -170,6 +203,8 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase>
   confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
   /** `export`: the account's items of this kind as the file declares them. */
   readonly export: KindExport<Declared>;
+  /** The kind under Pulumi: a dynamic resource and its provider. */
+  readonly pulumi: PulumiAdapter<Declared, PulumiType>;
 }
 
 /** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */

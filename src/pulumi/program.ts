@@ -8,9 +8,13 @@ import path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType } from "../client/types";
 import { formatProblem, loadDesiredState } from "../config";
-import type { DesiredNumber, DesiredState, DesiredSubAccount } from "../config/types";
+import type { DesiredState } from "../config/types";
+import { kindsInFileOrder } from "../kinds";
+import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
+import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
+import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import { CallWebhook, PhoneNumber, SubAccount, type PhoneNumberArgs, type SubAccountArgs } from "./resources";
+import type { CallWebhook, PhoneNumber, SubAccount } from "./resources";
 
 /** The resources of one file, keyed by identity. */
 export interface DeclaredResources {
@@ -26,70 +30,27 @@ export interface DeclaredResources {
  * Logical names: the kind and the identity (`sub-account:Acme Support`, `number:15551230001`,
  * `call-webhook:on-call`). A sub-account the file pins with `id:` is named by its id
  * (`sub-account:id:2003`), so renaming it in the file renames it in place (PRODUCT.md part 6).
+ * Each kind's own function lives in its folder (src/kinds/<kind>/pulumi.ts).
  */
 export const logicalName = {
-  subAccount: (name: string, id?: number): string => (id === undefined ? `sub-account:${name}` : `sub-account:id:${id}`),
-  number: (digits: string): string => `number:${digits}`,
-  callWebhook: (eventType: CallWebhookEventType): string => `call-webhook:${eventType}`,
+  subAccount: subAccountLogicalName,
+  number: numberLogicalName,
+  callWebhook: callWebhookLogicalName,
 };
 
-/** A file's sub-account as camelCase args; keys the file omits stay absent (not managed). */
-export function subAccountArgs(d: DesiredSubAccount): SubAccountArgs {
-  const args: SubAccountArgs = { name: d.name };
-  if (d.id !== undefined) args.subAccountId = d.id;
-  if (d.status !== undefined) args.status = d.status;
-  const dd = d.default_destinations;
-  if (dd !== undefined) {
-    const out: { smsEndpoint?: string; dlrEndpoint?: string } = {};
-    if (dd.sms_endpoint !== undefined) out.smsEndpoint = dd.sms_endpoint;
-    if (dd.dlr_endpoint !== undefined) out.dlrEndpoint = dd.dlr_endpoint;
-    args.defaultDestinations = out;
-  }
-  return args;
-}
-
-/** A file's number as camelCase args; keys the file omits stay absent (not managed). */
-export function phoneNumberArgs(d: DesiredNumber): PhoneNumberArgs {
-  const args: PhoneNumberArgs = { number: d.number };
-  if (d.sms_enabled !== undefined) args.smsEnabled = d.sms_enabled;
-  if (d.sms_relay_url !== undefined) args.smsRelayUrl = d.sms_relay_url;
-  if (d.call_status_url !== undefined) args.callStatusUrl = d.call_status_url;
-  if (d.call_recording_enabled !== undefined) args.callRecordingEnabled = d.call_recording_enabled;
-  if (d.transcription_enabled !== undefined) args.transcriptionEnabled = d.transcription_enabled;
-  if (d.transcription_threshold !== undefined) args.transcriptionThreshold = d.transcription_threshold;
-  if (d.destinations !== undefined) {
-    args.destinations = d.destinations.map((x) =>
-      x.transport === 5 && x.trunk_id !== null
-        ? { destination: x.destination, transport: x.transport, priority: x.priority, trunkId: x.trunk_id }
-        : { destination: x.destination, transport: x.transport, priority: x.priority },
-    );
-  }
-  if (d.on_delete !== undefined) args.onDelete = d.on_delete;
-  return args;
-}
+export { subAccountArgs, phoneNumberArgs };
 
 /**
- * Declares every resource of a parsed file. `opts` apply to each resource (e.g. a parent or a
- * provider-independent `protect`).
+ * Declares every resource of a parsed file, kind by kind in file order (src/kinds). `opts` apply
+ * to each resource (e.g. a parent or a provider-independent `protect`).
  */
 export function declareResources(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): DeclaredResources {
-  const out: DeclaredResources = { subAccounts: {}, numbers: {}, callWebhooks: {} };
-  for (const s of state.sub_accounts ?? []) {
-    // State written before pinned sub-accounts were named by id used the name: the alias lets the
-    // engine take that resource over instead of creating one and deleting (disabling) the other.
-    const aliases = s.id === undefined ? opts.aliases : [...(opts.aliases ?? []), { name: logicalName.subAccount(s.name) }];
-    out.subAccounts[s.name] = new SubAccount(logicalName.subAccount(s.name, s.id), subAccountArgs(s), { ...opts, ...(aliases ? { aliases } : {}) });
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const kind of kindsInFileOrder()) {
+    const declared = kind.declared(state);
+    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
   }
-  for (const n of state.numbers ?? []) {
-    out.numbers[n.number] = new PhoneNumber(logicalName.number(n.number), phoneNumberArgs(n), { ...opts });
-  }
-  const hooks = state.call_webhooks ?? {};
-  for (const eventType of Object.keys(hooks).sort() as CallWebhookEventType[]) {
-    const url = hooks[eventType];
-    if (url === undefined) continue;
-    out.callWebhooks[eventType] = new CallWebhook(logicalName.callWebhook(eventType), { eventType, url }, { ...opts });
-  }
-  return out;
+  return out as unknown as DeclaredResources;
 }
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
@@ -155,22 +116,14 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
   const config = new pulumi.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
-  const declared = declareResources(state);
+  const declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
 
-  const subAccountIds: Record<string, pulumi.Output<number>> = {};
-  const keys: Record<string, pulumi.Output<string>> = {};
-  for (const [name, sa] of Object.entries(declared.subAccounts)) {
-    subAccountIds[name] = sa.subAccountId;
-    keys[name] = sa.apiKey;
+  // Each kind's stack outputs, in file order (subAccountIds, subAccountApiKeys, numberIds).
+  const outputs = {} as ProgramOutputs;
+  for (const kind of kindsInFileOrder()) {
+    const part = kind.pulumi.program();
+    if (part.outputs) Object.assign(outputs, part.outputs(declared[kind.pulumi.collection]));
   }
-  const numberIds: Record<string, pulumi.Output<number>> = {};
-  for (const [digits, n] of Object.entries(declared.numbers)) numberIds[digits] = n.wavixId;
-
-  const outputs: ProgramOutputs = {
-    subAccountIds,
-    subAccountApiKeys: pulumi.secret(pulumi.all(keys)),
-    numberIds,
-  };
 
   const audit = state.audit;
   if (audit !== undefined) {

@@ -6,16 +6,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import * as impl from "./provider-impl";
-import type { ProviderKind } from "./shim";
+import { KINDS } from "../kinds";
 
-const KINDS: Readonly<Record<ProviderKind, pulumi.dynamic.ResourceProvider>> = {
-  SubAccount: impl.SubAccount as unknown as pulumi.dynamic.ResourceProvider,
-  PhoneNumber: impl.PhoneNumber as unknown as pulumi.dynamic.ResourceProvider,
-  CallWebhook: impl.CallWebhook as unknown as pulumi.dynamic.ResourceProvider,
-};
+/** The provider of a type name (`PhoneNumber`): every registered kind's, by its Pulumi type. */
+function providerOf(type: string): object | undefined {
+  const kind = KINDS.find((k) => k.pulumi.type === type);
+  return kind?.pulumi.provider();
+}
 
 function load(provider: { kind: string }, req: pulumi.dynamic.ConfigureRequest): void {
-  const methods = Object.prototype.hasOwnProperty.call(KINDS, provider.kind) ? KINDS[provider.kind as ProviderKind] : undefined;
+  const methods = typeof provider.kind === "string" ? providerOf(provider.kind) : undefined;
   if (!methods) {
     throw new Error(`this wavix-sync has no Pulumi provider ${JSON.stringify(provider.kind)} (state written by another version?)`);
   }

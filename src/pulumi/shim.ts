@@ -18,8 +18,8 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 
-/** The kinds `provider-impl.js` exports. */
-export type ProviderKind = "SubAccount" | "PhoneNumber" | "CallWebhook";
+/** The kinds `provider-impl.js` exports: every registered kind's Pulumi type name (src/kinds). */
+export type ProviderKind = import("../kinds").RegisteredKind["pulumi"]["type"];
 
 /**
  * Package subpath the frozen loader requires (package.json `exports`): a function

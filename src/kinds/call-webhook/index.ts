@@ -15,11 +15,17 @@ export type CallWebhookOp =
   | (OpBase & { key: CallWebhookEventType; action: "create" | "update"; url: string })
   | (OpBase & { key: CallWebhookEventType; action: "delete" });
 
-export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<CallWebhookEventType, string>, CallWebhookOp> = {
+export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<CallWebhookEventType, string>, CallWebhookOp, "CallWebhook"> = {
   name: "call_webhook",
   label: { one: "call webhook", many: "call webhooks" },
   file: callWebhooksFragment,
   export: callWebhookExport,
+  pulumi: {
+    type: "CallWebhook",
+    collection: "callWebhooks",
+    provider: () => (require("./provider") as typeof import("./provider")).CallWebhook,
+    program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
+  },
   declared: (state) => state.call_webhooks,
   count: (declared) => Object.keys(declared).length,
   read: (ctx) => listWebhooks(ctx.client),

@@ -31,11 +31,17 @@ import { numberExport } from "./export";
 
 export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings };
 
-export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber>, NumberOp> = {
+export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber>, NumberOp, "PhoneNumber"> = {
   name: "number",
   label: { one: "number", many: "numbers" },
   file: numbersFragment,
   export: numberExport,
+  pulumi: {
+    type: "PhoneNumber",
+    collection: "numbers",
+    provider: () => (require("./provider") as typeof import("./provider")).PhoneNumber,
+    program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
+  },
   declared: (state) => state.numbers,
   count: (declared) => declared.length,
   read: (ctx, declared) => findNumbers(ctx.client, declared.map((n) => n.number)),

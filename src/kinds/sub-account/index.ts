@@ -35,11 +35,17 @@ export function subAccountList(ctx: PlanContext): Promise<SubAccount[]> {
   return ctx.cache.once(SUB_ACCOUNT_LIST, () => listAllSubAccounts(ctx.client));
 }
 
-export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp> = {
+export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp, "SubAccount"> = {
   name: "sub_account",
   label: { one: "sub-account", many: "sub-accounts" },
   file: subAccountsFragment,
   export: subAccountExport,
+  pulumi: {
+    type: "SubAccount",
+    collection: "subAccounts",
+    provider: () => (require("./provider") as typeof import("./provider")).SubAccount,
+    program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
+  },
   deleteNote: " (disabled: the API has no delete)",
   declared: (state) => state.sub_accounts,
   count: (declared) => declared.length,

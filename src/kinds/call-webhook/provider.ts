@@ -1,0 +1,73 @@
+/**
+ * The call-webhook kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported
+ * as `CallWebhook` by src/pulumi/provider-impl.ts): the id is the event type.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { CallWebhookEventType } from "../../client/types";
+import { notFoundToUndefined } from "../../resources/not-found";
+import type { CallWebhookInputs, CallWebhookOutputs } from "../../pulumi/types";
+import {
+  UNKNOWN,
+  configure,
+  failureOf,
+  hasUnknown,
+  masterClient,
+  unknownKeyFailures,
+  validateEntry,
+  type Props,
+} from "../../pulumi/provider-host";
+import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "./handler";
+
+function isEventType(v: unknown): v is CallWebhookEventType {
+  return typeof v === "string" && (EVENT_TYPES as readonly string[]).includes(v);
+}
+
+export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, CallWebhookOutputs> = {
+  configure,
+
+  async check(_olds, news) {
+    const raw = news as unknown as Props;
+    const failures = unknownKeyFailures(raw, ["eventType", "url"]);
+    if (raw.eventType !== UNKNOWN && !isEventType(raw.eventType)) {
+      failures.push({ property: "eventType", reason: `eventType must be ${EVENT_TYPES.join(" or ")}, got ${JSON.stringify(raw.eventType ?? null)}` });
+    }
+    if (raw.url !== UNKNOWN) {
+      if (raw.url === undefined || raw.url === null) failures.push({ property: "url", reason: "url is required" });
+      else {
+        const result = validateEntry({ call_webhooks: { "on-call": raw.url } }, "CallWebhook");
+        if (!result.ok) failures.push(...result.problems.map((p) => failureOf(p, /^call_webhooks\.on-call/, () => "url")));
+      }
+    }
+    if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
+    return { inputs: { eventType: news.eventType, url: news.url }, failures: [] };
+  },
+
+  async diff(_id, olds, news) {
+    const replaces = olds.eventType !== news.eventType ? ["eventType"] : [];
+    const changed = olds.url !== news.url;
+    return { changes: replaces.length > 0 || changed, replaces, stables: replaces.length === 0 ? ["eventType"] : [], deleteBeforeReplace: false };
+  },
+
+  async create(inputs) {
+    await upsertWebhook(masterClient(), inputs.eventType, inputs.url);
+    return { id: inputs.eventType, outs: { eventType: inputs.eventType, url: inputs.url } };
+  },
+
+  async read(id) {
+    if (!isEventType(id)) return {};
+    const url = (await listWebhooks(masterClient())).get(id);
+    if (url === undefined) return {};
+    const state = { eventType: id, url };
+    return { id, props: state, inputs: state };
+  },
+
+  async update(_id, _olds, news) {
+    await upsertWebhook(masterClient(), news.eventType, news.url);
+    return { outs: { eventType: news.eventType, url: news.url } };
+  },
+
+  async delete(id) {
+    if (!isEventType(id)) return;
+    await notFoundToUndefined(deleteWebhook(masterClient(), id));
+  },
+};

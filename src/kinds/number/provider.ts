@@ -1,0 +1,224 @@
+/**
+ * The number kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported as
+ * `PhoneNumber` by src/pulumi/provider-impl.ts): identity is the digits, a number is never
+ * released unless `onDelete: release`, a sub-account's number is managed with that key.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { WavixNumber } from "../../client/types";
+import type { DesiredNumber } from "../../config/types";
+import { canonicalDestinations } from "../../resources/diff";
+import { notFoundToUndefined } from "../../resources/not-found";
+import type { NormalDestination, PhoneNumberOutputs, PhoneNumberState } from "../../pulumi/types";
+import {
+  UNKNOWN,
+  clientFor,
+  compact,
+  configure,
+  failureOf,
+  has,
+  hasUnknown,
+  readerFor,
+  unknownKeyFailures,
+  unknownsOf,
+  validateEntry,
+  withoutUnknowns,
+  type Props,
+} from "../../pulumi/provider-host";
+import {
+  NUMBER_FIELDS,
+  changedNumberFields,
+  currentSettings,
+  findOwnedNumber,
+  settingsOf,
+  writeNumber,
+  type NumberField,
+  type NumberSettings,
+} from "./handler";
+
+const NUMBER_CAMEL: Readonly<Record<NumberField | "on_delete" | "number", keyof PhoneNumberState>> = {
+  number: "number",
+  sms_enabled: "smsEnabled",
+  sms_relay_url: "smsRelayUrl",
+  call_status_url: "callStatusUrl",
+  call_recording_enabled: "callRecordingEnabled",
+  transcription_enabled: "transcriptionEnabled",
+  transcription_threshold: "transcriptionThreshold",
+  destinations: "destinations",
+  on_delete: "onDelete",
+};
+const PHONE_KEYS: readonly string[] = [...Object.values(NUMBER_CAMEL), "subAccountId"];
+
+function destinationsToFile(list: unknown): unknown {
+  if (!Array.isArray(list)) return list;
+  return list.map((d: unknown) => {
+    if (d === null || typeof d !== "object") return d;
+    const { trunkId, ...rest } = d as Props;
+    return trunkId === undefined ? rest : { ...rest, trunk_id: trunkId };
+  });
+}
+
+function normalDestinations(list: ReadonlyArray<Parameters<typeof canonicalDestinations>[0][number]>): NormalDestination[] {
+  return canonicalDestinations(list).map((d) =>
+    d.transport === 5 && d.trunk_id !== null
+      ? { destination: d.destination, transport: d.transport, priority: d.priority, trunkId: d.trunk_id }
+      : { destination: d.destination, transport: d.transport, priority: d.priority },
+  );
+}
+
+/** The resolved args (camelCase) as the file's number entry (snake_case), keys present only. */
+function phoneToFile(news: Props): Props {
+  const entry: Props = {};
+  for (const [snake, camel] of Object.entries(NUMBER_CAMEL)) {
+    if (!has(news, camel)) continue;
+    entry[snake] = camel === "destinations" ? destinationsToFile(news[camel]) : news[camel];
+  }
+  return entry;
+}
+
+/** Normalised state inputs from a checked DesiredNumber. */
+function phoneFromDesired(d: DesiredNumber, subAccountId: number | undefined): PhoneNumberState {
+  return compact<PhoneNumberState>({
+    number: d.number,
+    subAccountId,
+    smsEnabled: d.sms_enabled,
+    smsRelayUrl: d.sms_relay_url,
+    callStatusUrl: d.call_status_url,
+    callRecordingEnabled: d.call_recording_enabled,
+    transcriptionEnabled: d.transcription_enabled,
+    transcriptionThreshold: d.transcription_threshold,
+    destinations: d.destinations === undefined ? undefined : normalDestinations(d.destinations),
+    onDelete: d.on_delete,
+  });
+}
+
+/** The managed settings of normalised state (undefined: not managed), in the resources' form. */
+function phoneSettings(s: Props): NumberSettings {
+  const desired = { number: String(s.number), path: "" } as DesiredNumber;
+  const fileForm = phoneToFile(s);
+  for (const f of NUMBER_FIELDS) {
+    if (!has(fileForm, f)) continue;
+    if (f === "destinations") {
+      desired.destinations = canonicalDestinations(
+        (fileForm.destinations as Array<Props>).map((d) => ({
+          destination: String(d.destination),
+          transport: d.transport as 1 | 4 | 5,
+          priority: Number(d.priority),
+          trunk_id: d.trunk_id === undefined || d.trunk_id === null ? null : Number(d.trunk_id),
+        })),
+      );
+    } else (desired as unknown as Props)[f] = fileForm[f];
+  }
+  return settingsOf(desired);
+}
+
+/** The managed fields (those present in `managed`) as the account now holds them. */
+function phoneStateFromAccount(n: WavixNumber, managed: Props): PhoneNumberState {
+  const cur = currentSettings(n);
+  const state: PhoneNumberState = { number: n.number };
+  if (typeof managed.subAccountId === "number") state.subAccountId = managed.subAccountId;
+  for (const f of NUMBER_FIELDS) {
+    const camel = NUMBER_CAMEL[f];
+    if (!has(managed, camel)) continue;
+    if (f === "destinations") state.destinations = normalDestinations(cur.destinations);
+    else (state as unknown as Props)[camel] = cur[f];
+  }
+  if (managed.onDelete === "retain" || managed.onDelete === "release") state.onDelete = managed.onDelete;
+  return state;
+}
+
+function subAccountIdOf(v: unknown): number | undefined {
+  return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
+}
+
+export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, PhoneNumberOutputs> = {
+  configure,
+
+  async check(_olds, news) {
+    const raw = news as unknown as Props;
+    const failures = unknownKeyFailures(raw, PHONE_KEYS);
+    if (has(raw, "subAccountId") && raw.subAccountId !== UNKNOWN && raw.subAccountId !== undefined) {
+      const id = subAccountIdOf(raw.subAccountId);
+      if (id === undefined || !Number.isInteger(id) || id <= 0) {
+        failures.push({ property: "subAccountId", reason: "subAccountId must be a positive integer (a sub-account's ID)" });
+      }
+    }
+    const known = withoutUnknowns(raw);
+    if (!has(known, "number")) {
+      if (has(raw, "number")) return { inputs: news, failures }; // not known yet (preview)
+      failures.push({ property: "number", reason: "number is required (the digits of a number the account owns)" });
+      return { inputs: news, failures };
+    }
+    const result = validateEntry({ numbers: [phoneToFile(known)] }, "PhoneNumber");
+    if (!result.ok) {
+      failures.push(...result.problems.map((p) => failureOf(p, /^numbers\[0\]\.?/)));
+      return { inputs: news, failures };
+    }
+    if (failures.length > 0) return { inputs: news, failures };
+    // During preview some values are unknown: the known ones are normalised all the same (digits
+    // without `+`, transport codes), so the diff against state compares like with like.
+    const d = result.state.numbers![0];
+    const normal = phoneFromDesired(d, subAccountIdOf(known.subAccountId)) as unknown as Props;
+    return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as PhoneNumberState, failures: [] };
+  },
+
+  async diff(_id, olds, news) {
+    const o = olds as unknown as Props;
+    const n = news as unknown as Props;
+    // Identity is the digits alone (PRODUCT.md part 4). Another `subAccountId` is the same number
+    // managed with another key: an update, never a replace, whose delete could release it.
+    const replaces = n.number === UNKNOWN || String(o.number) !== String(n.number) ? ["number"] : [];
+    const known = withoutUnknowns(n);
+    const changed: string[] = changedNumberFields(phoneSettings(o), phoneSettings(known)).map((f) => NUMBER_CAMEL[f]);
+    for (const k of Object.keys(n)) if (n[k] === UNKNOWN || (hasUnknown(n[k]) && !changed.includes(k))) changed.push(k);
+    if (n.subAccountId !== UNKNOWN && (o.subAccountId ?? null) !== (n.subAccountId ?? null)) changed.push("subAccountId");
+    if ((o.onDelete ?? "retain") !== (n.onDelete ?? "retain") || has(o, "onDelete") !== has(n, "onDelete")) changed.push("onDelete");
+    const changes = replaces.length > 0 || changed.length > 0;
+    return {
+      changes,
+      replaces,
+      stables: replaces.length === 0 ? ["number", "wavixId"] : [],
+      deleteBeforeReplace: false,
+    };
+  },
+
+  async create(inputs) {
+    const subAccountId = subAccountIdOf(inputs.subAccountId);
+    const client = await clientFor(subAccountId);
+    const current = await findOwnedNumber(client, inputs.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`);
+    const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
+    readerFor(client).invalidate();
+    return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
+  },
+
+  async read(id, props) {
+    const p = (props ?? {}) as Props;
+    const subAccountId = subAccountIdOf(p.subAccountId);
+    const client = await clientFor(subAccountId);
+    const n = await readerFor(client).read(Number(id));
+    if (!n) return {}; // released (or moved away): no id tells the engine it is gone
+    const state = phoneStateFromAccount(n, p);
+    return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
+  },
+
+  async update(id, olds, news) {
+    const subAccountId = subAccountIdOf(news.subAccountId);
+    const client = await clientFor(subAccountId);
+    // Moved to another organisation: found again by its digits with that organisation's key.
+    const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
+    const current = moved
+      ? await findOwnedNumber(client, news.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`)
+      : await client.getNumber(Number(id));
+    const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
+    readerFor(client).invalidate();
+    if (moved) readerFor(await clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
+    return { outs: compact({ ...news, wavixId: written.id }) };
+  },
+
+  async delete(id, props) {
+    // PRODUCT.md part 4: a number is never released unless `onDelete: release`.
+    if (props.onDelete !== "release") return;
+    const client = await clientFor(subAccountIdOf(props.subAccountId));
+    await notFoundToUndefined(client.releaseNumbers([Number(id)]));
+    readerFor(client).invalidate();
+  },
+};

@@ -1,0 +1,179 @@
+/**
+ * The sub-account kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported
+ * as `SubAccount` by src/pulumi/provider-impl.ts): deleting one disables it (the API has no delete).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { SubAccount as WireSubAccount } from "../../client/types";
+import type { DesiredSubAccount } from "../../config/types";
+import { notFoundToUndefined } from "../../resources/not-found";
+import type { SubAccountInputs, SubAccountOutputs } from "../../pulumi/types";
+import {
+  UNKNOWN,
+  compact,
+  configure,
+  failureOf,
+  has,
+  hasUnknown,
+  masterClient,
+  snakeToCamel,
+  unknownKeyFailures,
+  unknownsOf,
+  validateEntry,
+  withoutUnknowns,
+  type Props,
+} from "../../pulumi/provider-host";
+import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
+
+const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations"];
+
+function subAccountToFile(news: Props): Props {
+  const entry: Props = {};
+  for (const k of ["name", "status"]) if (has(news, k)) entry[k] = news[k];
+  if (has(news, "subAccountId")) entry.id = news.subAccountId;
+  const dd = news.defaultDestinations;
+  if (dd !== undefined) {
+    if (dd !== null && typeof dd === "object") {
+      const d = dd as Props;
+      const out: Props = {};
+      if (has(d, "smsEndpoint")) out.sms_endpoint = d.smsEndpoint;
+      if (has(d, "dlrEndpoint")) out.dlr_endpoint = d.dlrEndpoint;
+      for (const k of Object.keys(d)) if (k !== "smsEndpoint" && k !== "dlrEndpoint") out[k] = d[k];
+      entry.default_destinations = out;
+    } else entry.default_destinations = dd;
+  }
+  return entry;
+}
+
+function subAccountFromDesired(d: DesiredSubAccount): SubAccountInputs {
+  const dd = d.default_destinations;
+  return compact<SubAccountInputs>({
+    name: d.name,
+    subAccountId: d.id,
+    status: d.status,
+    defaultDestinations:
+      dd === undefined ? undefined : compact({ smsEndpoint: dd.sms_endpoint, dlrEndpoint: dd.dlr_endpoint }),
+  });
+}
+
+/** Normalised state as the resources' settings (a null endpoint, read back as unset, is not desired). */
+function subAccountSettings(s: Props): SubAccountSettings {
+  const out: SubAccountSettings = { name: String(s.name) };
+  if (typeof s.subAccountId === "number") out.id = s.subAccountId;
+  if (s.status === "enabled" || s.status === "disabled") out.status = s.status;
+  const dd = (s.defaultDestinations ?? {}) as Props;
+  if (typeof dd.smsEndpoint === "string") out.sms_endpoint = dd.smsEndpoint;
+  if (typeof dd.dlrEndpoint === "string") out.dlr_endpoint = dd.dlrEndpoint;
+  return out;
+}
+
+/**
+ * Outputs always hold `subAccountId`; `pinned: true` records that the inputs pinned it, so a
+ * refresh (`read` sees outputs only) gives the pin back in the inputs it returns.
+ */
+function subAccountOutputs(state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization">, acc: WireSubAccount, pinned: boolean): SubAccountOutputs {
+  return compact({ ...state, subAccountId: acc.id, apiKey: acc.api_key, masterOrganization: acc.master_organization, pinned: pinned || undefined });
+}
+
+/** The file's names of a sub-account entry as the resource's arguments (`id` is `subAccountId` here). */
+function subAccountProperty(path: string): string {
+  return path === "id" ? "subAccountId" : path.startsWith("id.") ? `subAccountId${path.slice(2)}` : snakeToCamel(path);
+}
+
+export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAccountOutputs> = {
+  configure,
+
+  async check(_olds, news) {
+    const raw = news as unknown as Props;
+    const failures = unknownKeyFailures(raw, SUB_ACCOUNT_KEYS);
+    const known = withoutUnknowns(raw);
+    if (!has(known, "name")) {
+      if (!has(raw, "name")) failures.push({ property: "name", reason: "name is required (the sub-account's identity)" });
+      return { inputs: news, failures };
+    }
+    const result = validateEntry({ sub_accounts: [subAccountToFile(known)] }, "SubAccount");
+    if (!result.ok) {
+      failures.push(
+        ...result.problems.map((p) => {
+          const f = failureOf(p, /^sub_accounts\[0\]\.?/, subAccountProperty);
+          return { property: f.property, reason: f.reason.replace(/^id\b/, "subAccountId") };
+        }),
+      );
+      return { inputs: news, failures };
+    }
+    if (failures.length > 0) return { inputs: news, failures };
+    // Unknown values (preview) stay as sent; the known rest is normalised as in a real run.
+    const normal = subAccountFromDesired(result.state.sub_accounts![0]) as unknown as Props;
+    return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SubAccountInputs, failures: [] };
+  },
+
+  async diff(_id, olds, news) {
+    const raw = news as unknown as Props;
+    const o = subAccountSettings(olds as unknown as Props);
+    const n = subAccountSettings(withoutUnknowns(raw));
+    const pinned = raw.subAccountId !== undefined;
+    const changed: string[] = [];
+    const replaces: string[] = [];
+    // Identity: the exact name, unless an id pins the sub-account (then a new name is a rename).
+    if (raw.name === UNKNOWN || o.name !== n.name) (pinned ? changed : replaces).push("name");
+    // A known pin (news) that differs from the sub-account held (olds, always known) is another
+    // one; a pin not known yet (preview) is shown as an update.
+    if (raw.subAccountId === UNKNOWN) changed.push("subAccountId");
+    else if (n.id !== undefined && o.id !== n.id) replaces.push("subAccountId");
+    if (raw.status === UNKNOWN || o.status !== n.status) changed.push("status");
+    if (hasUnknown(raw.defaultDestinations)) changed.push("defaultDestinations");
+    else {
+      if (o.sms_endpoint !== n.sms_endpoint) changed.push("defaultDestinations.smsEndpoint");
+      if (o.dlr_endpoint !== n.dlr_endpoint) changed.push("defaultDestinations.dlrEndpoint");
+    }
+    return {
+      changes: replaces.length > 0 || changed.length > 0,
+      replaces,
+      stables: replaces.length === 0 ? ["subAccountId", "masterOrganization"] : [],
+      deleteBeforeReplace: false,
+    };
+  },
+
+  async create(inputs) {
+    const client = masterClient();
+    const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
+    return { id: String(account.id), outs: subAccountOutputs(inputs, account, inputs.subAccountId !== undefined) };
+  },
+
+  async read(id, props) {
+    const p = (props ?? {}) as Props;
+    const acc = await notFoundToUndefined(masterClient().getSubAccount(Number(id)));
+    if (!acc) return {};
+    const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name };
+    if (has(p, "status")) state.status = acc.status;
+    const dd = (p.defaultDestinations ?? undefined) as Props | undefined;
+    if (dd && typeof dd === "object") {
+      const cur = acc.default_destinations ?? {};
+      const out: { smsEndpoint?: string | null; dlrEndpoint?: string | null } = {};
+      if (has(dd, "smsEndpoint")) out.smsEndpoint = endpointOrNull(cur.sms_endpoint);
+      if (has(dd, "dlrEndpoint")) out.dlrEndpoint = endpointOrNull(cur.dlr_endpoint);
+      state.defaultDestinations = out;
+    }
+    const pinned = p.pinned === true;
+    const outs = subAccountOutputs(state, acc, pinned);
+    const inputs: Props = { ...state };
+    if (pinned) inputs.subAccountId = acc.id;
+    return { id, props: outs, inputs: inputs as unknown as SubAccountOutputs };
+  },
+
+  async update(id, _olds, news) {
+    const client = masterClient();
+    const desired = subAccountSettings(news as unknown as Props);
+    // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
+    let account = await client.getSubAccount(Number(id));
+    // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
+    if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
+    return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
+  },
+
+  async delete(id) {
+    // The API has no delete: deleting a sub-account disables it (PRODUCT.md part 4).
+    const client = masterClient();
+    const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
+    if (acc) await disableSubAccount(client, acc, { currentIsFresh: true });
+  },
+};

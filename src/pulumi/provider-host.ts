@@ -1,0 +1,150 @@
+/**
+ * What every kind's dynamic provider shares inside the Pulumi dynamic-provider host (the providers
+ * themselves are in src/kinds/<kind>/provider.ts; `provider-impl.ts` exports them by type name).
+ * Credentials come from `configure` (stack config `wavix:apiKey`, `wavix:baseUrl`) or the
+ * environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`); the client is built lazily, once per host.
+ * Validation reuses the desired-state file's own checks (`parseDesiredState`).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { WavixClient } from "../client";
+import { warnEngine } from "./engine-log";
+import { parseDesiredState, type LoadResult } from "../config";
+import type { ConfigProblem } from "../config/types";
+import { NumberReader } from "../kinds/number/reader";
+
+/** What the engine sends for a value not known during preview (`@pulumi/pulumi` runtime/rpc). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export type Props = Record<string, unknown>;
+
+// ---- credentials and the client ----------------------------------------------------------------
+
+interface Credentials {
+  apiKey?: string;
+  baseUrl?: string;
+}
+
+let credentials: Credentials = {};
+let master: WavixClient | undefined;
+/** Per host process: clients holding sub-account keys (memory only, never state). */
+let subClients = new Map<number, WavixClient>();
+/** Per client: reads of many numbers cost pages, not one GET each (PRODUCT.md part 8). */
+let readers = new WeakMap<WavixClient, NumberReader>();
+
+/**
+ * Stores the credentials of the stack config, synchronously (the frozen loader of `shim.ts` does
+ * not wait). The engine sends the whole stack config with full keys (`wavix:apiKey`); some engines
+ * nest provider config as `wavix:config:apiKey`, so both are read. Empty values count as unset, so
+ * the environment (`WAVIX_API_KEY`, `WAVIX_BASE_URL`) applies.
+ */
+export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
+  const get = (k: string): string | undefined => {
+    const v = req.config.get(`wavix:${k}`) ?? req.config.get(`wavix:config:${k}`);
+    return typeof v === "string" && v.trim() !== "" ? v : undefined;
+  };
+  const next: Credentials = { apiKey: get("apiKey"), baseUrl: get("baseUrl") };
+  if (next.apiKey !== credentials.apiKey || next.baseUrl !== credentials.baseUrl) {
+    credentials = next;
+    master = undefined;
+    subClients = new Map();
+    readers = new WeakMap();
+  }
+}
+
+/** The provider's `configure` (state written before the version-1 loader calls it directly). */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  applyConfig(req);
+}
+
+/** Under Pulumi, stack config is the documented place for the key (PRODUCT.md part 6). */
+export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
+
+/** The master account's client, built on first use (WavixClient falls back to the environment). */
+export function masterClient(): WavixClient {
+  master ??= new WavixClient({
+    apiKey: credentials.apiKey,
+    baseUrl: credentials.baseUrl,
+    missingApiKeyHint: MISSING_KEY_HINT,
+    onWarning: warnEngine,
+  });
+  return master;
+}
+
+/**
+ * A number that belongs to a sub-account is managed with that sub-account's own key (seed 5.11),
+ * fetched with the master key at run time and never stored.
+ */
+export async function clientFor(subAccountId: number | undefined): Promise<WavixClient> {
+  const m = masterClient();
+  if (subAccountId === undefined) return m;
+  const known = subClients.get(subAccountId);
+  if (known) return known;
+  const sub = await m.getSubAccount(subAccountId);
+  const client = m.withApiKey(sub.api_key);
+  subClients.set(subAccountId, client);
+  return client;
+}
+
+export function readerFor(client: WavixClient): NumberReader {
+  let r = readers.get(client);
+  if (!r) readers.set(client, (r = new NumberReader(client)));
+  return r;
+}
+
+// ---- small generic helpers -------------------------------------------------------------------
+
+/** Drops keys whose value is undefined: the host's Struct conversion refuses undefined. */
+export function compact<T extends object>(o: T): T {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) out[k] = v;
+  return out as T;
+}
+
+export function hasUnknown(v: unknown): boolean {
+  if (v === UNKNOWN) return true;
+  if (Array.isArray(v)) return v.some(hasUnknown);
+  if (v !== null && typeof v === "object") return Object.values(v).some(hasUnknown);
+  return false;
+}
+
+/** Removes values not known yet (preview), so the known rest can still be validated. */
+export function withoutUnknowns(o: Props): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(o)) if (!hasUnknown(v)) out[k] = v;
+  return out;
+}
+
+/** The values not known yet (preview), kept as the engine sent them. */
+export function unknownsOf(o: Props): Props {
+  const out: Props = {};
+  for (const [k, v] of Object.entries(o)) if (hasUnknown(v)) out[k] = v;
+  return out;
+}
+
+export const has = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+export function snakeToCamel(s: string): string {
+  return s.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * A problem of the file's checks as a Pulumi check failure: the path inside the one entry,
+ * with the file's snake_case names in their camelCase argument spelling.
+ */
+export function failureOf(p: ConfigProblem, entryPrefix: RegExp, rename: (path: string) => string = snakeToCamel): pulumi.dynamic.CheckFailure {
+  const path = p.path.replace(entryPrefix, "");
+  const reason = p.message.replace(/\b[a-z]+(?:_[a-z]+)+\b/g, snakeToCamel);
+  return { property: rename(path), reason };
+}
+
+export function unknownKeyFailures(news: Props, allowed: readonly string[]): pulumi.dynamic.CheckFailure[] {
+  return Object.keys(news)
+    .filter((k) => k !== "__provider" && !allowed.includes(k))
+    .map((k) => ({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected one of ${allowed.join(", ")})` }));
+}
+
+/** Runs one entry through the desired-state file's own checks (PRODUCT.md part 3). */
+export function validateEntry(doc: Props, label: string): LoadResult {
+  // JSON is YAML: the same parser, schema and semantic checks as the file, one rule set.
+  return parseDesiredState(JSON.stringify({ version: 1, ...doc }), label);
+}
