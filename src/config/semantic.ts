@@ -6,8 +6,8 @@
 import type { Node } from "yaml";
 import { yamlLib } from "./yaml-lib";
 import type { PathSegment } from "./yaml-nodes";
-import { normalizeDigits } from "./normalize";
 import { quote, quoteName } from "./messages";
+import { kindsInFileOrder } from "../kinds";
 
 /** A problem before positions are attached: where (path, and whether the key or the value) and what. */
 export interface RawProblem {
@@ -97,15 +97,10 @@ export function isHttpUrl(s: string): boolean {
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
 }
 
-/** Where the file holds URLs (PRODUCT.md part 3), as paths with `*` for any list index. */
-const URL_FIELDS: readonly (readonly string[])[] = [
-  ["sub_accounts", "*", "default_destinations", "sms_endpoint"],
-  ["sub_accounts", "*", "default_destinations", "dlr_endpoint"],
-  ["numbers", "*", "sms_relay_url"],
-  ["numbers", "*", "call_status_url"],
-  ["call_webhooks", "on-call"],
-  ["call_webhooks", "post-call"],
-];
+/** Where the file holds URLs (PRODUCT.md part 3), as paths with `*` for any list index: each kind's. */
+function urlFields(): (readonly string[])[] {
+  return kindsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
+}
 
 /**
  * Internationalised URLs (`https://münchen.example/hook`) rewritten in place to their ASCII form
@@ -131,7 +126,7 @@ export function asciiUrls(data: unknown): void {
       // Left as written: the schema reports it.
     }
   };
-  for (const f of URL_FIELDS) fix(data, f);
+  for (const f of urlFields()) fix(data, f);
 }
 
 /** YYYY-MM-DD naming a real day (the schema reports the others). */
@@ -176,88 +171,9 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
     return true;
   };
 
-  // Sub-accounts: unique names (their identity) and unique pinned ids. One name may be declared
-  // twice when each declaration pins its own `id:` (PRODUCT.md part 4), as `export` writes them.
-  if (Array.isArray(data.sub_accounts)) {
-    const byName = new Map<string, number>();
-    const unpinned = new Map<string, number>();
-    const byId = new Map<number, number>();
-    data.sub_accounts.forEach((sa: unknown, i) => {
-      if (!isObj(sa)) return;
-      if (typeof sa.name === "string" && !padded(sa.name, ["sub_accounts", i, "name"], "sub-account name")) {
-        const pinned = typeof sa.id === "number";
-        const first = byName.get(sa.name);
-        if (first === undefined) byName.set(sa.name, i);
-        else if (!pinned || unpinned.has(sa.name)) {
-          const fs: PathSegment[] = ["sub_accounts", unpinned.get(sa.name) ?? first];
-          problems.push({
-            segments: ["sub_accounts", i, "name"],
-            message:
-              `duplicate sub-account name ${quoteName(sa.name)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); ` +
-              "give each its own id: to declare two sub-accounts of one name",
-          });
-        }
-        if (!pinned && !unpinned.has(sa.name)) unpinned.set(sa.name, i);
-      }
-      if (typeof sa.id === "number") unique(byId, sa.id, "sub_accounts", i, "id", `sub-account id ${sa.id}`);
-      if (isObj(sa.default_destinations)) {
-        for (const k of ["sms_endpoint", "dlr_endpoint"]) {
-          urlCheck(sa.default_destinations[k], ["sub_accounts", i, "default_destinations", k]);
-        }
-      }
-    });
-  }
-
-  // Numbers: unique by digits once `+` is dropped (PRODUCT.md part 4, identity), trunk rules.
-  if (Array.isArray(data.numbers)) {
-    const byDigits = new Map<string, number>();
-    data.numbers.forEach((n: unknown, i) => {
-      if (!isObj(n)) return;
-      if (typeof n.number === "string" && /^\+?[0-9]+$/.test(n.number)) {
-        const digits = normalizeDigits(n.number);
-        unique(byDigits, digits, "numbers", i, "number", `number "${digits}"`);
-      }
-      urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
-      urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);
-      if (Array.isArray(n.destinations)) {
-        // Destinations are a set (PRODUCT.md part 4): an exact repeat would be merged silently.
-        const seenDest = new Map<string, number>();
-        n.destinations.forEach((d: unknown, j) => {
-          if (!isObj(d)) return;
-          const segs: PathSegment[] = ["numbers", i, "destinations", j];
-          const t = d.transport;
-          const isTrunk = t === "trunk" || t === 5;
-          const known = isTrunk || t === "sip" || t === "pstn" || t === 1 || t === 4;
-          if (!known) return; // the schema reports the transport itself
-          const hasTrunkId = d.trunk_id !== undefined && d.trunk_id !== null;
-          if (typeof d.destination === "string" && typeof d.priority === "number") {
-            const code = t === "sip" ? 1 : t === "pstn" ? 4 : t === "trunk" ? 5 : t;
-            const key = JSON.stringify([d.priority, code, d.destination, isTrunk ? (d.trunk_id ?? null) : null]);
-            const first = seenDest.get(key);
-            if (first === undefined) seenDest.set(key, j);
-            else {
-              const fs: PathSegment[] = ["numbers", i, "destinations", first];
-              problems.push({ segments: segs, message: `duplicate destination ${quoteName(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
-            }
-          }
-          // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
-          if (isTrunk && !hasTrunkId) {
-            problems.push({ segments: segs, message: "transport trunk requires trunk_id (the SIP trunk's ID)" });
-          } else if (!isTrunk && hasTrunkId) {
-            problems.push({
-              segments: [...segs, "trunk_id"],
-              atKey: true,
-              message: `trunk_id is only allowed with transport trunk, not ${String(t)}`,
-            });
-          }
-        });
-      }
-    });
-  }
-
-  if (isObj(data.call_webhooks)) {
-    for (const k of ["on-call", "post-call"]) urlCheck(data.call_webhooks[k], ["call_webhooks", k]);
-  }
+  // Each resource kind's checks, in file order (src/kinds/<kind>/file.ts).
+  const tools = { lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p) };
+  for (const kind of kindsInFileOrder()) kind.fileForm.check(data[kind.file.key], tools);
 
   // Audit lists: a repeated brand or session would be audited (and charged in totals) twice.
   const uniqueList = (list: unknown, segs: PathSegment[], what: string): void => {

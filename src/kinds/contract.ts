@@ -14,7 +14,9 @@
  * send (its writes, as data) and how to confirm it.
  */
 import type { WavixClient } from "../client";
-import type { DesiredState } from "../config/types";
+import type { DesiredState, SourcePosition } from "../config/types";
+import type { RawProblem } from "../config/semantic";
+import type { PathSegment } from "../config/yaml-nodes";
 import type { FieldDiff } from "../resources/diff";
 import type { ChangeAction, ChangeKind, ChangeResult } from "../plan/types";
 
@@ -31,6 +33,32 @@ export interface FileFragment {
   readonly schema: JsonSchema;
   /** Definitions this kind adds to the one document (`schemas/wavix.schema.json`). */
   readonly definitions?: Readonly<Record<string, JsonSchema>>;
+}
+
+/** Tools a kind's file checks use (src/config/semantic.ts gives them). */
+export interface FileCheckTools {
+  /** Line of a path, for "first declared at line N". */
+  lineOf(segments: PathSegment[]): number;
+  describePath(segments: PathSegment[]): string;
+  /** Remembers the first item holding `key`; a later one is reported as a duplicate pointing back at it. */
+  unique<K>(seen: Map<K, number>, key: K, list: string, i: number, field: string, what: string): void;
+  /** Reports a string that starts like an http(s) URL but is not one the API would take. */
+  urlCheck(v: unknown, segments: PathSegment[]): void;
+  /** Reports a name matched exactly that has leading or trailing blanks; true when it did. */
+  padded(v: unknown, segments: PathSegment[], what: string): boolean;
+  report(problem: RawProblem): void;
+}
+
+/** The kind's part of the file as data: checks past the schema, normalisation, and the way back. */
+export interface FileForm<Declared> {
+  /** URL fields under the key (`*`: any list index): rewritten to their ASCII form before any check. */
+  readonly urls: readonly (readonly string[])[];
+  /** Checks the schema cannot express (unique identities, cross-field rules), on plain data that may have failed the schema. */
+  check(value: unknown, tools: FileCheckTools): void;
+  /** The schema-valid value as the typed declared state; undefined when it declares nothing. */
+  normalize(value: unknown, positionOf: (segments: readonly PathSegment[]) => SourcePosition | undefined): Declared | undefined;
+  /** The declared state in the file's form (keys absent stay absent). */
+  toFile(declared: Declared): unknown;
 }
 
 /** What every op carries; a kind's own op type extends it. */
@@ -179,8 +207,10 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   readonly name: Name;
   /** For `validate`'s summary line: `3 sub-accounts`. */
   readonly label: { readonly one: string; readonly many: string };
-  /** The file's part this kind owns. */
+  /** The file's part this kind owns: its schema fragment. */
   readonly file: FileFragment;
+  /** The same part as data: checks, normalisation, the way back (src/config iterates it). */
+  readonly fileForm: FileForm<Declared>;
   /**
    * Kinds whose creates and updates must be carried out before this kind's writes (a trunk before
    * the numbers routed to it; a sub-account before its tenants' numbers); their deletes then wait

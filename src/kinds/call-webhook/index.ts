@@ -8,6 +8,7 @@ import type { Kind, KindPlan, OpBase, Write } from "../contract";
 import { reportedResult } from "../contract";
 import { deleteWebhook, diffWebhook, EVENT_TYPES, listWebhooks, upsertWebhook } from "./handler";
 import { callWebhooksFragment } from "./schema";
+import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
 
 export type DeclaredCallWebhooks = NonNullable<DesiredState["call_webhooks"]>;
@@ -19,6 +20,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
   name: "call_webhook",
   label: { one: "call webhook", many: "call webhooks" },
   file: callWebhooksFragment,
+  fileForm: callWebhookFileForm,
   export: callWebhookExport,
   pulumi: {
     type: "CallWebhook",

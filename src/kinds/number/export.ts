@@ -7,7 +7,8 @@
 import { readAll, type WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
 import type { DesiredNumber } from "../../config/types";
-import { numberItemYaml } from "../../config/serialize";
+import { emitItem } from "../../config/yaml-emit";
+import { numberFileObject } from "./file";
 import type { KindExport } from "../contract";
 import { currentSettings, listAllNumbers, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "./handler";
 
@@ -17,7 +18,7 @@ export const numberExport: KindExport<DesiredNumber[]> = {
   async text(client: WavixClient) {
     const lines = await readAll(
       () => client.iterateNumberPages({ perPage: NUMBERS_PER_PAGE }, { prefetch: LISTING_PREFETCH }),
-      (n: WavixNumber): [string, string] => [n.number, numberItemYaml({ number: n.number, ...currentSettings(n) })],
+      (n: WavixNumber): [string, string] => [n.number, emitItem(numberFileObject({ number: n.number, ...currentSettings(n) }), "  ")],
     );
     return { form: "list", items: lines.sort(byFirst).map((e) => e[1]), chunked: true };
   },

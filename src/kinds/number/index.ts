@@ -27,6 +27,7 @@ import {
 } from "./handler";
 import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
 import { numbersFragment } from "./schema";
+import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 
 export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings };
@@ -35,6 +36,7 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
   name: "number",
   label: { one: "number", many: "numbers" },
   file: numbersFragment,
+  fileForm: numberFileForm,
   export: numberExport,
   pulumi: {
     type: "PhoneNumber",

@@ -2,7 +2,8 @@
 import type { WavixClient } from "../../client";
 import type { SubAccount } from "../../client/types";
 import type { DesiredSubAccount } from "../../config/types";
-import { subAccountItemYaml } from "../../config/serialize";
+import { emitItem } from "../../config/yaml-emit";
+import { subAccountFileObject } from "./file";
 import type { KindExport } from "../contract";
 import { listAllSubAccounts } from "./handler";
 
@@ -26,7 +27,7 @@ export function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {
 
 export const subAccountExport: KindExport<DesiredSubAccount[]> = {
   async text(client: WavixClient) {
-    return { form: "list", items: subAccountsOf(await listAllSubAccounts(client)).map(subAccountItemYaml) };
+    return { form: "list", items: subAccountsOf(await listAllSubAccounts(client)).map((sa) => emitItem(subAccountFileObject(sa), "  ")) };
   },
   async state(client: WavixClient) {
     return subAccountsOf(await listAllSubAccounts(client));

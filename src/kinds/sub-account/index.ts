@@ -20,6 +20,7 @@ import {
   type SubAccountSettings,
 } from "./handler";
 import { subAccountsFragment } from "./schema";
+import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 
 export type SubAccountOp =
@@ -39,6 +40,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
   name: "sub_account",
   label: { one: "sub-account", many: "sub-accounts" },
   file: subAccountsFragment,
+  fileForm: subAccountFileForm,
   export: subAccountExport,
   pulumi: {
     type: "SubAccount",

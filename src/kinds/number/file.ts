@@ -1,0 +1,127 @@
+/**
+ * `numbers:` in the file: unique by digits once `+` is dropped (PRODUCT.md part 4, identity),
+ * destinations a set, `trunk_id` only with transport trunk (seed 2.2).
+ */
+import { NUMBER_SETTING_KEYS, type DesiredDestination, type DesiredNumber } from "../../config/types";
+import { quoteName } from "../../config/messages";
+import { normalizeDigits, transportCode, transportName } from "../../config/transport";
+import { formatPath, type PathSegment } from "../../config/yaml-nodes";
+import type { FileForm } from "../contract";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+/** Copies `k` only when present, so absent keys stay absent (not even set to undefined). */
+function copy<T extends object>(target: T, source: Obj, k: string & keyof T): void {
+  if (has(source, k)) (target as Obj)[k] = source[k];
+}
+
+function normalizeDestination(d: Obj): DesiredDestination {
+  const transport = transportCode(d.transport as string | number);
+  const trunkId = d.trunk_id;
+  return {
+    destination: d.destination as string,
+    transport,
+    priority: d.priority as number,
+    // Seed 2.2: trunk_id is set only for transport 5; null otherwise, so it never causes a diff.
+    trunk_id: transport === 5 && typeof trunkId === "number" ? trunkId : null,
+  };
+}
+
+/** A number in the file format (keys absent from the state stay absent). */
+export function numberFileObject(n: Omit<DesiredNumber, "path" | "pos">): Obj {
+  const o: Obj = { number: n.number };
+  for (const k of NUMBER_SETTING_KEYS) {
+    if (k !== "destinations" && n[k] !== undefined) o[k] = n[k];
+  }
+  if (n.destinations !== undefined) {
+    o.destinations = n.destinations.map((d) => {
+      const dest: Obj = {
+        destination: d.destination,
+        transport: transportName(d.transport),
+        priority: d.priority,
+      };
+      if (d.transport === 5 && d.trunk_id !== null) dest.trunk_id = d.trunk_id;
+      return dest;
+    });
+  }
+  if (n.on_delete !== undefined) o.on_delete = n.on_delete;
+  return o;
+}
+
+export const numberFileForm: FileForm<DesiredNumber[]> = {
+  urls: [
+    ["*", "sms_relay_url"],
+    ["*", "call_status_url"],
+  ],
+
+  check(value, { lineOf, describePath, unique, urlCheck, report }) {
+    if (!Array.isArray(value)) return;
+    const byDigits = new Map<string, number>();
+    value.forEach((n: unknown, i) => {
+      if (!isObj(n)) return;
+      if (typeof n.number === "string" && /^\+?[0-9]+$/.test(n.number)) {
+        const digits = normalizeDigits(n.number);
+        unique(byDigits, digits, "numbers", i, "number", `number "${digits}"`);
+      }
+      urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
+      urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);
+      if (Array.isArray(n.destinations)) {
+        // Destinations are a set (PRODUCT.md part 4): an exact repeat would be merged silently.
+        const seenDest = new Map<string, number>();
+        n.destinations.forEach((d: unknown, j) => {
+          if (!isObj(d)) return;
+          const segs: PathSegment[] = ["numbers", i, "destinations", j];
+          const t = d.transport;
+          const isTrunk = t === "trunk" || t === 5;
+          const known = isTrunk || t === "sip" || t === "pstn" || t === 1 || t === 4;
+          if (!known) return; // the schema reports the transport itself
+          const hasTrunkId = d.trunk_id !== undefined && d.trunk_id !== null;
+          if (typeof d.destination === "string" && typeof d.priority === "number") {
+            const code = t === "sip" ? 1 : t === "pstn" ? 4 : t === "trunk" ? 5 : t;
+            const key = JSON.stringify([d.priority, code, d.destination, isTrunk ? (d.trunk_id ?? null) : null]);
+            const first = seenDest.get(key);
+            if (first === undefined) seenDest.set(key, j);
+            else {
+              const fs: PathSegment[] = ["numbers", i, "destinations", first];
+              report({ segments: segs, message: `duplicate destination ${quoteName(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+            }
+          }
+          // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
+          if (isTrunk && !hasTrunkId) {
+            report({ segments: segs, message: "transport trunk requires trunk_id (the SIP trunk's ID)" });
+          } else if (!isTrunk && hasTrunkId) {
+            report({
+              segments: [...segs, "trunk_id"],
+              atKey: true,
+              message: `trunk_id is only allowed with transport trunk, not ${String(t)}`,
+            });
+          }
+        });
+      }
+    });
+  },
+
+  normalize(value, positionOf) {
+    if (!Array.isArray(value)) return undefined;
+    return (value as Obj[]).map((raw, i) => {
+      const segs: PathSegment[] = ["numbers", i];
+      const n: DesiredNumber = { number: normalizeDigits(raw.number as string), path: formatPath(segs) };
+      copy(n, raw, "sms_enabled");
+      copy(n, raw, "sms_relay_url");
+      copy(n, raw, "call_status_url");
+      copy(n, raw, "call_recording_enabled");
+      copy(n, raw, "transcription_enabled");
+      copy(n, raw, "transcription_threshold");
+      if (Array.isArray(raw.destinations)) {
+        n.destinations = (raw.destinations as Obj[]).map(normalizeDestination);
+      }
+      copy(n, raw, "on_delete");
+      const pos = positionOf(segs);
+      if (pos) n.pos = pos;
+      return n;
+    });
+  },
+
+  toFile: (declared) => declared.map(numberFileObject),
+};
