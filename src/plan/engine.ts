@@ -35,6 +35,11 @@ export interface ApplyOptions {
   readonly signal?: AbortSignal;
   /** First poll delay in ms (tests shorten it). @default 250 */
   readonly pollBaseMs?: number;
+  /**
+   * The kinds whose ops to carry out, in registry order (tests of the engine's ordering give
+   * their own). @default the registry, src/kinds/index.ts
+   */
+  readonly kinds?: readonly AnyKind[];
 }
 
 
@@ -146,6 +151,7 @@ class Report {
  */
 export async function applyPlan(client: WavixClient, prepared: PreparedPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
   const limit = pLimit(options.concurrency ?? 8);
+  const kinds = options.kinds ?? KINDS;
   const total = prepared.ops.length;
   const stopped = () => options.signal?.aborted === true;
   let done = 0;
@@ -199,7 +205,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   // Wave by wave: a kind's creates and updates after those of the kinds it is ordered after; the
   // deletes of a kind others are ordered after wait until those others have written (a trunk is
   // deleted only once no number is routed to it). Without ordering, everything is one wave.
-  const waves = applyWaves();
+  const waves = applyWaves(kinds);
   const dependedOn = new Set(waves.flat().flatMap((k) => k.after ?? []));
   const phases: { kind: AnyKind; ops: OpBase[] }[][] = waves.map((wave) =>
     wave.map((kind) => ({ kind, ops: (opsOf.get(kind.name) ?? []).filter((o) => !(dependedOn.has(kind.name) && o.action === "delete")) })),
@@ -230,7 +236,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     signal: options.signal,
     describe: errorText,
   };
-  for (const kind of KINDS as readonly AnyKind[]) {
+  for (const kind of kinds) {
     const ops = opsOf.get(kind.name);
     if (!ops) continue;
     const out = await kind.confirm(confirmCtx, ops, reports.get(kind.name) ?? new Report());
