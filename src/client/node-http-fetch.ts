@@ -72,22 +72,43 @@ function exchange(url: URL, method: string, headers: Record<string, string>, bod
  * cancel (destroys the socket). Lighter than `Readable.toWeb`, which doubled the cost of a page.
  */
 function bodyStream(res: http.IncomingMessage): ReadableStream<Uint8Array> {
+  // Once the stream is cancelled, closed or errored, its controller refuses every call with
+  // ERR_INVALID_STATE, thrown from inside the socket's event handler: an uncaught exception that
+  // killed the CLI on every redirect and at the body cap (issue #22). So the handlers stop first.
+  let settled = false;
+  const stop = (): void => {
+    settled = true;
+    res.removeAllListeners("data");
+    res.removeAllListeners("end");
+    res.removeAllListeners("aborted");
+  };
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        const fail = (err: Error): void => {
+          if (settled) return;
+          stop();
+          controller.error(new TypeError("terminated", { cause: err }));
+        };
         res.on("data", (chunk: Buffer) => {
+          if (settled) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 1) <= 0) res.pause();
         });
-        res.on("end", () => controller.close());
+        res.on("end", () => {
+          if (settled) return;
+          stop();
+          controller.close();
+        });
         // As fetch: a body cut short fails the read with a TypeError.
-        res.on("error", (err) => controller.error(new TypeError("terminated", { cause: err })));
-        res.on("aborted", () => controller.error(new TypeError("terminated", { cause: new Error("connection closed mid-body") })));
+        res.on("error", fail);
+        res.on("aborted", () => fail(new Error("connection closed mid-body")));
       },
       pull() {
         res.resume();
       },
       cancel() {
+        stop();
         res.destroy();
       },
     },

@@ -269,6 +269,44 @@ describe("bounded reads", () => {
   });
 });
 
+describe("redirects through the CLI's own network (issue #22: a stack trace on every redirect)", () => {
+  it("mid-apply: same-origin redirects are followed, a cross-origin one is refused for that number only, no stack trace", async () => {
+    const seed = bigSeed();
+    const { sim, proxy } = await world(seed);
+    const evil = await startHostileServer(sim.url);
+    opened.push(evil);
+    // Each PATCH is answered first by a redirect carrying a body (the socket is still sending it when
+    // the client moves on): numbers 1 and 2 within the origin, number 3 to another origin.
+    const seen = new Set<string>();
+    proxy.set({
+      before: (req) => {
+        if (req.method !== "PATCH" || seen.has(req.path)) return undefined;
+        seen.add(req.path);
+        const to = req.path === "/v1/numbers/3" ? `${evil.url}${req.path}` : req.path === "/v1/numbers/1" || req.path === "/v1/numbers/2" ? req.path : undefined;
+        if (to === undefined) return undefined;
+        return {
+          write: (res) => {
+            res.writeHead(307, { location: to, "content-type": "text/html" });
+            res.write("<html>" + "x".repeat(64 * 1024));
+            setTimeout(() => res.end("</html>"), 30);
+          },
+        };
+      },
+    });
+    const numbers = [1, 2, 3, 4].map((i) => `  - number: "1555100${String(i).padStart(4, "0")}"\n    call_status_url: https://hooks.example/status/${i}\n`).join("");
+    const file = writeYaml(scratch(), "wavix.yaml", `version: 1\nnumbers:\n${numbers}`);
+    const r = await runCli(["apply", "-f", file, "--auto-approve", "--concurrency", "1"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.stdout + r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(r.stdout + r.stderr).not.toContain("ERR_INVALID_STATE");
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("redirected (307) to another origin");
+    expect(evil.requests).toEqual([]);
+    const written = [1, 2, 3, 4].filter((id) => sim.store.numbers.get(id)?.data.call_status_url === `https://hooks.example/status/${id}`);
+    expect(written).toEqual([1, 2, 4]);
+    rows.push({ condition: "mid-apply redirects through the CLI (307 same origin ×2, 307 to another origin ×1)", outcome: "same-origin followed, the cross-origin number failed by name, the rest written; exit 1, no stack trace", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
 describe("adopt at create", () => {
   const NEW_ONLY = "version: 1\nsub_accounts:\n  - name: New Co\n    default_destinations:\n      sms_endpoint: https://new.example/sms\n";
 
