@@ -69,4 +69,18 @@ describe("PhoneNumber reads in one provider process", () => {
     expect(r.listing).toBeGreaterThanOrEqual(20);
     process.stdout.write(`refresh of 2,000 PhoneNumbers: ${r.total} requests (${r.single} GET by id, ${r.listing} listing pages)\n`);
   });
+
+  it("one listing however many reads wait for it: refresh of 1,000 at --parallel 8, 16 and 64 costs at most 120 requests", async () => {
+    // Regression (issue #19, fix 3): every read that waited on the size probe started its own full
+    // listing, so the cost grew with the engine's parallelism (20 / 98 / 578 requests).
+    for (const parallel of [8, 16, 64]) {
+      const r = await refresh(1000, 1000, parallel);
+      expect(r.found).toBe(1000);
+      expect(r.total, `--parallel ${parallel}`).toBeLessThanOrEqual(120);
+      process.stdout.write(`refresh of 1,000 PhoneNumbers at --parallel ${parallel}: ${r.total} requests\n`);
+      await host?.close();
+      await sim?.close();
+      host = sim = undefined;
+    }
+  });
 });

@@ -54,8 +54,13 @@ export class NumberReader {
     this.snapshot = undefined;
   }
 
+  private fresh(): Map<number, WavixNumber> | undefined {
+    return this.snapshot && Date.now() - this.snapshot.at < this.ttlMs ? this.snapshot.byId : undefined;
+  }
+
   private async currentSnapshot(): Promise<Map<number, WavixNumber> | undefined> {
-    if (this.snapshot && Date.now() - this.snapshot.at < this.ttlMs) return this.snapshot.byId;
+    const before = this.fresh();
+    if (before) return before;
     if (this.loading) return this.loading;
     if (this.reads < this.probeAfter) return undefined;
     if (this.pages === undefined) {
@@ -70,17 +75,21 @@ export class NumberReader {
         .finally(() => (this.probing = undefined));
       this.pages = await this.probing;
     }
+    // Every read that waited on the probe resumes here together: the first starts the listing and
+    // the others wait on it. Checking again after the await is what keeps it to one listing per
+    // process at any --parallel (issue #19: 8 / 16 / 64 waiting reads each listed the account).
+    const after = this.fresh();
+    if (after) return after;
+    if (this.loading) return this.loading;
     if (this.reads < this.pages) return undefined;
-    this.loading = listAllNumbers(this.client).then((all) => {
-      const byId = new Map(all.map((n) => [n.id, n]));
-      this.snapshot = { at: Date.now(), byId };
-      this.reads = 0;
-      return byId;
-    });
-    try {
-      return await this.loading;
-    } finally {
-      this.loading = undefined;
-    }
+    this.loading = listAllNumbers(this.client)
+      .then((all) => {
+        const byId = new Map(all.map((n) => [n.id, n]));
+        this.snapshot = { at: Date.now(), byId };
+        this.reads = 0;
+        return byId;
+      })
+      .finally(() => (this.loading = undefined));
+    return this.loading;
   }
 }
