@@ -30,6 +30,8 @@ let master: WavixClient | undefined;
 let subClients = new Map<number, WavixClient>();
 /** Per client: reads of many numbers cost pages, not one GET each (PRODUCT.md part 8). */
 let readers = new WeakMap<WavixClient, NumberReader>();
+/** Wavix objects a create of this host process took on (adopted or made), as `type:id`. */
+let takenOver = new Set<string>();
 
 /**
  * Stores the credentials of the stack config, synchronously (the frozen loader of `shim.ts` does
@@ -48,6 +50,7 @@ export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
     master = undefined;
     subClients = new Map();
     readers = new WeakMap();
+    takenOver = new Set();
   }
 }
 
@@ -89,6 +92,43 @@ export function readerFor(client: WavixClient): NumberReader {
   let r = readers.get(client);
   if (!r) readers.set(client, (r = new NumberReader(client)));
   return r;
+}
+
+// ---- replacements that adopt the same Wavix object (issue #19) --------------------------------
+
+/**
+ * Records that a create in this deployment now holds the Wavix object `id` of kind `type`. The
+ * engine runs one dynamic-provider host per deployment, and a replacement's delete of the old
+ * resource comes at the end of that same deployment: `pulumi up --replace`, `pulumi state taint`
+ * and a targeted replace do not consult the provider's Diff, so `deleteBeforeReplace` is never
+ * asked and the engine creates the replacement first, then deletes the old resource
+ * (pulumi/pulumi pkg/resource/deploy/step_generator.go, the targeted-replace path). Our creates
+ * adopt what already exists (a number is never bought, a sub-account is adopted by name, a webhook
+ * upserted by event type), so the replacement holds the very object the old resource names.
+ */
+export function recordTakenOver(type: string, id: string | number): void {
+  takenOver.add(`${type}:${id}`);
+}
+
+/**
+ * True when a create of this deployment took over `id`: the delete of the old half of such a
+ * replacement must not release, disable or delete it. Says so as an engine warning.
+ */
+export function keptForReplacement(type: string, id: string | number, what: string): boolean {
+  if (!takenOver.has(`${type}:${id}`)) return false;
+  warnEngine(`${what}: not ${type === "PhoneNumber" ? "released" : type === "SubAccount" ? "disabled" : "deleted"}: its replacement in this deployment holds the same Wavix object (id ${id}); only the old resource left the state`);
+  return true;
+}
+
+/**
+ * The error when an id stored in state now names another Wavix object (the stack was pointed at
+ * another account or base URL, or the object was renamed or reused): nothing is written.
+ */
+export function identityMismatch(type: string, id: string, stored: string, found: string): Error {
+  return new Error(
+    `${type} id ${id} now names ${found}, not ${stored}: the stack may point at another account or base URL (wavix:baseUrl, wavix:apiKey), ` +
+      `or it changed outside Pulumi; refusing to read or write it. Check the stack's config; if the change is intended, \`pulumi state delete\` the resource and run \`pulumi up\` to adopt it again`,
+  );
 }
 
 // ---- small generic helpers -------------------------------------------------------------------

@@ -25,6 +25,17 @@ function driver(kind: keyof typeof captured, name?: string): PulumiResourceDrive
   return host.forResource({ provider: c.provider, urn: name ? c.urn.replace(/::[^:]+$/, `::${name}`) : c.urn });
 }
 
+/**
+ * A new deployment: a new host process. Within one deployment a delete of what a create took over
+ * is the old half of a replacement and touches nothing (issue #19), so a test of a resource's own
+ * delete deletes it in the next deployment, as `pulumi destroy` does.
+ */
+async function nextDeployment(): Promise<void> {
+  await host.close();
+  host = await startPulumiHost({ env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined } });
+  await host.configure({ "wavix:apiKey": MASTER_KEY, "wavix:baseUrl": sim.url }, { secretKeys: ["wavix:apiKey"] });
+}
+
 /** Requests sent since `from` that could change something. */
 function writesSince(from: number): string[] {
   return sim.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
@@ -192,8 +203,9 @@ describe("PhoneNumber", () => {
 
     const { inputs } = await pn.check({}, { number: "15551230005", onDelete: "release" });
     const released = await pn.create(inputs);
+    await nextDeployment();
     from = sim.log.length;
-    await pn.delete(released.id, released.properties);
+    await driver("PhoneNumber").delete(released.id, released.properties);
     expect(writesSince(from)).toEqual(["DELETE /v1/numbers"]);
     expect(sim.store.numbers.has(4005)).toBe(false);
   });
@@ -293,9 +305,10 @@ describe("CallWebhook", () => {
     const read = await cw.read("on-call", news);
     expect(read.inputs && stripProvider(read.inputs)).toEqual(news);
 
-    await cw.delete("on-call", news);
+    await nextDeployment();
+    await driver("CallWebhook").delete("on-call", news);
     expect(hooks().has("on-call")).toBe(false);
-    expect((await cw.read("on-call", news)).id).toBe("");
+    expect((await driver("CallWebhook").read("on-call", news)).id).toBe("");
   });
 });
 

@@ -11,7 +11,10 @@ import {
   configure,
   failureOf,
   hasUnknown,
+  identityMismatch,
+  keptForReplacement,
   masterClient,
+  recordTakenOver,
   unknownKeyFailures,
   validateEntry,
   type Props,
@@ -20,6 +23,12 @@ import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "./handl
 
 function isEventType(v: unknown): v is CallWebhookEventType {
   return typeof v === "string" && (EVENT_TYPES as readonly string[]).includes(v);
+}
+
+/** The id is the event type: state whose id and event type disagree names another webhook (issue #19). */
+function checkEventType(id: string, stored: unknown): void {
+  const t = (stored as Props | undefined)?.eventType;
+  if (typeof t === "string" && t !== UNKNOWN && t !== id) throw identityMismatch("CallWebhook", id, `event type ${t}`, `event type ${id}`);
 }
 
 export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, CallWebhookOutputs> = {
@@ -50,24 +59,29 @@ export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, Cal
 
   async create(inputs) {
     await upsertWebhook(masterClient(), inputs.eventType, inputs.url);
+    recordTakenOver("CallWebhook", inputs.eventType);
     return { id: inputs.eventType, outs: { eventType: inputs.eventType, url: inputs.url } };
   },
 
-  async read(id) {
+  async read(id, props) {
     if (!isEventType(id)) return {};
+    checkEventType(id, props);
     const url = (await listWebhooks(masterClient())).get(id);
     if (url === undefined) return {};
     const state = { eventType: id, url };
     return { id, props: state, inputs: state };
   },
 
-  async update(_id, _olds, news) {
+  async update(id, olds, news) {
+    checkEventType(id, olds);
     await upsertWebhook(masterClient(), news.eventType, news.url);
     return { outs: { eventType: news.eventType, url: news.url } };
   },
 
-  async delete(id) {
+  async delete(id, props) {
     if (!isEventType(id)) return;
+    checkEventType(id, props);
+    if (keptForReplacement("CallWebhook", id, `CallWebhook ${id}`)) return;
     await notFoundToUndefined(deleteWebhook(masterClient(), id));
   },
 };

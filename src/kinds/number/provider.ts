@@ -17,7 +17,10 @@ import {
   failureOf,
   has,
   hasUnknown,
+  identityMismatch,
+  keptForReplacement,
   readerFor,
+  recordTakenOver,
   unknownKeyFailures,
   unknownsOf,
   validateEntry,
@@ -126,6 +129,14 @@ function phoneStateFromAccount(n: WavixNumber, managed: Props): PhoneNumberState
   return state;
 }
 
+const digitsOf = (v: unknown): string => String(v ?? "").replace(/^\+/, "");
+
+/** Refuses a number whose stored id now names other digits (issue #19: a PATCH would land on an undeclared number). */
+function checkDigits(id: string, stored: unknown, n: WavixNumber): void {
+  if (stored === undefined || stored === null || stored === UNKNOWN) return;
+  if (digitsOf(n.number) !== digitsOf(stored)) throw identityMismatch("PhoneNumber", id, `number ${digitsOf(stored)}`, `number ${digitsOf(n.number)}`);
+}
+
 function subAccountIdOf(v: unknown): number | undefined {
   return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
 }
@@ -185,6 +196,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const subAccountId = subAccountIdOf(inputs.subAccountId);
     const client = await clientFor(subAccountId);
     const current = await findOwnedNumber(client, inputs.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`);
+    recordTakenOver("PhoneNumber", current.id);
     const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
     readerFor(client).invalidate();
     return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
@@ -196,6 +208,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const client = await clientFor(subAccountId);
     const n = await readerFor(client).read(Number(id));
     if (!n) return {}; // released (or moved away): no id tells the engine it is gone
+    checkDigits(id, p.number, n);
     const state = phoneStateFromAccount(n, p);
     return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
   },
@@ -208,6 +221,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     const current = moved
       ? await findOwnedNumber(client, news.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`)
       : await client.getNumber(Number(id));
+    if (!moved) checkDigits(id, olds.number, current);
     const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
     readerFor(client).invalidate();
     if (moved) readerFor(await clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
@@ -217,7 +231,11 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
   async delete(id, props) {
     // PRODUCT.md part 4: a number is never released unless `onDelete: release`.
     if (props.onDelete !== "release") return;
+    if (keptForReplacement("PhoneNumber", id, `PhoneNumber ${digitsOf(props.number)}`)) return;
     const client = await clientFor(subAccountIdOf(props.subAccountId));
+    const current = await notFoundToUndefined(client.getNumber(Number(id)));
+    if (!current) return; // already released
+    checkDigits(id, props.number, current);
     await notFoundToUndefined(client.releaseNumbers([Number(id)]));
     readerFor(client).invalidate();
   },

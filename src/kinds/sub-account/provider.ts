@@ -14,7 +14,10 @@ import {
   failureOf,
   has,
   hasUnknown,
+  identityMismatch,
+  keptForReplacement,
   masterClient,
+  recordTakenOver,
   snakeToCamel,
   unknownKeyFailures,
   unknownsOf,
@@ -79,6 +82,22 @@ function subAccountProperty(path: string): string {
   return path === "id" ? "subAccountId" : path.startsWith("id.") ? `subAccountId${path.slice(2)}` : snakeToCamel(path);
 }
 
+/**
+ * Refuses a sub-account whose stored id now names another one (issue #19): another master account
+ * (the stack points at another account), or — unless an id pins it, when a new name is a rename —
+ * another name.
+ */
+function checkIdentity(id: string, stored: Props, acc: WireSubAccount): void {
+  const org = stored.masterOrganization;
+  if (typeof org === "number" && typeof acc.master_organization === "number" && org !== acc.master_organization) {
+    throw identityMismatch("SubAccount", id, `a sub-account of master account ${org}`, `a sub-account of master account ${acc.master_organization}`);
+  }
+  const pinned = stored.pinned === true;
+  if (!pinned && typeof stored.name === "string" && stored.name !== acc.name) {
+    throw identityMismatch("SubAccount", id, `"${stored.name}"`, `"${acc.name}"`);
+  }
+}
+
 export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAccountOutputs> = {
   configure,
 
@@ -136,6 +155,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
   async create(inputs) {
     const client = masterClient();
     const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
+    recordTakenOver("SubAccount", account.id);
     return { id: String(account.id), outs: subAccountOutputs(inputs, account, inputs.subAccountId !== undefined) };
   },
 
@@ -143,6 +163,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     const p = (props ?? {}) as Props;
     const acc = await notFoundToUndefined(masterClient().getSubAccount(Number(id)));
     if (!acc) return {};
+    checkIdentity(id, p, acc);
     const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name };
     if (has(p, "status")) state.status = acc.status;
     const dd = (p.defaultDestinations ?? undefined) as Props | undefined;
@@ -160,20 +181,23 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     return { id, props: outs, inputs: inputs as unknown as SubAccountOutputs };
   },
 
-  async update(id, _olds, news) {
+  async update(id, olds, news) {
     const client = masterClient();
     const desired = subAccountSettings(news as unknown as Props);
     // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
     let account = await client.getSubAccount(Number(id));
+    checkIdentity(id, olds as unknown as Props, account);
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
     if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
     return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
   },
 
-  async delete(id) {
+  async delete(id, props) {
     // The API has no delete: deleting a sub-account disables it (PRODUCT.md part 4).
+    if (keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`)) return;
     const client = masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
+    if (acc) checkIdentity(id, props as unknown as Props, acc);
     if (acc) await disableSubAccount(client, acc, { currentIsFresh: true });
   },
 };
