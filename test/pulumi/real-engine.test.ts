@@ -1,0 +1,137 @@
+/**
+ * The Pulumi lifecycle under the REAL engine (issue #19): the CLI built from its Go module
+ * (`npm run pulumi:cli`), a local file backend, the program a user's Pulumi.yaml runs (`runProgram`
+ * on a desired-state file), the dynamic-provider plugin process, the strict simulator (every request
+ * checked against schemas/api by the suite's contract check). See test/helpers/real-pulumi.ts for
+ * what is real and what is not.
+ *
+ * One stack over several runs: up, a no-change preview and up, `up --replace` of every resource and
+ * `pulumi state taint` of every resource (a replacement adopts the same Wavix object, so the old
+ * half's delete must touch nothing — money: a number with on_delete: release), refresh, the stack
+ * pointed at another base URL (ids naming other objects: refused, no write), destroy.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator } from "../../src/simulator";
+import { engineUnavailable, realProject, ROOT, type Project } from "../helpers/real-pulumi";
+
+const KEY = "real-engine-key-4b7e91";
+const unavailable = engineUnavailable();
+if (unavailable) process.stdout.write(`real-engine tests skipped: ${unavailable}\n`);
+
+const FILE = `version: 1
+sub_accounts:
+  - name: Acme Support
+    status: enabled
+numbers:
+  - number: "15551230003"
+    sms_enabled: true
+    on_delete: release
+call_webhooks:
+  on-call: https://hooks.acme.example/on-call
+`;
+
+let sim: Simulator;
+let other: Simulator;
+let project: Project;
+const warnings: string[] = [];
+
+const writes = (s: Simulator, from = 0): string[] => s.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+const out = (s: string): void => void (/warning:/.test(s) && warnings.push(s));
+
+describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, file backend)", () => {
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
+    // Another account where the same ids name other objects (a stack pointed at the wrong base URL).
+    other = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
+    for (const rec of other.store.numbers.values()) rec.data.number = rec.data.number.replace(/^1555/, "1666");
+    mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
+    const file = path.join(ROOT, ".tmp", `real-engine-${process.pid}.yaml`);
+    writeFileSync(file, FILE);
+    const program = async (): Promise<unknown> => (await import(path.join(ROOT, "dist", "pulumi", "program.js"))).runProgram({ configFile: file });
+    project = await realProject(program, { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url });
+  }, 120_000);
+
+  afterAll(async () => {
+    await sim?.close();
+    await other?.close();
+  });
+
+  it("up creates; a second preview and up change nothing and send no write", async () => {
+    const up = await project.stack.up({ onOutput: out });
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.summary.resourceChanges).toMatchObject({ create: 4 });
+    const mark = sim.log.length;
+    await project.stack.preview({ expectNoChanges: true });
+    const again = await project.stack.up({ onOutput: out });
+    expect(again.summary.resourceChanges).toEqual({ same: 4 });
+    expect(writes(sim, mark)).toEqual([]);
+  }, 120_000);
+
+  it("`up --replace` of every resource: the replacement adopts the same object, nothing is released, disabled or deleted", async () => {
+    const resources = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; type: string; id?: string }>;
+    const ours = resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/wavix:"));
+    expect(ours.map((r) => r.type.split(":").pop()).sort()).toEqual(["CallWebhook", "PhoneNumber", "SubAccount"]);
+    const mark = sim.log.length;
+    warnings.length = 0;
+    const up = await project.stack.up({ replace: ours.map((r) => r.urn), onOutput: out });
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 3 });
+    expect(writes(sim, mark).filter((w) => w.startsWith("DELETE") || w.startsWith("PUT"))).toEqual([]);
+    expect(sim.store.numbers.has(4003)).toBe(true);
+    const acme = [...sim.store.subAccounts.values()].find((s) => s.data.name === "Acme Support")!;
+    expect(acme.data.status).toBe("enabled");
+    expect(sim.store.webhooksOf(sim.store.masterId).get("on-call")).toBe("https://hooks.acme.example/on-call");
+    expect(warnings.join("")).toMatch(/PhoneNumber 15551230003: not released: its replacement in this deployment holds the same Wavix object/);
+    const after = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; id?: string }>;
+    expect(after.filter((r) => ours.some((o) => o.urn === r.urn)).map((r) => r.id).sort()).toEqual(ours.map((r) => r.id).sort());
+  }, 120_000);
+
+  it("`pulumi state taint` of every resource, then up: replaced in place of the same objects, nothing released or disabled", async () => {
+    const resources = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; type: string }>;
+    for (const r of resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/wavix:"))) {
+      const t = project.cli(["state", "taint", r.urn, "--yes"]);
+      expect(t.code, t.stderr).toBe(0);
+    }
+    const mark = sim.log.length;
+    const up = await project.stack.up({ onOutput: out });
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 3 });
+    expect(writes(sim, mark).filter((w) => w.startsWith("DELETE") || w.startsWith("PUT"))).toEqual([]);
+    expect(sim.store.numbers.has(4003)).toBe(true);
+    expect([...sim.store.subAccounts.values()].find((s) => s.data.name === "Acme Support")!.data.status).toBe("enabled");
+  }, 120_000);
+
+  it("refresh reads and writes nothing; then a clean preview", async () => {
+    const mark = sim.log.length;
+    const r = await project.stack.refresh({ onOutput: out });
+    expect(r.summary.result).toBe("succeeded");
+    expect(writes(sim, mark)).toEqual([]);
+    await project.stack.preview({ expectNoChanges: true });
+  }, 120_000);
+
+  it("pointed at another base URL where the ids name other numbers: refused naming both, and no write reaches either account", async () => {
+    await project.stack.setConfig("wavix:baseUrl", { value: other.url });
+    const markA = sim.log.length;
+    // The engine keeps the provider configuration of the last `up` for refresh and destroy: an up
+    // with nothing to change stores the new one (and calls no resource method).
+    const up = await project.stack.up({ onOutput: out });
+    expect(up.summary.result).toBe("succeeded");
+    const err = await project.stack.refresh({ onOutput: out }).then(
+      () => new Error("refresh succeeded"),
+      (e: unknown) => e as Error,
+    );
+    expect(err.message).toMatch(/PhoneNumber id 4003 now names number 16661230003, not number 15551230003/);
+    expect(writes(other)).toEqual([]);
+    expect(writes(sim, markA)).toEqual([]);
+    await project.stack.setConfig("wavix:baseUrl", { value: sim.url });
+    await project.stack.up({ onOutput: out });
+  }, 120_000);
+
+  it("destroy (a deployment of its own) releases the number declared on_delete: release, disables the sub-account, deletes the webhook", async () => {
+    const mark = sim.log.length;
+    const d = await project.stack.destroy({ onOutput: out });
+    expect(d.summary.result).toBe("succeeded");
+    expect(writes(sim, mark).sort()).toEqual(["DELETE /v1/calls/webhooks", "DELETE /v1/numbers", "PUT /v1/sub-organizations/2001"]);
+    expect(sim.store.numbers.has(4003)).toBe(false);
+  }, 120_000);
+});
