@@ -18,7 +18,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type { LocalWorkspace as LW, PulumiCommand as PC, Stack } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CLI = path.join(ROOT, ".tools", "pulumi", "bin", "pulumi");
@@ -63,9 +63,8 @@ export async function realProject(program: () => Promise<unknown>, config: Recor
     WAVIX_API_KEY: "",
     WAVIX_BASE_URL: "",
   };
-  const auto = (await import("@pulumi/pulumi/automation")) as { LocalWorkspace: typeof LW; PulumiCommand: typeof PC };
-  const pulumiCommand = await auto.PulumiCommand.get({ root: path.dirname(path.dirname(CLI)) });
-  const stack = await auto.LocalWorkspace.createOrSelectStack(
+  const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(CLI)) });
+  const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", projectName: "wavix-sync", program },
     { workDir: dir, pulumiCommand, envVars: env, projectSettings: { name: "wavix-sync", runtime: "nodejs" } },
   );
