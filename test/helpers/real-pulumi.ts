@@ -46,7 +46,7 @@ export interface Project {
  * A project folder with wavix-sync installed, a file backend and a stack `dev` whose program is
  * `program` (inline), configured with `config` (keys ending in `apiKey` set as secrets).
  */
-export async function realProject(program: () => Promise<unknown>, config: Record<string, string>): Promise<Project> {
+export async function realProject(program: () => Promise<Record<string, unknown>>, config: Record<string, string>): Promise<Project> {
   const dir = mkdtempSync(path.join(tmpdir(), "wavix-pulumi-"));
   mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
   symlinkSync(ROOT, path.join(dir, "node_modules", "wavix-sync"));

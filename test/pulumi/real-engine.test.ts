@@ -49,7 +49,7 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
     mkdirSync(path.join(ROOT, ".tmp"), { recursive: true });
     const file = path.join(ROOT, ".tmp", `real-engine-${process.pid}.yaml`);
     writeFileSync(file, FILE);
-    const program = async (): Promise<unknown> => (await import(path.join(ROOT, "dist", "pulumi", "program.js"))).runProgram({ configFile: file });
+    const program = async (): Promise<Record<string, unknown>> => (await import(path.join(ROOT, "dist", "pulumi", "program.js"))).runProgram({ configFile: file });
     project = await realProject(program, { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url });
   }, 120_000);
 
