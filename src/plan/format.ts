@@ -134,7 +134,19 @@ export function formatApplyResult(result: ApplyResult): string {
   const head = result.interrupted ? "Apply interrupted" : rest.length === 0 ? "Apply complete" : "Apply incomplete";
   lines.push(
     `${head}: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-      (rest.length > 0 ? `, ${rest.join(", ")} (a re-run finishes the rest).` : "."),
+      (rest.length > 0 ? `, ${rest.join(", ")} ${rerunNote(failed, notStarted.length + pending.length)}.` : "."),
   );
   return lines.join("\n") + "\n";
+}
+
+/**
+ * What a re-run does for the failures: it finishes what failed for a reason that can pass, but not
+ * a twin or a name the API keeps otherwise (issue #22: never promise a re-run that would create a
+ * sub-account again).
+ */
+export function rerunNote(failed: readonly ChangeResult[], otherPending: number): string {
+  const stuck = failed.filter((r) => r.rerunHelps === false).length;
+  if (stuck === 0) return "(a re-run finishes the rest)";
+  if (stuck === failed.length && otherPending === 0) return `(a re-run will not fix ${stuck === 1 ? "it" : "them"}: see each message)`;
+  return `(a re-run finishes the rest, except ${stuck} that need a person: see each message)`;
 }

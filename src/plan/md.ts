@@ -10,7 +10,7 @@
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
 import type { FieldDiff } from "../resources/diff";
-import { formatFieldValue } from "./format";
+import { formatFieldValue, rerunNote } from "./format";
 import { maskText } from "./mask";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
@@ -165,7 +165,7 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
     `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
       (failed.length > 0 ? `, ${failed.length} failed` : "") +
       (notStarted.length > 0 ? `, ${notStarted.length} not started` : "") +
-      (failed.length > 0 || notStarted.length > 0 ? " (a re-run finishes the rest)." : ".") +
+      (failed.length > 0 || notStarted.length > 0 ? ` ${rerunNote(failed, notStarted.length)}.` : ".") +
       (complete ? "" : " :x:"),
     "",
   );

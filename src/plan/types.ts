@@ -60,6 +60,8 @@ export interface ChangeResult {
   reconciled?: boolean;
   /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */
   adopted?: boolean;
+  /** `false` when re-running cannot fix this failure (a twin, a name the API keeps otherwise): a person must. */
+  rerunHelps?: false;
 }
 
 export interface ApplyResult {

@@ -159,6 +159,12 @@ const EXPECTED: Record<string, string[]> = {
     "padded-name.yaml:3:11: sub-account name \"Acme Support \" has leading or trailing spaces; remove them (it is matched exactly) (at sub_accounts[0].name)",
     "padded-name.yaml:4:11: sub-account name \" Acme Billing\" has leading or trailing spaces; remove them (it is matched exactly) (at sub_accounts[1].name)",
   ],
+  // Names the API cannot keep as written (issue #22): it stores NFC and at most 255 characters, so
+  // such a name would never match by name again and be created anew on every run.
+  "sub-account-name-api-cannot-keep.yaml": [
+    'sub-account-name-api-cannot-keep.yaml:3:11: sub-account name "Cafe\u0301 Team" is not in Unicode NFC form (U+0065 U+0301 where NFC has U+00E9): the API stores names in NFC, so it would never match by name again; write it in NFC (at sub_accounts[0].name)',
+    "sub-account-name-api-cannot-keep.yaml:4:11: sub-account name is 261 characters long: the API keeps at most 255 (at sub_accounts[1].name)",
+  ],
   "tab-indent.yaml": [
     "tab-indent.yaml:3:1: YAML: tabs are not allowed as indentation",
   ],

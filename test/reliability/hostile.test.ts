@@ -269,6 +269,54 @@ describe("bounded reads", () => {
   });
 });
 
+describe("a created sub-account is recognised by its id (issue #22: created again on every apply)", () => {
+  const FILE = "version: 1\nsub_accounts:\n  - name: R&D Team\n";
+
+  it("a server that keeps the name otherwise (HTML-escaped): exit 1 naming the id and the name kept, no promise that a re-run helps", async () => {
+    const { sim, proxy } = await world();
+    proxy.set({
+      before: (req) => {
+        if (req.method === "POST" && req.path === "/v1/sub-organizations") req.body = req.body.replace("R&D", "R&amp;D");
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", FILE);
+    const r = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    const made = [...sim.store.subAccounts.values()].find((x) => x.data.name === "R&amp;D Team")!;
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`sub-account "R&D Team" was created (id ${made.data.id}), but the API keeps its name as "R&amp;D Team", so it will never match by name.`);
+    expect(r.stdout + r.stderr).toContain(`pin this one with \`id: ${made.data.id}\``);
+    expect(r.stdout + r.stderr).not.toContain("a re-run finishes the rest");
+    expect(r.stdout + r.stderr).toContain("a re-run will not fix it");
+    expect(proxy.requests.filter((x) => x.method === "POST")).toHaveLength(1);
+    rows.push({ condition: "server keeps a created sub-account's name otherwise (escaped)", outcome: "recognised by id: exit 1 naming the id and the name kept, asks for an id: pin; no re-run promised", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("a consistent listing that ends early after the create: exit 1 naming the id, never 'a re-run finishes the rest'", async () => {
+    const { sim, proxy } = await world();
+    let created = false;
+    proxy.set({
+      before: (req) => {
+        if (req.method === "POST" && req.path === "/v1/sub-organizations") created = true;
+      },
+      // After the create, every listing leaves the newest sub-account out and says so consistently.
+      rewrite: (req, status, body) => {
+        if (!created || status !== 200 || req.method !== "GET" || req.path !== "/v1/sub-organizations") return body;
+        const o = body as { sub_organizations: Array<{ name: string }>; pagination?: Record<string, number> };
+        const kept = o.sub_organizations.filter((x) => x.name !== "R&D Team");
+        const p = o.pagination;
+        return { ...o, sub_organizations: kept, ...(p ? { pagination: { ...p, total: p.total - 1 } } : {}) };
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", FILE);
+    const r = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    const made = [...sim.store.subAccounts.values()].find((x) => x.data.name === "R&D Team")!;
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`sub-account "R&D Team" was created (id ${made.data.id}), but the listing read after the run does not show it (the listing ended early).`);
+    expect(r.stdout + r.stderr).not.toContain("a re-run finishes the rest");
+    rows.push({ condition: "consistent sub-account listing that ends early after a create", outcome: "recognised by id (GET by id): exit 1 naming the id, asks for an id: pin; no re-run promised", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
 describe("redirects through the CLI's own network (issue #22: a stack trace on every redirect)", () => {
   it("mid-apply: same-origin redirects are followed, a cross-origin one is refused for that number only, no stack trace", async () => {
     const seed = bigSeed();

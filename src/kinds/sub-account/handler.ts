@@ -127,8 +127,8 @@ export async function ensureSubAccount(client: WavixClient, desired: SubAccountS
   }
   const { account, adopted } = await createSubAccount(client, desired);
   if (!adopted) {
-    const twin = twinMessage(desired.name, await listAllSubAccounts(client));
-    if (twin) throw new Error(twin);
+    const problem = await createdCheck(client, desired.name, account.id, await listAllSubAccounts(client));
+    if (problem) throw new Error(problem);
   }
   return account;
 }
@@ -146,6 +146,27 @@ export function twinMessage(name: string, all: readonly SubAccount[]): string | 
     `sub-account "${name}" now exists ${ids.length} times (ids ${ids.join(", ")}): another run or a person created it ` +
     `at the same moment. Sub-accounts cannot be deleted: disable the extra one(s) and pin the one to keep with \`id:\``
   );
+}
+
+/**
+ * After this run created sub-account `createdId` for `name`, the check that a re-run will find it
+ * (issue #22): recognised by its id, not its name. A server that keeps the name otherwise (Unicode
+ * normalisation, truncation, escaping) or a listing that is consistent but stops early would make
+ * every later run create it again — and sub-accounts cannot be deleted. Undefined when all is well;
+ * else the message, which says what a person must do (a re-run cannot help).
+ */
+export async function createdCheck(client: WavixClient, name: string, createdId: number, all: readonly SubAccount[]): Promise<string | undefined> {
+  const named = all.filter((s) => s.name === name);
+  if (named.length > 1 || (named.length === 1 && named[0].id !== createdId)) return twinMessage(name, all);
+  if (named.length === 1) return undefined;
+  const listed = all.find((s) => s.id === createdId);
+  const found = listed ?? (await notFoundToUndefined(client.getSubAccount(createdId)));
+  const pin = `Sub-accounts cannot be deleted, and a re-run would create another: pin this one with \`id: ${createdId}\` in the file`;
+  if (found === undefined) return `sub-account "${name}" was created (id ${createdId}), but the API no longer finds it; check the account before re-running`;
+  if (found.name !== name) {
+    return `sub-account "${name}" was created (id ${createdId}), but the API keeps its name as ${JSON.stringify(found.name)}, so it will never match by name. ${pin} and write its name as the API keeps it`;
+  }
+  return `sub-account "${name}" was created (id ${createdId}), but the listing read after the run does not show it (the listing ended early). ${pin}`;
 }
 
 /** Options of {@link createSubAccount}. */

@@ -15,6 +15,7 @@ import {
   matchSubAccount,
   pinnedSubAccountMissingMessage,
   subAccountSettingsOf,
+  createdCheck,
   twinMessage,
   updateSubAccount,
   type SubAccountSettings,
@@ -24,7 +25,7 @@ import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 
 export type SubAccountOp =
-  | (OpBase & { action: "create"; desired: SubAccountSettings })
+  | (OpBase & { action: "create"; desired: SubAccountSettings; createdId?: number })
   | (OpBase & { action: "update"; desired: SubAccountSettings; current: SubAccount })
   | (OpBase & { action: "delete"; current: SubAccount });
 
@@ -95,7 +96,11 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
       keys: [op.key],
       fields: () => [],
       async send(client) {
-        if (op.action === "create") return createSubAccount(client, op.desired);
+        if (op.action === "create") {
+          const made = await createSubAccount(client, op.desired);
+          op.createdId = made.account.id;
+          return made;
+        }
         if (op.action === "update") await updateSubAccount(client, op.current, op.desired);
         else await disableSubAccount(client, op.current);
       },
@@ -118,8 +123,16 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
       return { results };
     }
     for (const r of created) {
-      const problem = twinMessage(r.key, all);
-      if (problem) Object.assign(r, { outcome: "failed", error: problem });
+      const op = ops.find((o) => o.key === r.key && o.action === "create");
+      const id = op?.action === "create" ? op.createdId : undefined;
+      let problem: string | undefined;
+      try {
+        problem = id === undefined ? twinMessage(r.key, all) : await createdCheck(ctx.client, r.key, id, all);
+      } catch (err) {
+        problem = `created (id ${id}), but the check that it can be found again failed: ${ctx.describe(err)}`;
+      }
+      // A twin, or a name the API keeps otherwise: a re-run cannot fix either (it would create again).
+      if (problem) Object.assign(r, { outcome: "failed", error: problem, rerunHelps: false });
     }
     return { results };
   },
