@@ -171,8 +171,26 @@ function query(params: Record<string, string | number | boolean | undefined | re
   return text ? `?${text}` : "";
 }
 
-function segment(value: string | number): string {
+/**
+ * A path segment. Ids come from the server's own answers, so they are checked before they shape a
+ * request (issue #22): `..` would send `PATCH /v1/` (URL normalisation), an empty one another
+ * route, and an integer id past 2^53 was already rounded by JSON parsing to another id.
+ */
+function segment(value: string | number, method: string, route: string): string {
+  const ok = typeof value === "number" ? Number.isSafeInteger(value) && value > 0 : typeof value === "string" && value !== "" && value !== "." && value !== "..";
+  if (!ok) {
+    throw new ResponseFormatError(
+      `refusing to send ${method} ${route} with the id ${JSON.stringify(value) ?? String(value)}: ${typeof value === "number" ? "not a positive integer the client can hold exactly (ids past 2^53 are rounded to another id)" : "not a usable path segment"}; the server's answer that gave it is malformed`,
+      { method, path: route, status: 0 },
+    );
+  }
   return encodeURIComponent(String(value));
+}
+
+/** A numeric id checked as {@link segment} checks one, for ids sent in a query or a body. */
+function integerIds(ids: readonly number[], method: string, route: string): readonly number[] {
+  for (const id of ids) segment(id, method, route);
+  return ids;
 }
 
 /** Seed 2.7: `reasons` is declared an array, a sample shows one string; always an array or null. */
@@ -256,7 +274,7 @@ export class WavixClient {
 
   /** `GET /v1/numbers/{id}` (scope `numbers:read`). */
   getNumber(id: number): Promise<WavixNumber> {
-    return this.call({ method: "GET", path: `/v1/numbers/${segment(id)}`, scope: "numbers:read", schema: "number" });
+    return this.call({ method: "GET", path: `/v1/numbers/${segment(id, "GET", "/v1/numbers/{id}")}`, scope: "numbers:read", schema: "number" });
   }
 
   /** `GET /v1/numbers?search=&page=&per_page=` → `{items, pagination}`. */
@@ -275,7 +293,7 @@ export class WavixClient {
   updateNumber(id: number, patch: NumberUpdate): Promise<WavixNumber> {
     return this.call({
       method: "PATCH",
-      path: `/v1/numbers/${segment(id)}`,
+      path: `/v1/numbers/${segment(id, "PATCH", "/v1/numbers/{id}")}`,
       body: patch,
       scope: "numbers:write",
       schema: "number",
@@ -292,7 +310,7 @@ export class WavixClient {
     const result = await this.call<NumberBulkUpdateResponse | null>({
       method: "PATCH",
       path: "/v1/numbers",
-      body: { ...patch, ids },
+      body: { ...patch, ids: integerIds(ids, "PATCH", "/v1/numbers") },
       scope: "numbers:write",
       schema: "number-bulk-update",
       list: "items",
@@ -304,7 +322,7 @@ export class WavixClient {
   /** `DELETE /v1/numbers?ids=1&ids=2` (repeated `ids`, official). */
   releaseNumbers(ids: readonly number[]): Promise<SuccessResponse> {
     if (ids.length === 0) return Promise.resolve({ success: true });
-    return this.call({ method: "DELETE", path: `/v1/numbers${query({ ids })}`, scope: "numbers:write" });
+    return this.call({ method: "DELETE", path: `/v1/numbers${query({ ids: integerIds(ids, "DELETE", "/v1/numbers") })}`, scope: "numbers:write" });
   }
 
   // ---- sub-accounts (seed 4.8, official) ----
@@ -342,7 +360,7 @@ export class WavixClient {
   getSubAccount(id: number): Promise<SubAccount> {
     return this.call({
       method: "GET",
-      path: `/v1/sub-organizations/${segment(id)}`,
+      path: `/v1/sub-organizations/${segment(id, "GET", "/v1/sub-organizations/{id}")}`,
       scope: "subaccounts:read",
       schema: "sub-account",
       secretField: "api_key",
@@ -368,7 +386,7 @@ export class WavixClient {
   replaceSubAccount(id: number, body: SubAccountReplace): Promise<SubAccount> {
     return this.call({
       method: "PUT",
-      path: `/v1/sub-organizations/${segment(id)}`,
+      path: `/v1/sub-organizations/${segment(id, "PUT", "/v1/sub-organizations/{id}")}`,
       body,
       scope: "subaccounts:write",
       schema: "sub-account",
@@ -425,12 +443,12 @@ export class WavixClient {
 
   /** `POST /v1/calls/{id}/answer` → `{success: true}`. */
   answerCall(uuid: string, body: AnswerCallRequest = {}): Promise<SuccessResponse> {
-    return this.call({ method: "POST", path: `/v1/calls/${segment(uuid)}/answer`, body, scope: "calls:write" });
+    return this.call({ method: "POST", path: `/v1/calls/${segment(uuid, "POST", "/v1/calls/{uuid}/answer")}/answer`, body, scope: "calls:write" });
   }
 
   /** `POST /v1/calls/{call_id}/streams` → `{success: true, stream_id}`. */
   startStream(callId: string, body: StartStreamRequest): Promise<StartStreamResponse> {
-    return this.call({ method: "POST", path: `/v1/calls/${segment(callId)}/streams`, body, scope: "calls:write" });
+    return this.call({ method: "POST", path: `/v1/calls/${segment(callId, "POST", "/v1/calls/{call_id}/streams")}/streams`, body, scope: "calls:write" });
   }
 
   // ---- 2FA (seed 4.6, official) ----
@@ -439,7 +457,7 @@ export class WavixClient {
   listTwoFaEvents(sessionUuid: string): Promise<TwoFaEvent[]> {
     return this.call({
       method: "GET",
-      path: `/v1/two-fa/session/${segment(sessionUuid)}/events`,
+      path: `/v1/two-fa/session/${segment(sessionUuid, "GET", "/v1/two-fa/session/{session_uuid}/events")}/events`,
       scope: "two_fa:read",
       schema: "two-fa-event-list",
       list: true,
@@ -450,7 +468,7 @@ export class WavixClient {
   listTwoFaSessions(serviceId: string, from: string, to: string): Promise<TwoFaSession[]> {
     return this.call({
       method: "GET",
-      path: `/v1/two-fa/service/${segment(serviceId)}/sessions${query({ from, to })}`,
+      path: `/v1/two-fa/service/${segment(serviceId, "GET", "/v1/two-fa/service/{service_id}/sessions")}/sessions${query({ from, to })}`,
       scope: "two_fa:read",
       schema: "two-fa-session-list",
       list: true,
@@ -463,7 +481,7 @@ export class WavixClient {
   async listBrandVettings(brandId: string): Promise<BrandVetting[]> {
     const vettings = await this.call<BrandVetting[]>({
       method: "GET",
-      path: `/v3/10dlc/brands/${segment(brandId)}/vettings`,
+      path: `/v3/10dlc/brands/${segment(brandId, "GET", "/v3/10dlc/brands/{brand_id}/vettings")}/vettings`,
       scope: "campaigns:read",
       schema: "brand-vetting-list",
       list: true,

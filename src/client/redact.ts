@@ -5,10 +5,24 @@
  */
 const MASK = "[REDACTED]";
 
+/**
+ * Below this length a secret is masked only where it stands as a whole token (issue #22): a key of
+ * one letter (`x`) masked everywhere turned `api.wavix.com` into `api.wavi[REDACTED].com`. A real
+ * key is far longer and is masked wherever it appears, even inside another word.
+ */
+export const WHOLE_TOKEN_BELOW = 16;
+
+const TOKEN_CHAR = "A-Za-z0-9_\\-";
+
 function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length > 0) out = out.split(secret).join(MASK);
+    if (secret.length === 0) continue;
+    if (secret.length >= WHOLE_TOKEN_BELOW) out = out.split(secret).join(MASK);
+    else {
+      const escaped = secret.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+      out = out.replace(new RegExp(`(?<![${TOKEN_CHAR}])${escaped}(?![${TOKEN_CHAR}])`, "g"), MASK);
+    }
   }
   return out;
 }

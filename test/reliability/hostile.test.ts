@@ -269,6 +269,30 @@ describe("bounded reads", () => {
   });
 });
 
+describe("ids from the server are checked before they shape a request (issue #22)", () => {
+  for (const [label, bad] of [
+    ["`..` (would send PATCH /v1/)", ".."],
+    ["an id past 2^53 (rounded to another id by JSON parsing)", 9007199254740993],
+  ] as const) {
+    it(`a number listed with ${label}: refused naming the request, nothing sent with it`, async () => {
+      const { sim, proxy } = await world();
+      proxy.set({
+        rewrite: (req, status, body) => {
+          if (status !== 200 || req.method !== "GET" || req.path !== "/v1/numbers") return body;
+          const o = body as { items: Array<{ id: unknown; number: string }> };
+          return { ...o, items: o.items.map((n) => (n.number === "15551000149" ? { ...n, id: bad } : n)) };
+        },
+      });
+      const r = await run(proxy.url, "version: 1\nnumbers:\n  - number: \"15551000149\"\n    sms_enabled: true\n");
+      const text = r.error ? String((r.error as Error).message) : JSON.stringify(r.result?.results);
+      expect(text).toMatch(/refusing to send PATCH \/v1\/numbers(\/\{id\})? with the id/);
+      expect(proxy.requests.filter((x) => x.method !== "GET")).toEqual([]);
+      expect(proxy.requests.some((x) => x.path === "/v1/" || x.path === "/v1")).toBe(false);
+      rows.push({ condition: `number listed with ${label}`, outcome: "refused before sending, naming the request; no write", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    });
+  }
+});
+
 describe("a created sub-account is recognised by its id (issue #22: created again on every apply)", () => {
   const FILE = "version: 1\nsub_accounts:\n  - name: R&D Team\n";
 
