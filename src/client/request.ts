@@ -345,7 +345,15 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
       }
     }
     if (!parsed) {
-      const got = looksJson ? `malformed or truncated JSON (${text.length} bytes)` : contentType || "no content type";
+      // A compressed body we never asked for (no Accept-Encoding is sent) is named for what it is,
+      // not called broken JSON (issue #22).
+      const encoding = (response.headers.get("content-encoding") ?? "").trim().toLowerCase();
+      const got =
+        encoding !== "" && encoding !== "identity"
+          ? `a body encoded as ${JSON.stringify(encoding)} (Content-Encoding), which the client does not decode; it asks for none`
+          : looksJson
+            ? `malformed or truncated JSON (${text.length} bytes)`
+            : contentType || "no content type";
       throw new AttemptFailure(
         new ResponseFormatError(`expected JSON, got ${got} (${status})`, {
           ...base,
