@@ -3,7 +3,7 @@
  * `npm run bench`: wavix-sync at account scale against the local simulator (20 ms latency), as
  * users run it: whole processes (`node bin/wavix-sync.js ...`, Node start-up included), each
  * figure the median of several runs, beside a per-resource baseline measured in the same run
- * (PRODUCT.md part 8, issue #15). Prints every target with its limit and writes bench/results.json.
+ * (docs/CONTRACT.md part 8, issue #15). Prints every target with its limit and writes bench/results.json.
  *
  * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 3),
  * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000).

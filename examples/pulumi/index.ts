@@ -1,4 +1,4 @@
-// Wavix resources declared in code with the wavix-sync library (PRODUCT.md part 6), beside the
+// Wavix resources declared in code with the wavix-sync library (docs/CONTRACT.md part 6), beside the
 // resources of a desired-state file. Credentials: `wavix:apiKey` (secret) or WAVIX_API_KEY; never
 // in code. Logical names come from identities, so reordering never replaces anything.
 import * as pulumi from "@pulumi/pulumi";

@@ -1,5 +1,5 @@
 /**
- * Collect the raw audit data through the typed client (PRODUCT.md part 2: 2FA events and sessions,
+ * Collect the raw audit data through the typed client (docs/CONTRACT.md part 2: 2FA events and sessions,
  * 10DLC vettings and brands). Concurrency is bounded by the client itself (its `concurrency` option),
  * so every request is started at once here and the client queues them.
  */

@@ -1,5 +1,5 @@
 /**
- * The audit's rules, as a pure function of collected data (PRODUCT.md part 5, `audit`): no I/O,
+ * The audit's rules, as a pure function of collected data (docs/CONTRACT.md part 5, `audit`): no I/O,
  * no clock (the caller passes `now`). Rendering is elsewhere (`render/`).
  */
 import { normaliseReasons } from "../client/client";
@@ -31,7 +31,7 @@ export interface ComputeAuditOptions {
   now?: Date;
 }
 
-/** Money is decimal text (PRODUCT.md part 2: `"0.0050"`, never a float); what `sumDecimals` accepts. */
+/** Money is decimal text (docs/CONTRACT.md part 2: `"0.0050"`, never a float); what `sumDecimals` accepts. */
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** Result of normalising one piece of wire data: the value plus the findings it raised. */
@@ -51,7 +51,7 @@ export function computeAudit(
   const tenDlc = computeTenDlc(data.brands, config?.ten_dlc?.min_vetting_score);
   const findings = sortFindings([...twoFa.findings, ...tenDlc.findings]);
   return {
-    // Whole seconds, as PRODUCT.md part 5 shows it ("2026-11-22T10:00:00Z").
+    // Whole seconds, as docs/CONTRACT.md part 5 shows it ("2026-11-22T10:00:00Z").
     generated_at: formatUtc(Math.floor(now.getTime() / 1000) * 1000),
     two_fa: twoFa.value,
     ten_dlc: { brands: tenDlc.value },

@@ -1,5 +1,5 @@
 /**
- * The audit (PRODUCT.md part 3 `audit`, part 5 `audit`): 2FA verification events and 10DLC brand
+ * The audit (docs/CONTRACT.md part 3 `audit`, part 5 `audit`): 2FA verification events and 10DLC brand
  * vettings, collected through the typed client, normalised, totalled exactly, and checked against
  * the file's thresholds. The CLI (`src/cli/audit.ts`) and the Pulumi data sources call these.
  */

@@ -1,5 +1,5 @@
 /**
- * Tolerant timestamp reading for audit data. PRODUCT.md part 2: "vetting timestamps may lack a
+ * Tolerant timestamp reading for audit data. docs/CONTRACT.md part 2: "vetting timestamps may lack a
  * zone" — a time without a zone is read as UTC. Output is always ISO 8601 UTC (`...Z`).
  */
 

@@ -1,5 +1,5 @@
 /**
- * Plain-data types of the audit (PRODUCT.md part 5, `audit --format json`). The report is data;
+ * Plain-data types of the audit (docs/CONTRACT.md part 5, `audit --format json`). The report is data;
  * rendering lives in `render/` (STYLE.md habit 1).
  */
 import type { BrandVetting, TwoFaEvent } from "../client/types";
@@ -39,7 +39,7 @@ export interface AuditSession {
   session_id: string;
   /** The file's service whose window listed this session; absent for a session only named directly. */
   service_id?: string;
-  /** True when the session has a successful `Verification` event (PRODUCT.md part 5). */
+  /** True when the session has a successful `Verification` event (docs/CONTRACT.md part 5). */
   verified: boolean;
   /** Exact decimal sum of the event charges, at the largest scale among them ("0" without events). */
   charge_total: string;
@@ -117,7 +117,7 @@ export interface Finding {
   message: string;
 }
 
-/** The audit report, exactly the JSON of `audit --format json` (PRODUCT.md part 5). */
+/** The audit report, exactly the JSON of `audit --format json` (docs/CONTRACT.md part 5). */
 export interface AuditReport {
   generated_at: string;
   two_fa: AuditTwoFa;

@@ -1,6 +1,6 @@
 /**
  * `wavix-sync audit [-f FILE] [--format md|json|csv|html] [--out DIR] [--fail-on-findings]`
- * (PRODUCT.md part 5). A thin shell: validate the file, build the client, call `audit()`, render.
+ * (docs/CONTRACT.md part 5). A thin shell: validate the file, build the client, call `audit()`, render.
  */
 import { join } from "node:path";
 import { Option, type Command } from "commander";
@@ -58,7 +58,7 @@ export function registerAudit(program: Command): void {
 
 /** The command's body; exits through `CliExit` (1 on errors, 2 on error findings with the flag). */
 export async function runAudit(opts: AuditCommandOptions): Promise<void> {
-  // The file is checked before any request (PRODUCT.md part 3: errors reported all at once first).
+  // The file is checked before any request (docs/CONTRACT.md part 3: errors reported all at once first).
   const state = loadFileOrExit(opts.file);
   const client = clientFromEnv({ timeout: opts.timeout, maxRps: opts.maxRps });
   if (state.audit === undefined) {

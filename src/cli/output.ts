@@ -8,7 +8,7 @@ export class CliExit extends Error {
   }
 }
 
-/** Print an error for a person: its message only, never a stack trace (PRODUCT.md "No stack traces"). */
+/** Print an error for a person: its message only, never a stack trace (docs/CONTRACT.md "No stack traces"). */
 export function reportError(err: unknown): void {
   // One plain sentence: not Node's or OpenSSL's internals (plan/error-text.ts).
   process.stderr.write(`Error: ${describeError(err)}\n`);

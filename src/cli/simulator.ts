@@ -1,5 +1,5 @@
 /**
- * `wavix-sync simulator`: serve the local Wavix API (PRODUCT.md part 7) on loopback until SIGINT/SIGTERM.
+ * `wavix-sync simulator`: serve the local Wavix API (docs/CONTRACT.md part 7) on loopback until SIGINT/SIGTERM.
  */
 import { type Command, InvalidArgumentError } from "commander";
 import {

@@ -1,5 +1,5 @@
 /**
- * `wavix-sync validate [-f FILE]` (PRODUCT.md part 5): checks the desired-state file offline.
+ * `wavix-sync validate [-f FILE]` (docs/CONTRACT.md part 5): checks the desired-state file offline.
  * It sends no request and needs no API key.
  */
 import type { Command } from "commander";
@@ -7,12 +7,12 @@ import { formatProblem, loadDesiredState, type DesiredState } from "../config";
 import { kindsInFileOrder } from "../kinds";
 import { CliExit } from "./output";
 
-/** Default desired-state file (PRODUCT.md part 3). */
+/** Default desired-state file (docs/CONTRACT.md part 3). */
 export const DEFAULT_CONFIG_FILE = "wavix.yaml";
 
 /**
  * Loads the file or prints every problem to stderr, one per line, and throws `CliExit(1)`.
- * plan, apply and audit call it before any request (PRODUCT.md part 3: "reported all at once,
+ * plan, apply and audit call it before any request (docs/CONTRACT.md part 3: "reported all at once,
  * before any request").
  */
 export function loadOrReport(file: string): DesiredState {

@@ -1,5 +1,5 @@
 /**
- * Base URL resolution (PRODUCT.md part 5: `WAVIX_BASE_URL`, default `https://api.wavix.com`,
+ * Base URL resolution (docs/CONTRACT.md part 5: `WAVIX_BASE_URL`, default `https://api.wavix.com`,
  * plain `http://` only to loopback). Plain HTTP elsewhere would carry the Bearer key in clear text.
  */
 import { isIP } from "node:net";

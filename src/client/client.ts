@@ -1,5 +1,5 @@
 /**
- * `WavixClient`: every API operation the product uses (PRODUCT.md part 2), paths and versions
+ * `WavixClient`: every API operation the product uses (docs/CONTRACT.md part 2), paths and versions
  * exactly as there. Wire concerns (auth, retries, errors) are in request.ts; this file only says
  * which path, which scope, which response schema, and normalises what the seed says varies.
  */
@@ -369,7 +369,7 @@ export class WavixClient {
 
   /**
    * `POST /v1/sub-organizations`. Not retried when the outcome is unknown: on an error with
-   * `outcomeUnknown`, list by name before trying again (PRODUCT.md part 8).
+   * `outcomeUnknown`, list by name before trying again (docs/CONTRACT.md part 8).
    */
   createSubAccount(body: SubAccountCreate): Promise<SubAccount> {
     return this.call({

@@ -1,5 +1,5 @@
 /**
- * Paged listings read so that their callers can trust them (PRODUCT.md part 4, "A complete, fresh
+ * Paged listings read so that their callers can trust them (docs/CONTRACT.md part 4, "A complete, fresh
  * view before acting"). A listing is trusted only when it is consistent: the items seen agree with
  * the `total` it claims, each page's `current_page` is the page asked for, no id comes twice and no
  * page comes back empty before the claimed end. When the claims are missing or disagree with each

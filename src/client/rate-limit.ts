@@ -1,5 +1,5 @@
 /**
- * Request pacing (PRODUCT.md part 5: "Request pacing adapts to the server (429, `Retry-After`);
+ * Request pacing (docs/CONTRACT.md part 5: "Request pacing adapts to the server (429, `Retry-After`);
  * `--max-rps` caps it"). The seed states no rate limit, so the client does not guess one:
  *
  * - By default nothing but the concurrency bound (8 in flight, request.ts) limits the pace: the

@@ -1,5 +1,5 @@
 /**
- * Scrubbing of secrets (PRODUCT.md part 8 "Security": the key never appears in errors). Error
+ * Scrubbing of secrets (docs/CONTRACT.md part 8 "Security": the key never appears in errors). Error
  * bodies and low-level error messages are passed through here before they are attached to an
  * error, in case a server or a library echoes the key back.
  */

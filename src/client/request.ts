@@ -270,7 +270,7 @@ function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown)
 
 async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { method, path } = spec;
-  // Outcome unknown = the server may have acted on a non-idempotent request (PRODUCT.md part 8).
+  // Outcome unknown = the server may have acted on a non-idempotent request (docs/CONTRACT.md part 8).
   const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
   const sentAt = await config.shared.pacer.take();
   config.shared.stats.requests += 1;

@@ -1,6 +1,6 @@
 /**
  * `Retry-After` parsing, alone (RFC 9110 §10.2.3): either delay-seconds or an HTTP-date.
- * PRODUCT.md part 8: idempotent requests retry on 429 honouring `Retry-After`.
+ * docs/CONTRACT.md part 8: idempotent requests retry on 429 honouring `Retry-After`.
  */
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The retry policy (PRODUCT.md part 8 "Reliability"), as a typed options object in the manner of
+ * The retry policy (docs/CONTRACT.md part 8 "Reliability"), as a typed options object in the manner of
  * ky's `types/retry.ts`. Executed by p-retry in `request.ts`.
  *
  * Which methods are safe to repeat: GET, PUT (replaces: seed 4.8 / official, the same body gives the

@@ -1,5 +1,5 @@
 /**
- * Loading the desired-state file (PRODUCT.md part 3): YAML with positions, the JSON Schema, the
+ * Loading the desired-state file (docs/CONTRACT.md part 3): YAML with positions, the JSON Schema, the
  * semantic checks, then normalising into DesiredState. Every problem is found in one run, before
  * any request, and reported as `FILE:LINE:COL: message (at path)`.
  *

@@ -1,6 +1,6 @@
 /**
  * Human wording for problems: what was expected and what the file holds, never ajv's internals
- * (PRODUCT.md part 3: wrong types, bad URLs, bad enums and unknown keys with "did you mean").
+ * (docs/CONTRACT.md part 3: wrong types, bad URLs, bad enums and unknown keys with "did you mean").
  */
 import type { ErrorObject } from "ajv";
 

@@ -1,5 +1,5 @@
 /**
- * Turning a schema-valid file into the typed DesiredState (PRODUCT.md part 4, "Normalisation"):
+ * Turning a schema-valid file into the typed DesiredState (docs/CONTRACT.md part 4, "Normalisation"):
  * transports as codes, `+` dropped from numbers, `trunk_id` null unless trunk. Keys the file omits
  * stay `undefined` ("only keys present are managed"); no defaults are filled in, not even `on_delete`.
  */

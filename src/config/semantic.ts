@@ -1,5 +1,5 @@
 /**
- * Checks JSON Schema cannot express (PRODUCT.md parts 3-4): secrets in the file, duplicate
+ * Checks JSON Schema cannot express (docs/CONTRACT.md parts 3-4): secrets in the file, duplicate
  * identities, trunk_id only with transport trunk, URLs that really parse, date windows in order.
  * They read the plain data defensively: the schema may have failed on the same file.
  */
@@ -23,7 +23,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
 
 /**
  * Key names that hold credentials, compared without case, `_`, `-` or spaces. Secrets never live in
- * the file (PRODUCT.md part 3 and 8): keys come from the environment or Pulumi secret config.
+ * the file (docs/CONTRACT.md part 3 and 8): keys come from the environment or Pulumi secret config.
  */
 const SECRET_KEY = /(apikey|secret|password|passwd|passphrase|token|credential|bearer|authorization|privatekey|accesskey)/;
 const SECRET_EXACT = new Set(["appid", "auth", "key", "pass", "pwd"]);
@@ -86,7 +86,7 @@ export function findSecretValues(root: Node | null, secrets: readonly string[]):
   return found;
 }
 
-/** True for an absolute http(s) URL with a host; what the Wavix URL fields accept (PRODUCT.md part 2). */
+/** True for an absolute http(s) URL with a host; what the Wavix URL fields accept (docs/CONTRACT.md part 2). */
 export function isHttpUrl(s: string): boolean {
   let u: URL;
   try {
@@ -97,7 +97,7 @@ export function isHttpUrl(s: string): boolean {
   return (u.protocol === "http:" || u.protocol === "https:") && u.hostname !== "";
 }
 
-/** Where the file holds URLs (PRODUCT.md part 3), as paths with `*` for any list index: each kind's. */
+/** Where the file holds URLs (docs/CONTRACT.md part 3), as paths with `*` for any list index: each kind's. */
 function urlFields(): (readonly string[])[] {
   return kindsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
 }

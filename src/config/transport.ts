@@ -10,7 +10,7 @@ const NAME_BY_CODE: Readonly<Record<TransportCode, TransportName>> = { 1: "sip",
 /** Every spelling of a transport the file accepts, in the order messages list them. */
 export const TRANSPORT_VALUES: readonly (TransportName | TransportCode)[] = ["sip", "pstn", "trunk", 1, 4, 5];
 
-/** A number's identity: surrounding blanks and one leading `+` dropped (PRODUCT.md part 3). Idempotent. */
+/** A number's identity: surrounding blanks and one leading `+` dropped (docs/CONTRACT.md part 3). Idempotent. */
 export function normalizeDigits(s: string): string {
   const t = s.trim();
   return t.startsWith("+") ? t.slice(1) : t;

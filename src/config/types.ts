@@ -1,6 +1,6 @@
 /**
  * The typed, normalised desired state: the only form of the YAML file the rest of the code reads.
- * Produced by `loadDesiredState` after schema and semantic checks (PRODUCT.md part 3).
+ * Produced by `loadDesiredState` after schema and semantic checks (docs/CONTRACT.md part 3).
  *
  * "Only keys present are managed": every optional field here is `undefined` when the file omits it,
  * and `undefined` means "leave as it is in the account". `null` (where allowed) means "clear it".
@@ -37,7 +37,7 @@ export interface DesiredSubAccount {
   pos?: SourcePosition;
 }
 
-/** The settings of a number the file can manage, in display order (PRODUCT.md part 3). */
+/** The settings of a number the file can manage, in display order (docs/CONTRACT.md part 3). */
 export const NUMBER_SETTING_KEYS = [
   "sms_enabled",
   "sms_relay_url",

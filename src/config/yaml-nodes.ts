@@ -1,6 +1,6 @@
 /**
  * Finding YAML nodes by path, so every problem points at `FILE:LINE:COL` of the node it is about
- * (PRODUCT.md part 3: "one per line as FILE:LINE:COL: message (at path)").
+ * (docs/CONTRACT.md part 3: "one per line as FILE:LINE:COL: message (at path)").
  */
 import type { Document, LineCounter, Node } from "yaml";
 import { yamlLib } from "./yaml-lib";

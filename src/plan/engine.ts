@@ -2,7 +2,7 @@
  * The sync engine, generic over the resource kinds of src/kinds (it never names one): read
  * each kind the file names concurrently, let each kind diff its managed keys, and apply with
  * ordering between kinds, bounded concurrency, bulk fallback, per-item failure isolation and
- * progress (PRODUCT.md parts 4 and 8).
+ * progress (docs/CONTRACT.md parts 4 and 8).
  */
 import pLimit from "p-limit";
 import type { WavixClient } from "../client";

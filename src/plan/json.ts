@@ -1,5 +1,5 @@
 /**
- * Machine rendering: `plan --json` and `apply --json`, exactly as PRODUCT.md part 5 shows.
+ * Machine rendering: `plan --json` and `apply --json`, exactly as docs/CONTRACT.md part 5 shows.
  * Fields are picked explicitly so nothing internal (ids, current records, keys) can leak.
  */
 import type { FieldDiff } from "../resources/diff";

@@ -1,5 +1,5 @@
 /**
- * Data sources for the audit data (PRODUCT.md part 6): 2FA verification events and 10DLC brand
+ * Data sources for the audit data (docs/CONTRACT.md part 6): 2FA verification events and 10DLC brand
  * vettings. They run in the Pulumi program's own process (reads only, no provider), with the
  * credentials of stack config `wavix:apiKey` (secret) / `wavix:baseUrl`, else `WAVIX_API_KEY` /
  * `WAVIX_BASE_URL`. The data is what the audit module computes, so CLI and Pulumi agree.
@@ -75,7 +75,7 @@ function auditClient(client: WavixClient): AuditClient {
 }
 
 /**
- * The arguments run through the desired-state file's own checks (PRODUCT.md part 3: dates
+ * The arguments run through the desired-state file's own checks (docs/CONTRACT.md part 3: dates
  * YYYY-MM-DD, windows in order, session and brand ids), before any request. Throws one Error
  * naming every problem by its argument path (camelCase).
  */

@@ -1,4 +1,4 @@
-// Re-exports only: the `wavix-sync/pulumi` entry (PRODUCT.md part 6).
+// Re-exports only: the `wavix-sync/pulumi` entry (docs/CONTRACT.md part 6).
 export * from "./types";
 export { RESOURCE_MODULE, SubAccount, PhoneNumber, CallWebhook } from "./resources";
 export type { SubAccountArgs, PhoneNumberArgs, DestinationArgs, CallWebhookArgs } from "./resources";

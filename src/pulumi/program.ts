@@ -1,5 +1,5 @@
 /**
- * The Pulumi program of the desired-state file (PRODUCT.md part 6): every resource of a parsed
+ * The Pulumi program of the desired-state file (docs/CONTRACT.md part 6): every resource of a parsed
  * file, with logical names from identities (never list positions, so reordering the file changes
  * nothing), and `runProgram` for the root `Pulumi.yaml`.
  */
@@ -29,7 +29,7 @@ export interface DeclaredResources {
 /**
  * Logical names: the kind and the identity (`sub-account:Acme Support`, `number:15551230001`,
  * `call-webhook:on-call`). A sub-account the file pins with `id:` is named by its id
- * (`sub-account:id:2003`), so renaming it in the file renames it in place (PRODUCT.md part 6).
+ * (`sub-account:id:2003`), so renaming it in the file renames it in place (docs/CONTRACT.md part 6).
  * Each kind's own function lives in its folder (src/kinds/<kind>/pulumi.ts).
  */
 export const logicalName = {

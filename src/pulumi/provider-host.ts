@@ -28,7 +28,7 @@ let credentials: Credentials = {};
 let master: WavixClient | undefined;
 /** Per host process: clients holding sub-account keys (memory only, never state). */
 let subClients = new Map<number, WavixClient>();
-/** Per client: reads of many numbers cost pages, not one GET each (PRODUCT.md part 8). */
+/** Per client: reads of many numbers cost pages, not one GET each (docs/CONTRACT.md part 8). */
 let readers = new WeakMap<WavixClient, NumberReader>();
 /** Wavix objects a create of this host process took on (adopted or made), as `type:id`. */
 let takenOver = new Set<string>();
@@ -59,7 +59,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
   applyConfig(req);
 }
 
-/** Under Pulumi, stack config is the documented place for the key (PRODUCT.md part 6). */
+/** Under Pulumi, stack config is the documented place for the key (docs/CONTRACT.md part 6). */
 export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
 
 /** The master account's client, built on first use (WavixClient falls back to the environment). */
@@ -183,7 +183,7 @@ export function unknownKeyFailures(news: Props, allowed: readonly string[]): pul
     .map((k) => ({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected one of ${allowed.join(", ")})` }));
 }
 
-/** Runs one entry through the desired-state file's own checks (PRODUCT.md part 3). */
+/** Runs one entry through the desired-state file's own checks (docs/CONTRACT.md part 3). */
 export function validateEntry(doc: Props, label: string): LoadResult {
   // JSON is YAML: the same parser, schema and semantic checks as the file, one rule set.
   return parseDesiredState(JSON.stringify({ version: 1, ...doc }), label);

@@ -1,6 +1,6 @@
 /**
  * The real dynamic providers, loaded at run time inside the Pulumi dynamic-provider host by the
- * tiny shims of `shim.ts` (PRODUCT.md part 6: the serialized provider captures no key and no client).
+ * tiny shims of `shim.ts` (docs/CONTRACT.md part 6: the serialized provider captures no key and no client).
  *
  * This module's path and export names are what provider text already stored in users' state
  * resolves (`wavix-sync/pulumi/provider-impl`, through `provider-load.ts`): keep both. Each kind's

@@ -1,5 +1,5 @@
 /**
- * The Pulumi dynamic resources (PRODUCT.md part 6). Types read
+ * The Pulumi dynamic resources (docs/CONTRACT.md part 6). Types read
  * `pulumi-nodejs:dynamic/wavix:SubAccount` etc. The provider passed to Pulumi is a shim that loads
  * `provider-impl.js` inside the host (see `shim.ts`), so state holds no key and no client.
  * Each kind's resource lives in its folder (src/kinds/<kind>/pulumi.ts); this module keeps the

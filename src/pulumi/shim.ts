@@ -1,5 +1,5 @@
 /**
- * The provider object Pulumi serializes into state for every dynamic resource (PRODUCT.md part 6).
+ * The provider object Pulumi serializes into state for every dynamic resource (docs/CONTRACT.md part 6).
  *
  * The engine runs the provider text stored in the OLD state on delete and refresh, in a host
  * started in whatever folder the program runs from at that time. So the text is a loader, frozen
@@ -28,7 +28,7 @@ export type ProviderKind = import("../kinds").RegisteredKind["pulumi"]["type"];
  */
 export const PROVIDER_LOAD_SPECIFIER = "wavix-sync/provider";
 
-/** Longest provider text accepted in state (PRODUCT.md part 6: a few hundred characters). */
+/** Longest provider text accepted in state (docs/CONTRACT.md part 6: a few hundred characters). */
 export const MAX_PROVIDER_TEXT = 600;
 
 interface Loader {

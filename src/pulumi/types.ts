@@ -1,5 +1,5 @@
 /**
- * Plain (resolved) input and output shapes of the Pulumi dynamic resources (PRODUCT.md part 6).
+ * Plain (resolved) input and output shapes of the Pulumi dynamic resources (docs/CONTRACT.md part 6).
  * Args are camelCase; the provider normalises them in `check` (digits without `+`, transport codes,
  * `trunkId` only for trunks), so what is stored in state is the normalised form.
  */

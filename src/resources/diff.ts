@@ -1,6 +1,6 @@
 /**
  * The plain-data vocabulary of a diff, and the service's own equality rules in one place
- * (PRODUCT.md part 4, "Normalisation (no perpetual diffs)").
+ * (docs/CONTRACT.md part 4, "Normalisation (no perpetual diffs)").
  */
 import type { InboundCallDestination, NumberDestinationInput, TransportCode } from "../client/types";
 import type { DesiredDestination } from "../config/types";

@@ -1,5 +1,5 @@
 /**
- * Fault injection (PRODUCT.md part 7): rules are evaluated per request, in order; each keeps its own
+ * Fault injection (docs/CONTRACT.md part 7): rules are evaluated per request, in order; each keeps its own
  * counters; probabilities draw from a seeded RNG so a run repeats. `/__sim/*` is never faulted.
  */
 import { SeededRandom } from "./rng";

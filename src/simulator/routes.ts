@@ -1,5 +1,5 @@
 /**
- * The simulated operations: seed part 4 plus the official operations of PRODUCT.md part 2.
+ * The simulated operations: seed part 4 plus the official operations of docs/CONTRACT.md part 2.
  * Each route names the scope resource it needs (seed part 5); GET needs `read`, the rest `write`.
  */
 import type { Call, CallWebhookEventType, Pagination, SubAccount, WavixNumber } from "../client/types";

@@ -184,7 +184,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return validationError(violation.errors, undefined, status);
     }
     if (options.refuseUrlClears && method === "PATCH" && path.startsWith("/v1/numbers") && body !== null && typeof body === "object") {
-      // The official update schemas have no null: a strict server refuses a clear (PRODUCT.md part 4).
+      // The official update schemas have no null: a strict server refuses a clear (docs/CONTRACT.md part 4).
       const errors: Record<string, string> = {};
       for (const f of ["sms_relay_url", "call_status_url"]) if ((body as Record<string, unknown>)[f] === null) errors[f] = "must be a valid URI";
       if (Object.keys(errors).length > 0) return validationError(errors, undefined, status);
@@ -244,7 +244,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       req.socket.destroy();
       return;
     }
-    // Control endpoints are never faulted, delayed or logged (PRODUCT.md part 7 brief).
+    // Control endpoints are never faulted, delayed or logged (docs/CONTRACT.md part 7 brief).
     if (path === "/__sim" || path.startsWith("/__sim/")) {
       if (options.control) return handleControl(res, method, path, bodyText);
       return send(res, notFound(`No route for ${method} ${path}`), {});

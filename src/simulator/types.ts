@@ -1,6 +1,6 @@
 /**
  * Public types of the local Wavix API simulator (docs/ARCHITECTURE.md, `src/simulator`).
- * The simulator is the seed spec made executable plus the official operations of PRODUCT.md part 2.
+ * The simulator is the seed spec made executable plus the official operations of docs/CONTRACT.md part 2.
  */
 import type {
   BrandVetting,

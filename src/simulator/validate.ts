@@ -60,7 +60,7 @@ export function parseNumberUpdate(body: JsonObject, extra: readonly string[] = [
     if (Number.isInteger(v) && (v as number) >= 0) patch.transcription_threshold = v as number;
     else errors.transcription_threshold = "must be a non-negative integer";
   }
-  // `null` clears a URL; `""` is not a URI (PRODUCT.md part 2 wire facts).
+  // `null` clears a URL; `""` is not a URI (docs/CONTRACT.md part 2 wire facts).
   for (const key of ["sms_relay_url", "call_status_url"] as const) {
     if (!(key in body)) continue;
     const v = body[key];

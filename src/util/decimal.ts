@@ -1,7 +1,7 @@
 /**
- * Exact decimal arithmetic for money. The API sends money as decimal text ("0.0050", PRODUCT.md
+ * Exact decimal arithmetic for money. The API sends money as decimal text ("0.0050", docs/CONTRACT.md
  * part 2 "money is decimal text, never a float"); audit sums must be exact and keep the largest
- * scale among their inputs (PRODUCT.md part 5), so "0.0050" + "0.01" is "0.0150", not "0.015".
+ * scale among their inputs (docs/CONTRACT.md part 5), so "0.0050" + "0.01" is "0.0150", not "0.015".
  */
 import Decimal from "decimal.js";
 

@@ -64,7 +64,7 @@ describe("wavix-sync audit", () => {
     expect(r.stderr).not.toContain(KEY);
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { two_fa: { charge_total: string }; findings: { code: string }[] };
-    // PRODUCT.md part 5: exactly these top-level keys, in this order.
+    // docs/CONTRACT.md part 5: exactly these top-level keys, in this order.
     expect(Object.keys(report)).toEqual(["generated_at", "two_fa", "ten_dlc", "findings"]);
     expect(report.two_fa.charge_total).toBe("0.1000");
     expect(report.findings.map((f) => f.code)).toEqual(["two_fa_failure_ratio_exceeded", "vetting_pending"]);

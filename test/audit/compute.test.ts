@@ -228,7 +228,7 @@ describe("computeAudit: 10DLC", () => {
 });
 
 describe("computeAudit: report shape", () => {
-  it("has exactly the keys of PRODUCT.md part 5 and generated_at from the injected clock, in whole seconds", () => {
+  it("has exactly the keys of docs/CONTRACT.md part 5 and generated_at from the injected clock, in whole seconds", () => {
     const r = computeAudit(data({}), undefined, { now: new Date("2026-11-22T10:00:00.987Z") });
     expect(r).toEqual({
       generated_at: "2026-11-22T10:00:00Z",

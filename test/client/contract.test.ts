@@ -1,6 +1,6 @@
 /**
  * Contract tests: the real client against the real simulator (src/simulator) over loopback HTTP,
- * for every operation of PRODUCT.md part 2, the error bodies of seed part 7, restricted-key scopes
+ * for every operation of docs/CONTRACT.md part 2, the error bodies of seed part 7, restricted-key scopes
  * (seed part 5), fault handling (429/503 retries, a POST whose outcome is unknown) and pagination.
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Request pacing (src/client/rate-limit.ts; PRODUCT.md part 5 "Request pacing adapts to the server
+ * Request pacing (src/client/rate-limit.ts; docs/CONTRACT.md part 5 "Request pacing adapts to the server
  * (429, Retry-After); --max-rps caps it"): the pacer's rules on a fake clock, then the client
  * against a server that enforces a limit it does not announce (test/helpers/rate-limited-server.ts),
  * then `--max-rps` through the CLI against the simulator. Counts, not speed: the only times

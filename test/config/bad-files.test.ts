@@ -1,6 +1,6 @@
 /**
  * The corpus of bad (and hostile) files: each fixture under fixtures/bad/ must produce exactly
- * these `FILE:LINE:COL: message (at path)` lines (PRODUCT.md part 3), sorted by position. Files are
+ * these `FILE:LINE:COL: message (at path)` lines (docs/CONTRACT.md part 3), sorted by position. Files are
  * loaded from disk as bytes, as the CLI does, so encodings, control bytes and sizes are exercised.
  * The fixtures are loaded with a stand-in API key, `KEY`, that must never appear in a value.
  */

@@ -1,6 +1,6 @@
 /**
  * Good files: every example validates against the JSON Schema (as editors see it) and loads into
- * the normalised DesiredState; the loader's helpers behave as PRODUCT.md parts 3-4 say.
+ * the normalised DesiredState; the loader's helpers behave as docs/CONTRACT.md parts 3-4 say.
  */
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";

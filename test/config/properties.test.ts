@@ -1,6 +1,6 @@
 /**
  * Property-based: any file built from the format's parts validates, and normalising is idempotent:
- * parse → normalise → serialise back → parse gives the same state (PRODUCT.md part 4, "no perpetual diffs").
+ * parse → normalise → serialise back → parse gives the same state (docs/CONTRACT.md part 4, "no perpetual diffs").
  */
 import fc from "fast-check";
 import { stringify } from "yaml";

@@ -1,5 +1,5 @@
 /**
- * `wavix-sync validate` as a user runs it: the built CLI in a child process (PRODUCT.md part 5).
+ * `wavix-sync validate` as a user runs it: the built CLI in a child process (docs/CONTRACT.md part 5).
  * Exit 0 with a one-line summary, or exit 1 with one problem per line on stderr, never a stack.
  */
 import { execFileSync, spawn, spawnSync } from "node:child_process";

@@ -1,5 +1,5 @@
 /**
- * An unset URL reads as null whether the API sends null, "" or nothing (PRODUCT.md part 4), for
+ * An unset URL reads as null whether the API sends null, "" or nothing (docs/CONTRACT.md part 4), for
  * every URL the tool manages: no perpetual diff, and export never writes "".
  * Regression: a number whose unset sms_relay_url came as "" planned `~ sms_relay_url = "" → null`
  * on every run, and export wrote `sms_relay_url: ""`, which validate refuses.

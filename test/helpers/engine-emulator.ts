@@ -1,6 +1,6 @@
 /**
  * A small stand-in for the Pulumi engine: `pulumi up`, `preview`, `refresh` and `destroy` of one
- * stack, with a checkpoint kept between runs (PRODUCT.md part 6; the Pulumi CLI cannot be
+ * stack, with a checkpoint kept between runs (docs/CONTRACT.md part 6; the Pulumi CLI cannot be
  * installed here). Real parts wherever they exist: the program runs through the real nodejs
  * runner (`@pulumi/pulumi/cmd/run`) in a child process, and resources go through the real
  * dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, driven by ./pulumi-host.ts).

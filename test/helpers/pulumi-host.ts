@@ -1,5 +1,5 @@
 /**
- * Drives Pulumi dynamic providers without the Pulumi CLI (PRODUCT.md part 6).
+ * Drives Pulumi dynamic providers without the Pulumi CLI (docs/CONTRACT.md part 6).
  *
  * Two steps, as `pulumi up` does them:
  *

@@ -1,6 +1,6 @@
 /**
  * End to end through the CLI (a child process) against the real simulator over HTTP.
- * PRODUCT.md parts 4 and 5; the plan/apply issue's acceptance list.
+ * docs/CONTRACT.md parts 4 and 5; the plan/apply issue's acceptance list.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
@@ -85,7 +85,7 @@ describe("plan", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const plan = JSON.parse(r.stdout);
-    // PRODUCT.md part 5: one object with exactly these keys (no ids, no current records).
+    // docs/CONTRACT.md part 5: one object with exactly these keys (no ids, no current records).
     expect(Object.keys(plan)).toEqual(["version", "changes", "unmanaged", "summary"]);
     expect(plan.version).toBe(1);
     const byKey = Object.fromEntries(plan.changes.map((c: { kind: string; key: string }) => [`${c.kind}:${c.key}`, c]));

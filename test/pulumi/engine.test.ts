@@ -1,4 +1,4 @@
-// The Pulumi layer as `pulumi up` runs it (PRODUCT.md part 6, issue #11): each test drives the
+// The Pulumi layer as `pulumi up` runs it (docs/CONTRACT.md part 6, issue #11): each test drives the
 // engine emulator (test/helpers/engine-emulator.ts: the real runner and the real dynamic-provider
 // host, a checkpoint between runs) over several runs against the simulator, in throwaway projects
 // laid out as users have them (test/helpers/pulumi-project.ts).

@@ -1,6 +1,6 @@
 // Proves the Pulumi harness (test/helpers/pulumi-host.ts, pulumi-capture.js) end to end with a
 // trivial fixture provider (test/fixtures/pulumi-echo), before the real providers use it
-// (PRODUCT.md part 6: capture under setMocks, then drive the real dynamic-provider host).
+// (docs/CONTRACT.md part 6: capture under setMocks, then drive the real dynamic-provider host).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The Pulumi program layer (PRODUCT.md part 6): `declareResources` of a parsed file, captured under
+// The Pulumi program layer (docs/CONTRACT.md part 6): `declareResources` of a parsed file, captured under
 // `pulumi.runtime.setMocks` in a child node process (real compiled code, as `pulumi up` runs it);
 // `runProgram`'s config file handling; the data sources against the simulator.
 import { mkdtempSync, writeFileSync } from "node:fs";

@@ -1,4 +1,4 @@
-// The Pulumi providers end to end (PRODUCT.md part 6): resources built under setMocks in a child
+// The Pulumi providers end to end (docs/CONTRACT.md part 6): resources built under setMocks in a child
 // process (their serialized providers captured), then driven through the real dynamic-provider
 // host over gRPC — configure, check, create, diff, read, update, delete — against the simulator.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,7 +1,7 @@
 /**
  * A refresh asks the provider to read each PhoneNumber separately. Within one provider process,
  * reads of many numbers must cost pages, not one GET each; reads of a few cost one GET each
- * (PRODUCT.md part 8). Measured through the real dynamic-provider host over gRPC.
+ * (docs/CONTRACT.md part 8). Measured through the real dynamic-provider host over gRPC.
  */
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { generateAccount, startSimulator, type Simulator } from "../../src/simulator";

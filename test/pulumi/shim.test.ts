@@ -1,4 +1,4 @@
-// The provider text stored in state for every resource (PRODUCT.md part 6, issue #11 items 3 and
+// The provider text stored in state for every resource (docs/CONTRACT.md part 6, issue #11 items 3 and
 // 10): one loader, frozen from version 1 on, at most 600 characters, that the real
 // dynamic-provider host loads from any working directory inside the project or from a project
 // that installed wavix-sync. test/fixtures/pulumi-shim-v1/ holds the texts as first written.

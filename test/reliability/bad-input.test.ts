@@ -1,7 +1,7 @@
 /**
  * Bad input and unexpected answers, through the CLI (a child process) against the real simulator:
  * every case ends with a clear message and the right exit code — no crash, no stack trace, and
- * nothing half-written without saying so (PRODUCT.md parts 4, 5 and 8).
+ * nothing half-written without saying so (docs/CONTRACT.md parts 4, 5 and 8).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type FaultRule, type SimSeed, type Simulator } from "../../src/simulator";

@@ -1,5 +1,5 @@
 /**
- * The fault matrix (PRODUCT.md part 8, Reliability): apply and audit against the real simulator over
+ * The fault matrix (docs/CONTRACT.md part 8, Reliability): apply and audit against the real simulator over
  * loopback HTTP while it injects 429s (with and without `Retry-After`, in both forms), 5xx, dropped
  * connections, timeouts, slow answers, a create that commits then drops and asynchronous lag longer
  * than `--wait`. Every row records outcome, requests, duplicates (must be 0) and settings lost (must

@@ -1,5 +1,5 @@
 /**
- * Secrets (PRODUCT.md part 8, Security): the API key and every sub-account key never appear in any
+ * Secrets (docs/CONTRACT.md part 8, Security): the API key and every sub-account key never appear in any
  * output channel — stdout, stderr, `--json`, audit files, export files, error messages, verbose
  * logs — nor in a request URL; Bearer only, never `appid`; plain `http://` only to loopback; a
  * read-only restricted key can plan but not apply, and says which scope is missing.

@@ -1,5 +1,5 @@
 /**
- * Soak (PRODUCT.md part 8): 200 plan/apply cycles in-process against the loopback simulator, with
+ * Soak (docs/CONTRACT.md part 8): 200 plan/apply cycles in-process against the loopback simulator, with
  * seeded random drift written straight into the simulator's store between cycles. Every cycle must
  * converge (a plan after apply has no changes) and the heap must stay flat.
  */

@@ -1,6 +1,6 @@
 /**
  * The base URL is unusable: not http(s), or plain `http://` to a host that is not loopback
- * (PRODUCT.md part 5: "plain http:// only to loopback"), which would send the key in clear text.
+ * (docs/CONTRACT.md part 5: "plain http:// only to loopback"), which would send the key in clear text.
  */
 export class InsecureBaseUrlError extends Error {
   readonly baseUrl: string;

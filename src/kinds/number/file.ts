@@ -1,5 +1,5 @@
 /**
- * `numbers:` in the file: unique by digits once `+` is dropped (PRODUCT.md part 4, identity),
+ * `numbers:` in the file: unique by digits once `+` is dropped (docs/CONTRACT.md part 4, identity),
  * destinations a set, `trunk_id` only with transport trunk (seed 2.2).
  */
 import { NUMBER_SETTING_KEYS, type DesiredDestination, type DesiredNumber } from "../../config/types";
@@ -67,7 +67,7 @@ export const numberFileForm: FileForm<DesiredNumber[]> = {
       urlCheck(n.sms_relay_url, ["numbers", i, "sms_relay_url"]);
       urlCheck(n.call_status_url, ["numbers", i, "call_status_url"]);
       if (Array.isArray(n.destinations)) {
-        // Destinations are a set (PRODUCT.md part 4): an exact repeat would be merged silently.
+        // Destinations are a set (docs/CONTRACT.md part 4): an exact repeat would be merged silently.
         const seenDest = new Map<string, number>();
         n.destinations.forEach((d: unknown, j) => {
           if (!isObj(d)) return;

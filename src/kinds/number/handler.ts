@@ -2,7 +2,7 @@
  * Phone numbers: identity (digits), batched reads, normalisation, diff of managed keys, writes.
  * Shared by the CLI engine and the Pulumi `PhoneNumber` provider.
  *
- * The tool never buys numbers (PRODUCT.md part 4, "Adoption"): a declared number must already be owned.
+ * The tool never buys numbers (docs/CONTRACT.md part 4, "Adoption"): a declared number must already be owned.
  */
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
@@ -43,7 +43,7 @@ export function settingsOf(desired: DesiredNumber): NumberSettings {
 export const NUMBER_URL_FIELDS = ["sms_relay_url", "call_status_url"] as const;
 export type NumberUrlField = (typeof NUMBER_URL_FIELDS)[number];
 
-/** A URL as read: `null`, `""` (or blank) and absent all mean unset (PRODUCT.md part 4). */
+/** A URL as read: `null`, `""` (or blank) and absent all mean unset (docs/CONTRACT.md part 4). */
 export function urlOrNull(v: string | null | undefined): string | null {
   return typeof v === "string" && v.trim() !== "" ? v : null;
 }
@@ -110,7 +110,7 @@ export function numberConverged(desired: NumberSettings, current: WavixNumber): 
 
 /**
  * Resolve declared digits to the account's numbers with as few requests as the account allows
- * (PRODUCT.md part 8): one listing page tells the account's size; then either page through the
+ * (docs/CONTRACT.md part 8): one listing page tells the account's size; then either page through the
  * rest (when the declared set is large next to the account) or search number by number.
  */
 export async function findNumbers(client: WavixClient, digits: readonly string[]): Promise<Map<string, WavixNumber>> {
@@ -154,7 +154,7 @@ export async function searchNumber(client: WavixClient, digits: string): Promise
 }
 
 /**
- * Why a declared number cannot be managed: the tool never buys numbers (PRODUCT.md part 4,
+ * Why a declared number cannot be managed: the tool never buys numbers (docs/CONTRACT.md part 4,
  * "Adoption"). One wording for the CLI's plan and the Pulumi provider.
  */
 export function numberNotOwnedMessage(digits: string, owner = "the account"): string {
@@ -170,7 +170,7 @@ export async function findOwnedNumber(client: WavixClient, digits: string, owner
 
 /**
  * Split the fields to write into the ordinary ones (one PATCH) and the URL clears, each of which
- * goes out on its own request (PRODUCT.md part 4): the official update schema has no null, so a
+ * goes out on its own request (docs/CONTRACT.md part 4): the official update schema has no null, so a
  * server may refuse a clear, and that must cost only the clear, never the number's other changes.
  */
 export function splitClears(desired: NumberSettings, fields: readonly string[]): { main: string[]; clears: NumberUrlField[] } {
@@ -282,7 +282,7 @@ export interface NumberWriteBatch {
 
 /**
  * Group writes that carry the same patch into bulk PATCHes of at most {@link BULK_CHUNK} ids
- * (PRODUCT.md part 8: a uniform change to many numbers goes out as bulk PATCHes).
+ * (docs/CONTRACT.md part 8: a uniform change to many numbers goes out as bulk PATCHes).
  */
 export function batchNumberWrites(writes: readonly NumberWrite[], chunk = BULK_CHUNK): NumberWriteBatch[] {
   const groups = new Map<string, NumberWrite[]>();

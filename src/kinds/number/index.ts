@@ -79,7 +79,7 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
     return out;
   },
 
-  // A URL clear goes out on its own, apart from the number's other changes (PRODUCT.md part 4):
+  // A URL clear goes out on its own, apart from the number's other changes (docs/CONTRACT.md part 4):
   // the official update schema has no null, so a server may refuse it, and that must cost only the clear.
   writes(ops) {
     const mainWrites: NumberWrite[] = [];

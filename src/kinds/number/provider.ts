@@ -175,7 +175,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
   async diff(_id, olds, news) {
     const o = olds as unknown as Props;
     const n = news as unknown as Props;
-    // Identity is the digits alone (PRODUCT.md part 4). Another `subAccountId` is the same number
+    // Identity is the digits alone (docs/CONTRACT.md part 4). Another `subAccountId` is the same number
     // managed with another key: an update, never a replace, whose delete could release it.
     const replaces = n.number === UNKNOWN || String(o.number) !== String(n.number) ? ["number"] : [];
     const known = withoutUnknowns(n);
@@ -229,7 +229,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
   },
 
   async delete(id, props) {
-    // PRODUCT.md part 4: a number is never released unless `onDelete: release`.
+    // docs/CONTRACT.md part 4: a number is never released unless `onDelete: release`.
     if (props.onDelete !== "release") return;
     if (keptForReplacement("PhoneNumber", id, `PhoneNumber ${digitsOf(props.number)}`)) return;
     const client = await clientFor(subAccountIdOf(props.subAccountId));

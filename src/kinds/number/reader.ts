@@ -1,7 +1,7 @@
 /**
  * Reads of many numbers, one at a time (a Pulumi refresh asks the provider for each `PhoneNumber`
  * separately), at the cost of pages rather than one GET each once there are many of them
- * (PRODUCT.md part 8).
+ * (docs/CONTRACT.md part 8).
  *
  * The reader cannot know how many reads will come, so it uses the rent-or-buy rule: it answers with
  * one GET each until it has spent as many GETs as the whole listing costs in pages, then reads the

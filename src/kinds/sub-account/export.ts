@@ -16,7 +16,7 @@ export function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {
     if (s.default_destinations?.dlr_endpoint) dd.dlr_endpoint = s.default_destinations.dlr_endpoint;
     return {
       name: s.name,
-      // Two sub-accounts of one name can only be told apart by id (PRODUCT.md part 4, Identity).
+      // Two sub-accounts of one name can only be told apart by id (docs/CONTRACT.md part 4, Identity).
       ...((nameCount.get(s.name) ?? 0) > 1 ? { id: s.id } : {}),
       status: s.status,
       ...(Object.keys(dd).length > 0 ? { default_destinations: dd } : {}),

@@ -1,6 +1,6 @@
 /**
  * `sub_accounts:` in the file: unique names (their identity) and unique pinned ids; one name may be
- * declared twice when each declaration pins its own `id:` (PRODUCT.md part 4), as `export` writes them.
+ * declared twice when each declaration pins its own `id:` (docs/CONTRACT.md part 4), as `export` writes them.
  */
 import type { DesiredSubAccount } from "../../config/types";
 import { quoteName } from "../../config/messages";

@@ -1,7 +1,7 @@
 /**
  * Sub-accounts: identity (exact name, or a pinned id), listing, diff of managed keys, writes.
  *
- * The API has no delete: "deleting" a sub-account disables it (PRODUCT.md part 4). PUT replaces the
+ * The API has no delete: "deleting" a sub-account disables it (docs/CONTRACT.md part 4). PUT replaces the
  * whole record and reverts omitted fields to defaults, so every PUT sends the merge of the current
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
@@ -66,7 +66,7 @@ export function createDiff(desired: SubAccountSettings): FieldDiff[] {
   return out;
 }
 
-/** PUT body: the current record merged with the desired fields (PRODUCT.md part 4). */
+/** PUT body: the current record merged with the desired fields (docs/CONTRACT.md part 4). */
 export function mergedReplace(current: SubAccount, desired: Partial<SubAccountSettings>): SubAccountReplace {
   const sms = desired.sms_endpoint ?? endpointOrNull(current.default_destinations?.sms_endpoint);
   const dlr = desired.dlr_endpoint ?? endpointOrNull(current.default_destinations?.dlr_endpoint);
@@ -116,7 +116,7 @@ export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): str
 /**
  * Make one declared sub-account exist as declared, for a caller that has not listed the account
  * (the Pulumi provider's create): a pinned id must exist; otherwise one existing by exact name is
- * adopted, never duplicated (PRODUCT.md part 4, "Adoption"), and only a missing one is created.
+ * adopted, never duplicated (docs/CONTRACT.md part 4, "Adoption"), and only a missing one is created.
  * A twin made by someone else at the same moment is an error naming both ids.
  */
 export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<SubAccount> {
@@ -135,7 +135,7 @@ export async function ensureSubAccount(client: WavixClient, desired: SubAccountS
 
 /**
  * After a run created (or adopted at create) `name`: undefined when exactly one sub-account has it,
- * else what went wrong, with every id (PRODUCT.md part 4: sub-accounts cannot be deleted, so a twin
+ * else what went wrong, with every id (docs/CONTRACT.md part 4: sub-accounts cannot be deleted, so a twin
  * must be reported loudly for a person to fix).
  */
 export function twinMessage(name: string, all: readonly SubAccount[]): string | undefined {
@@ -196,7 +196,7 @@ export interface CreatedSubAccount {
 }
 
 /**
- * Create a sub-account, never twice (PRODUCT.md parts 4 and 8). Right before the POST the account is
+ * Create a sub-account, never twice (docs/CONTRACT.md parts 4 and 8). Right before the POST the account is
  * read by name (a complete listing): one that exists by now is adopted and made as declared instead.
  * When the POST's outcome is unknown (timeout, dropped connection, 5xx), the name is read again
  * before any retry: if it now exists, that one is adopted; if not, the POST is sent again (bounded).
@@ -249,7 +249,7 @@ export async function createSubAccount(
   return { account: created, reconciled, adopted: false };
 }
 
-/** The fields a sub-account PUT replaces: omitted, they revert to defaults (PRODUCT.md part 2). */
+/** The fields a sub-account PUT replaces: omitted, they revert to defaults (docs/CONTRACT.md part 2). */
 const PUT_RESETS = ["name", "status", "default_destinations"] as const;
 
 /**
@@ -282,7 +282,7 @@ function checkWritable(record: SubAccount, id: number): void {
 }
 
 /**
- * Make the managed fields true with one PUT (PRODUCT.md part 4): the sub-account is read again right
+ * Make the managed fields true with one PUT (docs/CONTRACT.md part 4): the sub-account is read again right
  * before (the PUT replaces, so it must carry what others set since `current` was read: the plan may
  * be minutes old), the desired fields are merged onto that fresh record, and it is read back after.
  * Nothing is written when the fresh record already shows the desired fields, when it lacks a field
@@ -334,7 +334,7 @@ function sameRecord(body: SubAccountReplace, record: SubAccount): boolean {
   );
 }
 
-/** The API has no delete: disabling is the closest (PRODUCT.md part 4). Written from a fresh read. */
+/** The API has no delete: disabling is the closest (docs/CONTRACT.md part 4). Written from a fresh read. */
 export async function disableSubAccount(client: WavixClient, current: SubAccount, options: UpdateSubAccountOptions = {}): Promise<SubAccount> {
   return updateSubAccount(client, current, { status: "disabled" }, options);
 }

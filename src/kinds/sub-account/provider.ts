@@ -193,7 +193,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
   },
 
   async delete(id, props) {
-    // The API has no delete: deleting a sub-account disables it (PRODUCT.md part 4).
+    // The API has no delete: deleting a sub-account disables it (docs/CONTRACT.md part 4).
     if (keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`)) return;
     const client = masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));

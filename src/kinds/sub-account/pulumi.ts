@@ -57,7 +57,7 @@ export class SubAccount extends pulumi.dynamic.Resource {
 
 /**
  * Logical name: `sub-account:<name>`; a sub-account the file pins with `id:` is named by its id
- * (`sub-account:id:2003`), so renaming it in the file renames it in place (PRODUCT.md part 6).
+ * (`sub-account:id:2003`), so renaming it in the file renames it in place (docs/CONTRACT.md part 6).
  */
 export const subAccountLogicalName = (name: string, id?: number): string => (id === undefined ? `sub-account:${name}` : `sub-account:id:${id}`);
 
