@@ -45,9 +45,9 @@ export function registerAudit(program: Command): void {
   program
     .command("audit")
     .description("Report 2FA verification events and 10DLC brand vettings, checked against the file's audit thresholds.")
-    .option("-f, --file <file>", "desired-state file", "wavix.yaml")
+    .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
     .addOption(new Option("--format <format>", "stdout format").choices(["md", "json", "csv", "html"]).default("md"))
-    .option("--out <dir>", "also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into DIR")
+    .option("--out <DIR>", "also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))

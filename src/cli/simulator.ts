@@ -117,7 +117,7 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
     .description("Serve a local Wavix API (demo account by default) for trying and testing offline.")
     .option("--port <n>", "port to listen on, 0-65535 (0 picks a free one)", port, 8787)
     .option("--host <addr>", "interface to bind", "127.0.0.1")
-    .option("--seed <file>", "account to serve, from a JSON or YAML seed file (default: the demo account)")
+    .option("--seed <FILE>", "account to serve, from a JSON or YAML seed file (default: the demo account)")
     .option("--api-key <key>", `accept this API key (repeatable; default: ${DEFAULT_SIM_API_KEY})`, collect)
     .option("--latency-ms <n>", "delay every response by N ms", nonNegativeInt("--latency-ms"), 0)
     .option("--fault-rate <r>", "probability (0-1) that a request fails with 503 or 429", rate, 0)

@@ -139,6 +139,8 @@ export interface ConfirmContext {
   /** How long asynchronous changes may take to show, in seconds. */
   readonly waitSeconds: number;
   readonly pollBaseMs: number;
+  /** How long to wait before looking again for another run's stale write; undefined: the kind's default. */
+  readonly settleMs?: number;
   readonly signal?: AbortSignal;
   /** The one-sentence form of an error (src/plan/error-text.ts). */
   describe(err: unknown): string;

@@ -36,6 +36,12 @@ export interface ApplyOptions {
   /** First poll delay in ms (tests shorten it). @default 250 */
   readonly pollBaseMs?: number;
   /**
+   * How long after its writes a kind looks again for another run's stale write (sub-accounts:
+   * src/kinds/sub-account/index.ts `SETTLE_MS`); tests whose subject is not that race shorten it.
+   * @default 1000
+   */
+  readonly settleMs?: number;
+  /**
    * The kinds whose ops to carry out, in registry order (tests of the engine's ordering give
    * their own). @default the registry, src/kinds/index.ts
    */
@@ -233,6 +239,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     client,
     waitSeconds: options.waitSeconds ?? 120,
     pollBaseMs: options.pollBaseMs ?? 250,
+    settleMs: options.settleMs,
     signal: options.signal,
     describe: errorText,
   };

@@ -269,6 +269,39 @@ describe("bounded reads", () => {
   });
 });
 
+describe("two runs changing different fields of one sub-account (issue #22: a silent lost update under jitter)", () => {
+  it("run B's PUT, built from a read taken before run A's write, lands 600 ms late after A's read-back: A writes its field again, both changes stay", async () => {
+    const { sim, proxy } = await world();
+    const beta = [...sim.store.subAccounts.values()].find((x) => x.data.name === "Beta Sales")!;
+    // B's first PUT is held 600 ms before it reaches the server (jitter); every other request is not.
+    let puts = 0;
+    let bPutArrived!: () => void;
+    const bPutSeen = new Promise<void>((resolve) => (bPutArrived = resolve));
+    proxy.set({
+      before: async (req) => {
+        if (req.method !== "PUT") return;
+        if (++puts === 1) {
+          bPutArrived();
+          await new Promise((r) => setTimeout(r, 600));
+        }
+      },
+    });
+    const B = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    default_destinations:\n      sms_endpoint: https://beta.example/sms-b\n";
+    const A = "version: 1\nsub_accounts:\n  - name: Beta Sales\n    default_destinations:\n      dlr_endpoint: https://beta.example/dlr-a\n";
+    const runB = run(proxy.url, B);
+    await bPutSeen;
+    const a = await run(proxy.url, A);
+    const b = await runB;
+    expect(a.error).toBeUndefined();
+    expect(b.error).toBeUndefined();
+    expect(a.result!.results.map((r) => r.outcome)).toEqual(["ok"]);
+    expect(b.result!.results.map((r) => r.outcome)).toEqual(["ok"]);
+    const dd = sim.store.subAccounts.get(beta.data.id)!.data.default_destinations;
+    expect(dd).toEqual({ sms_endpoint: "https://beta.example/sms-b", dlr_endpoint: "https://beta.example/dlr-a" });
+    rows.push({ condition: "two runs change different fields of one sub-account; one PUT held 600 ms (lands after the other's read-back)", outcome: "the other run looks again after 1 s, writes its field again merged onto the record: both changes kept, both exit 0", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
 describe("ids from the server are checked before they shape a request (issue #22)", () => {
   for (const [label, bad] of [
     ["`..` (would send PATCH /v1/)", ".."],

@@ -115,7 +115,7 @@ describe("soak", () => {
       expect(prepared.plan.problems).toEqual([]);
       expect(prepared.plan.changes.length, `cycle ${cycle}: drift was injected`).toBeGreaterThan(0);
       driftWrites += prepared.ops.length;
-      const result = await applyPlan(client, prepared, { waitSeconds: 10, pollBaseMs: 10 });
+      const result = await applyPlan(client, prepared, { waitSeconds: 10, pollBaseMs: 10, settleMs: 10 });
       expect(result.results.filter((r) => r.outcome === "failed"), `cycle ${cycle}`).toEqual([]);
       const after = await computePlan(client, desired);
       expect(after.plan.changes, `cycle ${cycle} did not converge`).toEqual([]);

@@ -4,7 +4,8 @@
  */
 import type { SubAccount } from "../../client/types";
 import type { DesiredSubAccount } from "../../config/types";
-import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
+import type { ConfirmContext, Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
+import type { ChangeResult } from "../../plan/types";
 import { reportedResult } from "../contract";
 import {
   createDiff,
@@ -35,6 +36,46 @@ export const SUB_ACCOUNT_LIST = "sub-accounts";
 /** The account's sub-accounts, read once per plan. */
 export function subAccountList(ctx: PlanContext): Promise<SubAccount[]> {
   return ctx.cache.once(SUB_ACCOUNT_LIST, () => listAllSubAccounts(ctx.client));
+}
+
+/**
+ * How long after its sub-account PUTs a run looks again for another run's stale PUT (issue #22). A
+ * PUT replaces the whole record and the API has no conditional write, so a concurrent run whose PUT
+ * was built from a read taken before ours, and lands after our read-back, reverts our fields
+ * silently. Looking once more after this pause and writing again what was lost (merged onto what
+ * the record holds then, so the other run's change stays) keeps both runs' changes when the other
+ * PUT lands within it. A PUT delayed longer can still be lost: serialise runs (docs/RELIABILITY.md).
+ */
+export const SETTLE_MS = 1000;
+
+async function settleCheck(ctx: ConfirmContext, ops: readonly SubAccountOp[], results: Array<Omit<ChangeResult, "kind">>): Promise<void> {
+  const written = results.filter((r) => (r.action === "update" || r.action === "delete") && r.outcome === "ok");
+  if (written.length === 0) return;
+  await new Promise((done) => setTimeout(done, ctx.settleMs ?? SETTLE_MS));
+  let all: SubAccount[];
+  try {
+    all = await listAllSubAccounts(ctx.client);
+  } catch (err) {
+    for (const r of written) Object.assign(r, { outcome: "failed", error: `written, but the check for a concurrent run's stale write failed: ${ctx.describe(err)}` });
+    return;
+  }
+  for (const r of written) {
+    const op = ops.find((o) => o.key === r.key && o.action === r.action);
+    if (!op || op.action === "create") continue;
+    const desired: SubAccountSettings = op.action === "update" ? op.desired : { name: op.current.name, status: "disabled" };
+    const now = all.find((x) => x.id === op.current.id);
+    if (!now) continue;
+    const lost = diffSubAccount(desired, now).map((d) => d.path);
+    if (lost.length === 0) continue;
+    try {
+      await updateSubAccount(ctx.client, now, desired);
+    } catch (err) {
+      Object.assign(r, {
+        outcome: "failed",
+        error: `another write reverted ${lost.join(", ")} after this run wrote ${lost.length === 1 ? "it" : "them"} (a concurrent run?), and writing again failed: ${ctx.describe(err)}`,
+      });
+    }
+  }
 }
 
 export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp, "SubAccount"> = {
@@ -114,7 +155,10 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
   async confirm(ctx, ops, report) {
     const results = ops.map((op) => reportedResult(op, [], report));
     const created = results.filter((r) => r.action === "create" && r.outcome === "ok");
-    if (created.length === 0) return { results };
+    if (created.length === 0) {
+      await settleCheck(ctx, ops, results);
+      return { results };
+    }
     let all: SubAccount[];
     try {
       all = await listAllSubAccounts(ctx.client);
@@ -134,6 +178,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
       // A twin, or a name the API keeps otherwise: a re-run cannot fix either (it would create again).
       if (problem) Object.assign(r, { outcome: "failed", error: problem, rerunHelps: false });
     }
+    await settleCheck(ctx, ops, results);
     return { results };
   },
 };
