@@ -14,7 +14,7 @@
  * that installed wavix-sync (`node_modules/wavix-sync`), which is where the plugin resolves the
  * provider from.
  */
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -38,8 +38,11 @@ export interface Project {
   dir: string;
   env: Record<string, string>;
   stack: Stack;
-  /** Runs the CLI itself in the project (for what the Automation API lacks: `state taint`). */
-  cli(args: string[]): { code: number; stdout: string; stderr: string };
+  /**
+   * Runs the CLI itself in the project (for what the Automation API lacks: `state taint`, `cancel`).
+   * Asynchronous: the simulator answering the providers runs in this same process.
+   */
+  cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }>;
 }
 
 /**
@@ -74,8 +77,14 @@ export async function realProject(program: () => Promise<Record<string, unknown>
     env,
     stack,
     cli(args) {
-      const r = spawnSync(CLI, [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env: { ...process.env, ...env }, encoding: "utf8" });
-      return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+      return new Promise((resolve) => {
+        const child = spawn(CLI, [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env: { ...process.env, ...env } });
+        let stdout = "";
+        let stderr = "";
+        child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+        child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+        child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      });
     },
   };
 }

@@ -90,7 +90,7 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
   it("`pulumi state taint` of every resource, then up: replaced in place of the same objects, nothing released or disabled", async () => {
     const resources = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; type: string }>;
     for (const r of resources.filter((x) => x.type.startsWith("pulumi-nodejs:dynamic/wavix:"))) {
-      const t = project.cli(["state", "taint", r.urn, "--yes"]);
+      const t = await project.cli(["state", "taint", r.urn, "--yes"]);
       expect(t.code, t.stderr).toBe(0);
     }
     const mark = sim.log.length;
