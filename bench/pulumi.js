@@ -76,7 +76,7 @@ async function runPulumiScenario({ numbers, latencyMs }) {
   }
 }
 
-module.exports = { runPulumiScenario };
+module.exports = { runPulumiScenario, requireTs };
 
 if (require.main === module) {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);

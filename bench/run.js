@@ -180,6 +180,21 @@ async function main() {
       if (typeof r !== "object") continue;
       lines.push(`${`pulumi ${name.replace(/^pulumi/, "")} (${pulumiNumbers})`.padEnd(34)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB`);
     }
+    // The same under the REAL engine (bench/pulumi-real.js, issue #19), with the engine's per-step
+    // checkpoints and with PULUMI_SKIP_CHECKPOINTS, beside each other.
+    const { runRealPulumiScenario } = require("./pulumi-real");
+    for (const [label, skipCheckpoints] of [["real", false], ["real, PULUMI_SKIP_CHECKPOINTS", true]]) {
+      const key = skipCheckpoints ? "pulumiRealSkipCheckpoints" : "pulumiReal";
+      results[key] = { numbers: pulumiNumbers, ...(await runRealPulumiScenario({ numbers: pulumiNumbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints })) };
+      if (results[key].skipped) {
+        lines.push(`pulumi (${label}): skipped: ${results[key].skipped}`);
+        continue;
+      }
+      for (const [name, r] of Object.entries(results[key])) {
+        if (typeof r !== "object") continue;
+        lines.push(`${`pulumi ${label} ${name} (${pulumiNumbers})`.padEnd(34)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number)`);
+      }
+    }
   }
 
 
