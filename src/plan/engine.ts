@@ -36,9 +36,8 @@ export interface ApplyOptions {
   /** First poll delay in ms (tests shorten it). @default 250 */
   readonly pollBaseMs?: number;
   /**
-   * How long after its writes a kind looks again for another run's stale write (sub-accounts:
-   * src/kinds/sub-account/index.ts `SETTLE_MS`); tests whose subject is not that race shorten it.
-   * @default 1000
+   * How long after its writes a kind that replaces whole records looks again for another run's
+   * stale write (the kind's own default when unset); tests whose subject is not that race shorten it.
    */
   readonly settleMs?: number;
   /**
