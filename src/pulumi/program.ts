@@ -46,11 +46,36 @@ export { subAccountArgs, phoneNumberArgs };
  */
 export function declareResources(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): DeclaredResources {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const kind of kindsInFileOrder()) {
-    const declared = kind.declared(state);
-    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
-  }
+  withoutStackTraces(() => {
+    for (const kind of kindsInFileOrder()) {
+      const declared = kind.declared(state);
+      out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
+    }
+  });
   return out as unknown as DeclaredResources;
+}
+
+/**
+ * Runs `fn` with no stack trace captured by any Error created meanwhile.
+ *
+ * `@pulumi/pulumi` captures the whole stack of every resource it registers (`Resource.callsites`
+ * in its resource.ts sets `Error.stackTraceLimit` to Infinity, creates an Error and parses its
+ * text) and sends it to the engine, which stores it in the checkpoint (`sourcePosition`,
+ * `stackTrace`: about 800 bytes a resource, with machine paths) — for thousands of numbers most of
+ * a no-change `up`'s CPU. Our resources are declared from a file: those frames say nothing. V8
+ * captures a stack only while `Error.stackTraceLimit` is a number data property, so for the
+ * duration it is an accessor that ignores assignments; the property is put back after, whatever
+ * happens.
+ */
+export function withoutStackTraces<T>(fn: () => T): T {
+  const saved = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+  if (!saved || !saved.configurable) return fn();
+  Object.defineProperty(Error, "stackTraceLimit", { configurable: true, enumerable: saved.enumerable, get: () => undefined, set: () => undefined });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(Error, "stackTraceLimit", saved);
+  }
 }
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
@@ -116,18 +141,8 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
   const config = new pulumi.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
-  // @pulumi/pulumi captures a stack trace for every resource it registers (its debuggable
-  // promises, and source-map-support formatting them), which was most of a no-change `up`'s CPU
-  // for thousands of numbers (issue #19). Our resources are declared from the file, so their stack
-  // traces say nothing: none are captured while they are declared, and the limit is restored after.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  let declared: Record<string, Record<string, unknown>>;
-  try {
-    declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
-  } finally {
-    Error.stackTraceLimit = limit;
-  }
+  // No stack trace is captured while the resources are declared (withoutStackTraces).
+  const declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
 
   // Each kind's stack outputs, in file order (subAccountIds, subAccountApiKeys, numberIds).
   const outputs = {} as ProgramOutputs;
