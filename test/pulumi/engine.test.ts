@@ -8,7 +8,7 @@ import { renameSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SUB_ACCOUNT_KEYS, generateAccount, startSimulator, type Simulator } from "../../src/simulator";
-import { EngineError, RealStack as EngineEmulator, engineUnavailable, must, type OperationResult } from "../helpers/real-pulumi";
+import { EngineError, RealStack, engineUnavailable, must, type OperationResult } from "../helpers/real-pulumi";
 import { checkoutProject, consumerProject, type TempProject } from "../helpers/pulumi-project";
 import { PROVIDER_KEY } from "../helpers/pulumi-host";
 
@@ -36,8 +36,8 @@ function track<T extends TempProject>(p: T): T {
 }
 
 /** A stack whose credentials come from stack config only (none in the environment). */
-function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): EngineEmulator {
-  return new EngineEmulator({
+function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): RealStack {
+  return new RealStack({
     projectDir: p.dir,
     config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url, ...config },
     secretKeys: ["wavix:apiKey"],
@@ -127,7 +127,7 @@ describe.skipIf(unavailable)("the root Pulumi.yaml", () => {
   it("names `wavix:apiKey` when no key is set", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": FILE }));
-    const stack = new EngineEmulator({ projectDir: p.dir, config: { "wavix:baseUrl": s.url }, env: { WAVIX_API_KEY: undefined } });
+    const stack = new RealStack({ projectDir: p.dir, config: { "wavix:baseUrl": s.url }, env: { WAVIX_API_KEY: undefined } });
     const err = await stack.up().then(
       () => undefined,
       (e: unknown) => e as EngineError,
@@ -444,7 +444,7 @@ describe.skipIf(unavailable)("examples/pulumi", () => {
     // The file pins the demo account's own Legacy Team (id 2002) and creates the three tenants.
     // As after `npm install` in examples/pulumi: wavix-sync (file:../..) and @pulumi/pulumi installed.
     const p = track(consumerProject(root, files));
-    const stack = new EngineEmulator({
+    const stack = new RealStack({
       projectDir: path.join(p.dir, "examples", "pulumi"),
       config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url },
       secretKeys: ["wavix:apiKey"],
