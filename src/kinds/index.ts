@@ -7,11 +7,13 @@ import type { AnyKind } from "./contract";
 import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
+import { senderIdKind } from "./sender-id";
 
 const REGISTRY = [
   subAccountKind,
   callWebhookKind,
   numberKind,
+  senderIdKind,
 ] as const;
 
 /** A registered kind, with its own types (`ChangeKind` is the union of their names). */

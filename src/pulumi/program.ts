@@ -14,7 +14,8 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SubAccount } from "./resources";
+import type { CallWebhook, PhoneNumber, SenderId, SubAccount } from "./resources";
+import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
 /** The resources of one file, keyed by identity. */
 export interface DeclaredResources {
@@ -24,6 +25,8 @@ export interface DeclaredResources {
   numbers: Record<string, PhoneNumber>;
   /** By event type. */
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
+  /** By `sender_id`. */
+  senderIds: Record<string, SenderId>;
 }
 
 /**
@@ -36,6 +39,7 @@ export const logicalName = {
   subAccount: subAccountLogicalName,
   number: numberLogicalName,
   callWebhook: callWebhookLogicalName,
+  senderId: senderIdLogicalName,
 };
 
 export { subAccountArgs, phoneNumberArgs };
@@ -83,6 +87,8 @@ export interface ProgramOutputs {
   subAccountApiKeys: pulumi.Output<Record<string, string>>;
   /** Wavix number ID by digits. */
   numberIds: Record<string, pulumi.Output<number>>;
+  /** Sender ID Wavix id by `sender_id` (present when the file declares `sender_ids`). */
+  senderIdIds?: Record<string, pulumi.Output<string>>;
   /** Present when the file has an `audit` section. */
   audit?: pulumi.Output<AuditSummary>;
 }
