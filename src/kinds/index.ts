@@ -8,12 +8,14 @@ import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
 import { senderIdKind } from "./sender-id";
+import { tenDlcNumberKind } from "./ten-dlc-number";
 
 const REGISTRY = [
   subAccountKind,
   callWebhookKind,
   numberKind,
   senderIdKind,
+  tenDlcNumberKind,
 ] as const;
 
 /** A registered kind, with its own types (`ChangeKind` is the union of their names). */

@@ -14,7 +14,8 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SenderId, SubAccount } from "./resources";
+import type { CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
+import { tenDlcNumberLogicalName } from "../kinds/ten-dlc-number/pulumi";
 import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
 /** The resources of one file, keyed by identity. */
@@ -27,6 +28,8 @@ export interface DeclaredResources {
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
   /** By `sender_id`. */
   senderIds: Record<string, SenderId>;
+  /** By `brand/campaign/number`. */
+  tenDlcCampaignNumbers: Record<string, TenDlcCampaignNumber>;
 }
 
 /**
@@ -40,6 +43,7 @@ export const logicalName = {
   number: numberLogicalName,
   callWebhook: callWebhookLogicalName,
   senderId: senderIdLogicalName,
+  tenDlcNumber: tenDlcNumberLogicalName,
 };
 
 export { subAccountArgs, phoneNumberArgs };

@@ -12,3 +12,4 @@ export { PhoneNumber } from "../kinds/number/provider";
 export { SubAccount } from "../kinds/sub-account/provider";
 export { CallWebhook } from "../kinds/call-webhook/provider";
 export { SenderId } from "../kinds/sender-id/provider";
+export { TenDlcCampaignNumber } from "../kinds/ten-dlc-number/provider";
