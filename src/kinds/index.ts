@@ -9,6 +9,7 @@ import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
 import { senderIdKind } from "./sender-id";
 import { tenDlcNumberKind } from "./ten-dlc-number";
+import { accountCallbacksKind } from "./account-callbacks";
 
 const REGISTRY = [
   subAccountKind,
@@ -16,6 +17,7 @@ const REGISTRY = [
   numberKind,
   senderIdKind,
   tenDlcNumberKind,
+  accountCallbacksKind,
 ] as const;
 
 /** A registered kind, with its own types (`ChangeKind` is the union of their names). */

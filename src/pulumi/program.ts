@@ -14,7 +14,7 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
+import type { AccountCallbacks, CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
 import { tenDlcNumberLogicalName } from "../kinds/ten-dlc-number/pulumi";
 import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
@@ -30,6 +30,8 @@ export interface DeclaredResources {
   senderIds: Record<string, SenderId>;
   /** By `brand/campaign/number`. */
   tenDlcCampaignNumbers: Record<string, TenDlcCampaignNumber>;
+  /** `profile`, when the file declares a callback URL. */
+  accountCallbacks: { profile?: AccountCallbacks };
 }
 
 /**

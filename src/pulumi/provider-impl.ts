@@ -13,3 +13,4 @@ export { SubAccount } from "../kinds/sub-account/provider";
 export { CallWebhook } from "../kinds/call-webhook/provider";
 export { SenderId } from "../kinds/sender-id/provider";
 export { TenDlcCampaignNumber } from "../kinds/ten-dlc-number/provider";
+export { AccountCallbacks } from "../kinds/account-callbacks/provider";

@@ -11,3 +11,4 @@ export { PhoneNumber, type PhoneNumberArgs, type DestinationArgs } from "../kind
 export { CallWebhook, type CallWebhookArgs } from "../kinds/call-webhook/pulumi";
 export { SenderId, type SenderIdArgs } from "../kinds/sender-id/pulumi";
 export { TenDlcCampaignNumber, type TenDlcCampaignNumberArgs } from "../kinds/ten-dlc-number/pulumi";
+export { AccountCallbacks, type AccountCallbacksArgs } from "../kinds/account-callbacks/pulumi";
