@@ -104,7 +104,8 @@ describe("TenDlcCampaignNumber provider", () => {
 
 describe("AccountCallbacks provider", () => {
   it("sends on create and on a change against state; read gives state back (no refresh diff)", async () => {
-    const made = await AccountCallbacks.create!({ smsRelayUrl: "https://h.example/sms" });
+    const created = await AccountCallbacks.create!({ smsRelayUrl: "https://h.example/sms" });
+    const made = { id: created.id, outs: created.outs! };
     expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://h.example/sms" });
     const read = await AccountCallbacks.read!(made.id, made.outs);
     expect(read.props).toEqual({ smsRelayUrl: "https://h.example/sms" });
