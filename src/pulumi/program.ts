@@ -14,7 +14,9 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SubAccount } from "./resources";
+import type { AccountCallbacks, CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
+import { tenDlcNumberLogicalName } from "../kinds/ten-dlc-number/pulumi";
+import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
 /** The resources of one file, keyed by identity. */
 export interface DeclaredResources {
@@ -24,6 +26,12 @@ export interface DeclaredResources {
   numbers: Record<string, PhoneNumber>;
   /** By event type. */
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
+  /** By `sender_id`. */
+  senderIds: Record<string, SenderId>;
+  /** By `brand/campaign/number`. */
+  tenDlcCampaignNumbers: Record<string, TenDlcCampaignNumber>;
+  /** `profile`, when the file declares a callback URL. */
+  accountCallbacks: { profile?: AccountCallbacks };
 }
 
 /**
@@ -36,6 +44,8 @@ export const logicalName = {
   subAccount: subAccountLogicalName,
   number: numberLogicalName,
   callWebhook: callWebhookLogicalName,
+  senderId: senderIdLogicalName,
+  tenDlcNumber: tenDlcNumberLogicalName,
 };
 
 export { subAccountArgs, phoneNumberArgs };
@@ -108,6 +118,8 @@ export interface ProgramOutputs {
   subAccountApiKeys: pulumi.Output<Record<string, string>>;
   /** Wavix number ID by digits. */
   numberIds: Record<string, pulumi.Output<number>>;
+  /** Sender ID Wavix id by `sender_id` (present when the file declares `sender_ids`). */
+  senderIdIds?: Record<string, pulumi.Output<string>>;
   /** Present when the file has an `audit` section. */
   audit?: pulumi.Output<AuditSummary>;
 }
