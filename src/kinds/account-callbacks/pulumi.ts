@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredAccountCallbacks } from "../../config/types";
 import type { PulumiProgramPart } from "../contract";
 
@@ -14,7 +14,7 @@ export interface AccountCallbacksArgs {
 }
 
 /** The account's callback defaults; sent when they change against state (the API cannot show them). */
-export class AccountCallbacks extends pulumi.dynamic.Resource {
+export class AccountCallbacks extends WavixDynamicResource {
   declare public readonly smsRelayUrl: pulumi.Output<string | undefined>;
   declare public readonly dlrRelayUrl: pulumi.Output<string | undefined>;
 

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredSenderId } from "../../config/types";
 import type { PulumiProgramPart } from "../contract";
 
@@ -23,7 +23,7 @@ export interface SenderIdArgs {
 }
 
 /** A Sender ID; deleting the resource deletes it. A change needs `replace: true`. */
-export class SenderId extends pulumi.dynamic.Resource {
+export class SenderId extends WavixDynamicResource {
   declare public readonly senderId: pulumi.Output<string>;
   declare public readonly type: pulumi.Output<"numeric" | "alphanumeric">;
   declare public readonly countries: pulumi.Output<string[]>;

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredCampaignNumbers } from "../../config/types";
 import type { PulumiProgramPart } from "../contract";
 import { linkKey } from "./handler";
@@ -19,7 +19,7 @@ export interface TenDlcCampaignNumberArgs {
 }
 
 /** A number linked to a 10DLC Campaign; deleting the resource unlinks it. */
-export class TenDlcCampaignNumber extends pulumi.dynamic.Resource {
+export class TenDlcCampaignNumber extends WavixDynamicResource {
   declare public readonly brandId: pulumi.Output<string>;
   declare public readonly campaignId: pulumi.Output<string>;
   declare public readonly number: pulumi.Output<string>;
