@@ -23,7 +23,8 @@ export type ResponseSchemaName =
   | "two-fa-event-list"
   | "two-fa-session-list"
   | "brand-vetting-list"
-  | "brand-list";
+  | "brand-list"
+  | "profile";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
 

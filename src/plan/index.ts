@@ -6,3 +6,5 @@ export * from "./json";
 export * from "./md";
 export * from "./mask";
 export * from "./error-text";
+export * from "./account";
+export * from "./safety";

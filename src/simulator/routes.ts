@@ -454,6 +454,26 @@ function listMessages(ctx: RouteContext): SimResponse {
   return json(200, { items: page, pagination });
 }
 
+// ---- account ------------------------------------------------------------------------------
+
+/** `GET /v1/profile` (official ProfileResponse): the organisation the key authenticates as. */
+function getProfile(ctx: RouteContext): SimResponse {
+  return json(200, {
+    id: ctx.org,
+    email: `account-${ctx.org}@sim.wavix.invalid`,
+    first_name: null,
+    last_name: null,
+    phone: null,
+    additional_info: null,
+    contact_email: null,
+    timezone: "UTC",
+    job_title: null,
+    default_short_link_endpoint: null,
+    default_destinations: [],
+    company_info: null,
+  });
+}
+
 function route(
   method: string,
   path: string,
@@ -488,6 +508,7 @@ export const ROUTES: readonly Route[] = [
   route("GET", "/v3/10dlc/brands", "campaigns", listBrands, { response: "brand-list" }),
   route("GET", "/v3/10dlc/brands/([^/]+)/vettings", "campaigns", brandVettings, { response: "brand-vetting-list" }),
   route("GET", "/v3/messages", "messages", listMessages),
+  route("GET", "/v1/profile", "account", getProfile, { response: "profile" }),
 ];
 
 /** Find the route for a request; `params` are the decoded path captures. */
