@@ -8,3 +8,4 @@ export * from "./mask";
 export * from "./error-text";
 export * from "./account";
 export * from "./safety";
+export * from "./failure";
