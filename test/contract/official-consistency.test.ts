@@ -153,6 +153,7 @@ describe("request schemas against the official document", () => {
         "GET /v3/10dlc/brands/{brand_id}/vettings", "GET /v3/10dlc/brands",
         "POST /v1/calls", "GET /v1/calls", "POST /v1/calls/{id}/answer", "POST /v1/calls/{call_id}/streams",
         "GET /v3/messages",
+        "GET /v1/profile",
       ].sort(),
     );
   });
