@@ -12,10 +12,15 @@ import {
   formatPlanMarkdown,
   formatPlanProblems,
   planJson,
+  checkBlastRadius,
+  safetyJson,
+  safetyLines,
   type ApplyResult,
   type Plan,
+  type SafetyVerdict,
 } from "../plan";
-import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
+import { reported, safetyMarkdown, safetyText } from "./guard";
+import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
@@ -44,6 +49,8 @@ interface PlanFlags extends OutputFlags {
 
 interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
+  /** Apply even when destructive changes exceed the file's safety limit. */
+  force?: boolean;
   prune?: boolean;
   sendCallbacks?: boolean;
   concurrency: number;
@@ -108,15 +115,15 @@ function routing(flags: OutputFlags): Routing {
   return { terminal, file: { path: flags.out, format: chosen ?? byExtension } };
 }
 
-function renderPlan(format: PlanFormat, plan: Plan, file: string): string {
-  if (format === "json") return JSON.stringify(planJson(plan), null, 2) + "\n";
-  if (format === "md") return formatPlanMarkdown(plan, file);
-  return formatPlan(plan, file);
+function renderPlan(format: PlanFormat, plan: Plan, file: string, safety?: SafetyVerdict): string {
+  if (format === "json") return JSON.stringify({ ...planJson(plan), ...(safety ? safetyJson(safety) : {}) }, null, 2) + "\n";
+  if (format === "md") return formatPlanMarkdown(plan, file, { notes: safetyMarkdown(safety) });
+  return formatPlan(plan, file) + (safety?.violations.length ? "\n" + safetyText(safety, "plan") : "");
 }
 
-function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string): string {
-  if (format === "json") return JSON.stringify(applyJson(plan, result), null, 2) + "\n";
-  if (format === "md") return formatApplyMarkdown(plan, result, file);
+function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string, safety?: SafetyVerdict): string {
+  if (format === "json") return JSON.stringify({ ...applyJson(plan, result), ...(safety ? safetyJson(safety, true) : {}) }, null, 2) + "\n";
+  if (format === "md") return formatApplyMarkdown(plan, result, file, { notes: safetyMarkdown(safety, true) });
   return formatPlan(plan, file) + (plan.changes.length === 0 ? "" : "\n" + formatApplyResult(result));
 }
 
@@ -138,35 +145,57 @@ function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean }): { pru
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
-    .action(async (flags: PlanFlags) => {
-      const route = routing(flags);
-      const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const { plan } = await computePlan(client, desired, planOptions(flags));
+    // With --out, a failure (file, key, account pin, listing) is reported there too (guard.ts).
+    .action(reported("plan", routing, async (flags: PlanFlags, route, run) => {
+      const desired = run.load();
+      const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
+      await run.checkPin(client, desired);
+      run.stage = "listing";
+      const prepared = await computePlan(client, desired, planOptions(flags));
+      const { plan } = prepared;
+      const safety = checkBlastRadius(prepared, desired);
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
-      process.stdout.write(renderPlan(route.terminal, plan, flags.file));
-      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
+      process.stdout.write(renderPlan(route.terminal, plan, flags.file, safety));
+      run.written = true;
+      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file, safety));
       if (plan.problems.length > 0) throw new CliExit(1);
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
-    });
+    }));
 
   withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
+    .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .action(async (flags: ApplyFlags) => {
-      const route = routing(flags);
-      const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
+    // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
+    .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
+      const desired = run.load();
+      const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
+      await run.checkPin(client, desired);
+      run.stage = "listing";
       const prepared = await computePlan(client, desired, planOptions(flags));
       const { plan } = prepared;
+      run.plan = plan;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
       if (route.terminal === "text") {
         process.stderr.write(formatPlanProblems(plan));
         process.stdout.write(formatPlan(plan, flags.file));
       }
+      // The blast-radius limit: refused before any question or write unless --force (safety.ts).
+      const verdict = checkBlastRadius(prepared, desired);
+      const safety = verdict.violations.length > 0 ? verdict : undefined;
+      if (safety && !flags.force) {
+        run.stage = "safety";
+        run.safety = safety;
+        run.problems = safetyLines(safety);
+        process.stderr.write("\n" + safetyText(safety, "apply"));
+        if (route.terminal !== "text") process.stdout.write(run.render(route.terminal));
+        throw new CliExit(1);
+      }
+      if (safety && route.terminal === "text") process.stderr.write("\n" + safetyText(safety, "apply", true));
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
         if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file));
+        run.written = true;
         if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, none, flags.file));
         if (plan.problems.length > 0) throw new CliExit(1);
         return;
@@ -174,12 +203,14 @@ export function registerPlanApply(program: Command): void {
       if (!flags.autoApprove) {
         if (!process.stdin.isTTY) {
           process.stderr.write("Error: apply needs confirmation: run it on a terminal, or pass --auto-approve in pipelines.\n");
+          run.problems = ["apply needs confirmation: run it on a terminal, or pass --auto-approve in pipelines; nothing was written"];
           throw new CliExit(1);
         }
         // Never ask about a plan the person has not seen: with a machine format on stdout, show it on stderr.
         if (route.terminal !== "text") process.stderr.write(formatPlan(plan, flags.file));
         if (!(await confirm("\nDo you want to perform these actions? Only 'yes' will be accepted: "))) {
           process.stderr.write("Apply cancelled.\n");
+          run.problems = ["apply cancelled at the confirmation prompt; nothing was written"];
           throw new CliExit(1);
         }
       }
@@ -196,6 +227,7 @@ export function registerPlanApply(program: Command): void {
         },
       });
       let result;
+      run.stage = "apply";
       try {
         result = await applyPlan(client, prepared, {
           concurrency: flags.concurrency,
@@ -208,12 +240,13 @@ export function registerPlanApply(program: Command): void {
         bar?.stop();
       }
       if (route.terminal === "text") process.stdout.write("\n" + formatApplyResult(result));
-      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file));
-      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file));
+      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file, safety));
+      run.written = true;
+      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file, safety));
       if (plan.problems.length > 0 && route.terminal === "text") {
         process.stderr.write(`${plan.problems.length} declared item(s) could not be planned and were not applied (see the errors above).\n`);
       }
       if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
-    });
+    }));
 }

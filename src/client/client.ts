@@ -33,6 +33,7 @@ import type {
   SenderIdCreate,
   CallWebhook,
   CallWebhookEventType,
+  AccountProfile,
   MessageListQuery,
   MessageListResponse,
   NumberBulkUpdateResponse,
@@ -432,6 +433,32 @@ export class WavixClient {
       path: `/v1/calls/webhooks${query({ event_type: eventType })}`,
       scope: "webhooks:write",
     });
+  }
+
+  // ---- account (official "Profile") ----
+
+  /**
+   * `GET /v1/profile`: the account the key belongs to. Checked strictly (the account pin compares
+   * its `id`): an answer that is not an object with a positive integer `id` is a ResponseFormatError.
+   */
+  async getAccountProfile(): Promise<AccountProfile> {
+    const result = await this.call<unknown>({ method: "GET", path: "/v1/profile", scope: "account:read", schema: "profile" });
+    const id = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as { id?: unknown }).id : undefined;
+    if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1) {
+      const got =
+        result === null || typeof result !== "object" || Array.isArray(result)
+          ? (result === null ? "null" : Array.isArray(result) ? "an array" : typeof result)
+          : id === undefined
+            ? "an object without it"
+            : `the id ${JSON.stringify(id) ?? String(id)}`;
+      throw new ResponseFormatError(`expected a JSON object with a positive integer "id" (the account), got ${got} (200)`, {
+        method: "GET",
+        path: "/v1/profile",
+        status: 200,
+        body: undefined,
+      });
+    }
+    return result as AccountProfile;
   }
 
   // ---- calls (seed 4.2–4.5) ----

@@ -235,6 +235,12 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
+/** Official ProfileResponse (`GET /v1/profile`): wavix-sync reads only `id`, the account the key belongs to. */
+export interface AccountProfile {
+  id: number;
+  [key: string]: unknown;
+}
+
 /** `{success: true}` of answer, delete and release operations. */
 export interface SuccessResponse {
   success: boolean;

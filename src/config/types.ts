@@ -131,6 +131,18 @@ export interface DesiredState {
   ten_dlc_campaign_numbers?: DesiredCampaignNumbers[];
   account_callbacks?: DesiredAccountCallbacks;
   audit?: AuditConfig;
+  /** `account_id:` the account the key must belong to (GET /v1/profile `id`); checked before anything else. */
+  account_id?: number;
+  /** `safety:` limits on destructive changes without `--force` (src/plan/safety.ts); defaults apply when absent. */
+  safety?: SafetySettings;
+}
+
+/** The file's `safety:` section; absent keys take the defaults of src/plan/safety.ts. */
+export interface SafetySettings {
+  /** Most destructive changes of one kind, in percent of its items in the account. @default 30 */
+  max_destructive_percent?: number;
+  /** A kind with fewer items in the account is not limited. @default 10 */
+  min_items?: number;
 }
 
 /** One problem found in the file. `toString()` form: `FILE:LINE:COL: message (at path)`. */

@@ -131,6 +131,8 @@ export interface Write {
 export interface WriteNote {
   reconciled?: boolean;
   adopted?: boolean;
+  /** The Wavix id of what a create made (or adopted): apply names it. Never a secret. */
+  id?: string | number;
 }
 
 /** What the engine recorded while sending a kind's writes, per op key. */
@@ -271,5 +273,11 @@ export function reportedResult(op: OpBase, fields: readonly string[], report: Wr
   if (unsent && unsent.size >= fields.length) return { ...base, outcome: "not_started" };
   if (unsent) return { ...base, outcome: "failed", error: `interrupted before ${[...unsent].join(", ")} was sent; the rest was written` };
   const note = report.notes.get(op.key);
-  return { ...base, outcome: "ok", ...(note?.reconciled ? { reconciled: true } : {}), ...(note?.adopted ? { adopted: true } : {}) };
+  return {
+    ...base,
+    outcome: "ok",
+    ...(note?.id !== undefined ? { id: note.id } : {}),
+    ...(note?.reconciled ? { reconciled: true } : {}),
+    ...(note?.adopted ? { adopted: true } : {}),
+  };
 }

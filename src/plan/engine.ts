@@ -200,7 +200,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     }
     try {
       const note = await w.send(client);
-      if (note && (note.reconciled || note.adopted)) for (const k of w.keys) report.notes.set(k, note);
+      if (note && (note.reconciled || note.adopted || note.id !== undefined)) for (const k of w.keys) report.notes.set(k, note);
       settled(kind, w.keys);
     } catch (err: unknown) {
       const instead = w.fallback?.(err);

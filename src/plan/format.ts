@@ -134,6 +134,8 @@ export function formatApplyResult(result: ApplyResult): string {
   if (notStarted.length > 0) {
     lines.push(`Not started (interrupted before they were sent; the account was not changed for them): ${list(notStarted)}`);
   }
+  const created = ok.filter((r) => r.action === "create");
+  if (created.length > 0) lines.push(`Created: ${createdList(created)}`);
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
   for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
@@ -149,6 +151,12 @@ export function formatApplyResult(result: ApplyResult): string {
       (rest.length > 0 ? `, ${rest.join(", ")} ${rerunNote(failed, notStarted.length + pending.length)}.` : "."),
   );
   return lines.join("\n") + "\n";
+}
+
+/** What apply created, with ids where the kind has them: `sub_account "Acme" (id 2004)`; the first 20, then how many more. */
+export function createdList(created: readonly ChangeResult[], show = 20): string {
+  const shown = created.slice(0, show).map((r) => `${r.kind} "${r.key}"${r.id !== undefined ? ` (id ${r.id})` : ""}`);
+  return shown.join(", ") + (created.length > shown.length ? `, and ${created.length - shown.length} more` : "");
 }
 
 /**

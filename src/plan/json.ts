@@ -32,6 +32,7 @@ export function applyJson(plan: Plan, result: ApplyResult) {
       key: r.key,
       action: r.action,
       outcome: r.outcome,
+      ...(r.id !== undefined ? { id: r.id } : {}),
       ...(r.error !== undefined ? { error: maskText(r.error) } : {}),
       ...(r.reconciled ? { reconciled: true } : {}),
       ...(r.adopted ? { adopted: true } : {}),

@@ -65,6 +65,8 @@ export interface ChangeResult {
   outcome: ItemOutcome;
   /** Why it failed: the API's message, with the field it named. Never a secret. */
   error?: string;
+  /** The Wavix id of what a create made (or adopted), when the kind has one (a sub-account's). */
+  id?: string | number;
   /** Set when a create whose outcome was unknown was found by re-reading instead of sent again. */
   reconciled?: boolean;
   /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */

@@ -153,6 +153,15 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
   const config = new pulumi.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
+  // The file's account pin is the providers' `wavix:accountId` (they check it before any request).
+  const pin = new pulumi.Config("wavix").get("accountId");
+  if (state.account_id !== undefined && pin?.trim() !== String(state.account_id)) {
+    throw new Error(
+      pin === undefined
+        ? `${file} pins account_id ${state.account_id}: set the same pin for the providers with \`pulumi config set wavix:accountId ${state.account_id}\``
+        : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account`,
+    );
+  }
   // No stack trace is captured while the resources are declared (withoutStackTraces).
   const declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
 

@@ -247,8 +247,9 @@ function listCampaigns(ctx: RouteContext): SimResponse {
   });
 }
 
+/** `GET /v1/profile`: the organisation the key authenticates as (a sub-account's key: its own). */
 function getProfile(ctx: RouteContext): SimResponse {
-  if (!isMaster(ctx)) return notFound("Record not found");
+  if (!isMaster(ctx)) return json(200, { ...profileDefaults(ctx.org), id: ctx.org });
   return json(200, ctx.store.messaging.profile);
 }
 
