@@ -159,7 +159,7 @@ export interface RunContext {
   pullRequest?: number;
   /** The pull request's head repository (GitHub) or source project id (GitLab) is a fork. */
   fork?: boolean;
-  /** GitHub: `github.ref`. @default "refs/heads/main" outside pull requests */
+  /** GitHub: `github.ref`. @default "refs/heads/main" */
   ref?: string;
   /** GitHub: `inputs.*` of a workflow_dispatch run. */
   inputs?: Record<string, string>;
@@ -283,7 +283,7 @@ function context(ctx: RunContext, job: GhJob, steps: Record<string, StepState>, 
   const table: Record<string, string> = {
     "github.token": "ghs_stub_token",
     "github.repository": repo,
-    "github.ref": ctx.ref ?? (ctx.pullRequest ? `refs/pull/${ctx.pullRequest}/merge` : "refs/heads/main"),
+    "github.ref": ctx.ref ?? "refs/heads/main",
     "github.event.pull_request.number": String(ctx.pullRequest ?? ""),
     "github.event.pull_request.head.repo.full_name": ctx.fork ? "mallory/wavix-account" : repo,
   };
