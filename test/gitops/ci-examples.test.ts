@@ -51,7 +51,7 @@ const EXAMPLE = readFileSync(join(ROOT, "examples", "wavix.yaml"), "utf8");
 const help = (cmd: string) => execFileSync(process.execPath, [join(ROOT, "bin", "wavix-sync.js"), cmd, "--help"]).toString();
 /** Whether this CLI has saved plans yet (`plan --save`, `apply --plan`). */
 const SAVED = /--save\b/.test(help("plan")) && /--plan\b/.test(help("apply"));
-const NO_SAVED = "needs saved plans (plan --save, apply --plan), not in this CLI yet: enable once they are merged";
+const WHY = SAVED ? "" : " (skipped: needs saved plans, plan --save and apply --plan, not in this CLI yet; runs once they are merged)";
 
 let sim: Simulator;
 let ws: Workspace;
@@ -212,7 +212,7 @@ describe("GitHub Actions examples", JOBS, () => {
     expect(writes()).toEqual([]);
   });
 
-  it.skipIf(!SAVED)(`pull request: plan with the read key, comment, save the plan; the next push replaces the comment (${NO_SAVED})`, async () => {
+  it.skipIf(!SAVED)(`pull request: plan with the read key, comment, save the plan; the next push replaces the comment${WHY}`, async () => {
     const plan = wf("wavix-plan.yml");
     const first = passed(await runGithubJob(plan, "plan", ctx()));
     const md = readFileSync(join(ws.dir, "plan.md"), "utf8");
@@ -234,7 +234,7 @@ describe("GitHub Actions examples", JOBS, () => {
     expect(writes()).toEqual([]);
   });
 
-  it.skipIf(!SAVED)(`merge: apply exactly the reviewed plan with the write key; the next plan is clean (${NO_SAVED})`, async () => {
+  it.skipIf(!SAVED)(`merge: apply exactly the reviewed plan with the write key; the next plan is clean${WHY}`, async () => {
     const planRun = passed(await runGithubJob(wf("wavix-plan.yml"), "plan", ctx()));
     calls();
     const run = passed(await runGithubJob(wf("wavix-apply.yml"), "apply", ctx(reviewedRun(planRun.runId))));
@@ -247,7 +247,7 @@ describe("GitHub Actions examples", JOBS, () => {
     expect(readFileSync(join(ws.dir, "plan.md"), "utf8")).toContain("**No changes.**");
   });
 
-  it.skipIf(!SAVED)(`merge after the account changed: apply refuses the stale plan, the job re-plans and says so (${NO_SAVED})`, async () => {
+  it.skipIf(!SAVED)(`merge after the account changed: apply refuses the stale plan, the job re-plans and says so${WHY}`, async () => {
     const planRun = passed(await runGithubJob(wf("wavix-plan.yml"), "plan", ctx()));
     await drift();
     const before = writes().length;
@@ -513,7 +513,7 @@ describe("GitLab CI example", JOBS, () => {
     expect(writes()).toEqual([]);
   });
 
-  it.skipIf(!SAVED)(`merge request then default branch: the reviewed plan is applied with the write key (${NO_SAVED})`, async () => {
+  it.skipIf(!SAVED)(`merge request then default branch: the reviewed plan is applied with the write key${WHY}`, async () => {
     const p = pipeline();
     passed(await runGitlabJob(p, "wavix:plan", "merge_request_event", ctx()));
     const plan = readFileSync(join(ws.dir, "wavix.plan"), "utf8");
