@@ -10,7 +10,9 @@ import { parseDesiredState } from "../../src/config";
 import type { DesiredState } from "../../src/config/types";
 import { applyPlan, computePlan } from "../../src/plan";
 import { exportAccount } from "../../src/resources/export";
+import { audit } from "../../src/audit";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
+import { demoSeed } from "../../src/simulator/demo";
 import { runCli, scratch, writeYaml } from "../helpers/cli";
 import { lyingPagination, startHostileServer, type HostileServer, type PaginationLie } from "../helpers/hostile-server";
 import { replaceDocBlock } from "./doc-block";
@@ -611,6 +613,98 @@ describe("say what is happening", () => {
     );
     const bad = await runCli(["plan", "-f", file], { ...env, WAVIX_MAX_PAGES: "lots" });
     expect(bad.stderr).toBe('Error: WAVIX_MAX_PAGES takes a whole number of at least 1, got "lots".\n');
+  });
+});
+
+// ---- issue #22: the audit, export and input edges against a hostile server ----
+
+/** The demo account with `n` brands (clones of the demo's scored brand, ids B0001…) and its 2FA service. */
+function auditSeed(n: number): SimSeed {
+  const demo = demoSeed();
+  const template = demo.brands![0];
+  const brands = Array.from({ length: n }, (_, i) => {
+    const id = `B${String(i + 1).padStart(4, "0")}`;
+    return { ...template, brand_id: id, vettings: template.vettings!.map((v) => ({ ...v, vetting_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, "0")}` })) };
+  });
+  return { ...demo, brands };
+}
+
+const SERVICE = "7204a030201211ee9fb47d093f2f127c";
+const TWO_FA = { services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-21" }] };
+
+describe("issue #22: the audit", () => {
+  it("brands: all is read 100 a page through the checked walk (150 brands: 2 listing requests)", async () => {
+    const { sim, proxy } = await world(auditSeed(150));
+    const report = await audit(client(proxy.url), { ten_dlc: { brands: "all" } });
+    expect(report.ten_dlc.brands).toHaveLength(150);
+    const listings = proxy.requests.filter((r) => r.path === "/v3/10dlc/brands");
+    expect(listings.map((r) => r.query.get("per_page"))).toEqual(["100", "100"]);
+    rows.push({ condition: "audit `brands: all` over 150 brands", outcome: "read 100 a page through the checked walk: 2 listing requests, 150 brands reported", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("a brand listing cut to 25 a page that ignores `page` is consistent but short: refused, not 25 of 150 brands", async () => {
+    const { sim, proxy } = await world(auditSeed(150));
+    proxy.set({
+      before: (req) => {
+        if (req.path !== "/v3/10dlc/brands") return;
+        req.forward.set("page", "1");
+        req.forward.set("per_page", "25");
+      },
+      rewrite: (req, status, body) => {
+        if (req.path !== "/v3/10dlc/brands" || status !== 200) return body;
+        const { pagination: _p, ...rest } = body as Record<string, unknown>;
+        return { ...rest, pagination: { current_page: Number(req.query.get("page") ?? 1), per_page: 25 } };
+      },
+    });
+    const error = await audit(client(proxy.url), { ten_dlc: { brands: "all" } }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompleteListingError);
+    expect((error as Error).message).toMatch(/^GET \/v3\/10dlc\/brands\?per_page=100: listing incomplete: page 2 repeats id B0001/);
+    rows.push({ condition: "audit: brand listing cut to 25 a page (`per_page: 25`), `page` ignored", outcome: "refused (`page 2 repeats id B0001`), not reported as 25 of 150 brands", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a 2FA session listed without session_id is skipped with a finding, never `/session/undefined/events`", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (!req.path.endsWith("/sessions") || status !== 200 || !Array.isArray(body)) return body;
+        return body.map((x: Record<string, unknown>, i: number) => {
+          if (i !== 0) return x;
+          const { session_id: _id, ...rest } = x;
+          return rest;
+        });
+      },
+    });
+    const report = await audit(client(proxy.url), { two_fa: TWO_FA });
+    expect(proxy.requests.map((r) => r.path).filter((p) => p.includes("undefined"))).toEqual([]);
+    expect(report.two_fa.sessions).toHaveLength(1);
+    expect(report.findings.map((f) => [f.code, f.subject])).toEqual([["session_without_id", SERVICE]]);
+    expect(report.findings[0].message).toMatch(/1 session\(s\) listed without a session_id \(created "2026-11-03T10:00:00.000Z"\)/);
+    rows.push({ condition: "audit: a 2FA session listed without `session_id` (optional in the official schema)", outcome: "skipped with a `session_without_id` finding; no `/session/undefined/events` request", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("an event status outside success, failed and pending is a finding, not silently dropped", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    proxy.set({
+      rewrite: (req, status, body) =>
+        req.path.endsWith("/events") && status === 200 && Array.isArray(body) ? body.map((e: Record<string, unknown>) => (e.event === "Verification" ? { ...e, status: "expired" } : e)) : body,
+    });
+    const report = await audit(client(proxy.url), { two_fa: TWO_FA });
+    const unknown = report.findings.filter((f) => f.code === "unknown_event_status");
+    expect(unknown).toHaveLength(2);
+    expect(unknown[0].message).toMatch(/1 event\(s\) with status "expired", not success, failed or pending/);
+    expect(report.two_fa.events_by_status).toEqual({ success: 3, failed: 0, pending: 0 });
+    rows.push({ condition: "audit: 2FA events with status `expired`", outcome: "an `unknown_event_status` finding per session; the events kept, counted in no status total", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a 10-year 2FA window (one GET per session, thousands) is refused before any request, naming the line", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    const file = writeYaml(scratch(), "wavix.yaml", `version: 1\naudit:\n  two_fa:\n    services:\n      - service_id: ${SERVICE}\n        from: "2016-01-01"\n        to: "2025-12-31"\n`);
+    const r = await runCli(["audit", "-f", file], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:7:13: the window spans 3653 days, more than 366: the audit reads each session's events with one request`);
+    expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(proxy.requests).toEqual([]);
+    rows.push({ condition: "audit: a 2FA window of 10 years", outcome: "refused before any request (`the window spans 3653 days, more than 366`), naming file, line and column", requests: 0, writes: 0, duplicates: duplicates(sim) });
   });
 });
 
