@@ -157,9 +157,13 @@ export interface KindResults {
  * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
  * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers).
  */
-export type ExportedText =
+export type ExportedText = (
   | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
-  | { readonly form: "value"; readonly value: unknown };
+  | { readonly form: "value"; readonly value: unknown }
+) & {
+  /** What the account holds that the file cannot declare, left out (printed as warnings). @default [] */
+  readonly warnings?: readonly string[];
+};
 
 /** How a kind writes the account into a file on which plan is clean (no secrets). */
 export interface KindExport<Declared> {

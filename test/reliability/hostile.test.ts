@@ -4,6 +4,8 @@
  * lost, no write from a partial or stale view, bounded reads. `WRITE_RELIABILITY_DOC=1` writes the
  * measured rows into docs/RELIABILITY.md (the `hostile` block).
  */
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { IncompleteListingError, WavixClient, type WavixClientOptions } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
@@ -13,7 +15,7 @@ import { exportAccount } from "../../src/resources/export";
 import { audit } from "../../src/audit";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
 import { demoSeed } from "../../src/simulator/demo";
-import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { BIN, runCli, scratch, writeYaml } from "../helpers/cli";
 import { lyingPagination, startHostileServer, type HostileServer, type PaginationLie } from "../helpers/hostile-server";
 import { replaceDocBlock } from "./doc-block";
 import { duplicates, MASTER_KEY } from "./scenario";
@@ -630,7 +632,7 @@ function auditSeed(n: number): SimSeed {
 }
 
 const SERVICE = "7204a030201211ee9fb47d093f2f127c";
-const TWO_FA = { services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-21" }] };
+const TWO_FA = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-21" }] };
 
 describe("issue #22: the audit", () => {
   it("brands: all is read 100 a page through the checked walk (150 brands: 2 listing requests)", async () => {
@@ -705,6 +707,63 @@ describe("issue #22: the audit", () => {
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(proxy.requests).toEqual([]);
     rows.push({ condition: "audit: a 2FA window of 10 years", outcome: "refused before any request (`the window spans 3653 days, more than 366`), naming file, line and column", requests: 0, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
+describe("issue #22: export", () => {
+  it("a webhook event type the file cannot declare is left out with a warning: the exported file passes validate", async () => {
+    const { sim, proxy } = await world({ ...bigSeed(), callWebhooks: [{ event_type: "on-call", url: "https://hooks.example/on" }] });
+    proxy.set({
+      rewrite: (req, status, body) =>
+        req.path === "/v1/calls/webhooks" && status === 200 && Array.isArray(body) ? [...body, { event_type: "on-transcript", url: "https://hooks.example/tr" }] : body,
+    });
+    const dir = scratch();
+    const out = `${dir}/exported.yaml`;
+    const r = await runCli(["export", "--out", out], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: call webhook for event type "on-transcript" not exported: the file knows only on-call, post-call');
+    const text = readFileSync(out, "utf8");
+    expect(text).toContain("on-call: https://hooks.example/on");
+    expect(text).not.toContain("on-transcript");
+    const v = await runCli(["validate", "-f", out]);
+    expect(v.stderr).toBe("");
+    expect(v.code).toBe(0);
+    rows.push({ condition: "export: the webhook listing holds an event type the file cannot declare (`on-transcript`)", outcome: "left out with one warning naming it; the exported file passes `validate`", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  /** The CLI with its stdout on `fd` (e.g. /dev/full). */
+  function exportTo(fd: number, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+    return new Promise((done) => {
+      const child = spawn(process.execPath, [BIN, "export", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", fd, "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (d) => (stderr += d));
+      child.on("close", (code) => done({ code: code ?? -1, stderr }));
+    });
+  }
+
+  it.skipIf(!existsSync("/dev/full"))("a full disk (ENOSPC, /dev/full) is one clear line, no stack trace, exit 1; `--out /dev/full` stays the device, no temporary file left", async () => {
+    const { sim, proxy } = await world();
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const fd = openSync("/dev/full", "w");
+    let piped: { code: number; stderr: string };
+    try {
+      piped = await exportTo(fd, [], env);
+    } finally {
+      closeSync(fd);
+    }
+    expect(piped.code).toBe(1);
+    expect(piped.stderr).toBe("Error: cannot write standard output: no space left on the device\n");
+    const before = readdirSync("/dev").filter((f) => f.startsWith(".full."));
+    const out = await runCli(["export", "--out", "/dev/full"], env).finally(() => {
+      // Were the device ever replaced by a file (a regression, as root), put it back for the machine.
+      if (!statSync("/dev/full").isCharacterDevice()) execFileSync("sh", ["-c", "rm -f /dev/full && mknod -m 666 /dev/full c 1 7"]);
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe("Error: cannot write /dev/full: no space left on the device\n");
+    // Written in place: a rename would have replaced the device with a regular file (as root).
+    expect(statSync("/dev/full").isCharacterDevice()).toBe(true);
+    expect(readdirSync("/dev").filter((f) => f.startsWith(".full."))).toEqual(before);
+    rows.push({ condition: "export to a full disk (stdout and `--out` on /dev/full, ENOSPC)", outcome: "one line (`cannot write standard output: no space left on the device`), no stack trace, exit 1; the device not replaced, no temporary file left", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 });
 
