@@ -157,6 +157,9 @@ export interface PageWalkOptions<T> {
   firstPage?: Page<T>;
 }
 
+/** Number properties the kinds iterate (seed 2.2 `destination`: a list). */
+const NUMBER_ARRAYS = ["destination"] as const;
+
 function query(params: Record<string, string | number | boolean | undefined | readonly (string | number)[]>): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(params)) {
@@ -274,13 +277,13 @@ export class WavixClient {
 
   /** `GET /v1/numbers/{id}` (scope `numbers:read`). */
   getNumber(id: number): Promise<WavixNumber> {
-    return this.call({ method: "GET", path: `/v1/numbers/${segment(id, "GET", "/v1/numbers/{id}")}`, scope: "numbers:read", schema: "number" });
+    return this.call({ method: "GET", path: `/v1/numbers/${segment(id, "GET", "/v1/numbers/{id}")}`, scope: "numbers:read", schema: "number", arrayFields: NUMBER_ARRAYS });
   }
 
   /** `GET /v1/numbers?search=&page=&per_page=` → `{items, pagination}`. */
   listNumbers(params: ListNumbersParams = {}): Promise<NumberListResponse> {
     const q = query({ search: params.search, page: params.page, per_page: params.perPage });
-    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items" });
+    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items", arrayFields: NUMBER_ARRAYS });
   }
 
   /** Every page of `listNumbers`, in order, checked for completeness (see pagination.ts). */

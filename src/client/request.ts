@@ -138,6 +138,13 @@ export interface RequestSpec {
    */
   listOptional?: boolean;
   /**
+   * Properties of the record (each list item, or the body) that callers iterate: present and not
+   * null, each must be an array, or the answer is a `ResponseFormatError` naming the request (not a
+   * `TypeError` such as "is not iterable" deep in a caller). E.g. a number's `destination`.
+   * @default []
+   */
+  arrayFields?: readonly string[];
+  /**
    * A property of the result (or, for a list operation, of each list item) that holds a secret,
    * e.g. a sub-account's `api_key`: its values are remembered so that no later error of this
    * client family can print them.
@@ -386,6 +393,10 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
         );
       }
     }
+    const malformed = malformedRecord(spec, body);
+    if (malformed !== undefined) {
+      throw new AttemptFailure(new ResponseFormatError(`${malformed} (${status})`, { ...base, body: redact(body, secretsOf(config)) }), retryAfterMs);
+    }
     return body as T;
   }
   throw new AttemptFailure(mapStatus(spec, status, redact(body, secretsOf(config)), base, retryAfterMs), retryAfterMs);
@@ -532,4 +543,35 @@ function reportDrift(config: TransportConfig, spec: RequestSpec, body: unknown):
       // A warning sink that throws must not fail the request.
     }
   }
+}
+
+/**
+ * What makes a success body unusable as records (a list item that is null or not an object, a
+ * property callers iterate that is not an array), worded for the error; undefined when usable.
+ */
+function malformedRecord(spec: RequestSpec, body: unknown): string | undefined {
+  const isRecord = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
+  const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
+  const fields = spec.arrayFields ?? [];
+  const checkFields = (record: Record<string, unknown>, where: string): string | undefined => {
+    for (const f of fields) {
+      const v = record[f];
+      if (v !== undefined && v !== null && !Array.isArray(v)) return `expected ${where}${f} to be an array or null, got ${typeOf(v)}`;
+    }
+    return undefined;
+  };
+  if (spec.list === undefined) return isRecord(body) ? checkFields(body as Record<string, unknown>, "") : undefined;
+  const list = spec.list === true ? body : isRecord(body) ? (body as Record<string, unknown>)[spec.list] : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const name = spec.list === true ? "" : spec.list;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    if (!isRecord(item)) {
+      const wanted = spec.list === true ? "a JSON array of records" : `a JSON object with ${/^[aeiou]/.test(spec.list) ? "an" : "a"} "${spec.list}" array of records`;
+      return `expected ${wanted}, got ${typeOf(item)} at ${name}[${i}]`;
+    }
+    const bad = checkFields(item as Record<string, unknown>, `${name}[${i}].`);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }

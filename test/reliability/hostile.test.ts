@@ -767,6 +767,34 @@ describe("issue #22: export", () => {
   });
 });
 
+describe("issue #22: malformed records name the request", () => {
+  const listingOf = (path: string, edit: (items: unknown[]) => unknown) => ({
+    rewrite: (req: { path: string; method: string }, status: number, body: unknown) => {
+      if (req.path !== path || req.method !== "GET" || status !== 200) return body;
+      const o = body as Record<string, unknown>;
+      const key = Array.isArray(o.items) ? "items" : "sub_organizations";
+      return { ...o, [key]: edit(o[key] as unknown[]) };
+    },
+  });
+  const cases: Array<{ label: string; behaviour: ReturnType<typeof listingOf>; message: RegExp }> = [
+    { label: "a null item in the number listing", behaviour: listingOf("/v1/numbers", (items) => [null, ...items.slice(1)]), message: /^GET \/v1\/numbers\?page=1&per_page=100: expected a JSON object with an "items" array of records, got null at items\[0\] \(200\)$/ },
+    { label: "a null item in the sub-account listing", behaviour: listingOf("/v1/sub-organizations", (items) => [...items.slice(0, 5), null]), message: /^GET \/v1\/sub-organizations\?page=1&per_page=100: expected a JSON object with a "sub_organizations" array of records, got null at sub_organizations\[5\] \(200\)$/ },
+    { label: "a number's `destination` that is not a list (`5`)", behaviour: listingOf("/v1/numbers", (items) => items.map((n) => ({ ...(n as object), destination: 5 }))), message: /^GET \/v1\/numbers\?page=1&per_page=100: expected items\[0\]\.destination to be an array or null, got number \(200\)$/ },
+  ];
+  for (const c of cases) {
+    it(`${c.label}: an error naming the request, not a TypeError; no write`, async () => {
+      const { sim, proxy } = await world();
+      proxy.set(c.behaviour);
+      const r = await run(proxy.url);
+      expect(r.error).toBeInstanceOf(Error);
+      expect((r.error as Error).message).not.toMatch(/Cannot read properties|is not iterable|is not a function/);
+      expect((r.error as Error).message).toMatch(c.message);
+      expect(writesOf(proxy)).toBe(0);
+      rows.push({ condition: `malformed record: ${c.label}`, outcome: `plan stops naming the request (\`${(r.error as Error).message.replace(/ \(200\)$/, "")}\`); no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+    });
+  }
+});
+
 afterAll(() => {
   if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
   replaceDocBlock("hostile", [
