@@ -110,10 +110,12 @@ export interface WavixClientOptions {
    */
   pacing?: Omit<PacerOptions, "maxRequestsPerSecond" | "now">;
   /**
-   * Receives contract-drift notices (a response that does not match `schemas/api`). Never the key.
+   * Receives contract-drift notices (a response that does not match `schemas/api`), scrubbed of
+   * every key of the client family. A property the API added comes once per record kind and field,
+   * with `info.additive` (harmless: ignored), so a front end may show it quietly.
    * @default a no-op
    */
-  onWarning?: (message: string) => void;
+  onWarning?: (message: string, info?: { additive?: boolean }) => void;
   /**
    * Where to set the key, named in {@link MissingApiKeyError} (the Pulumi provider names `wavix:apiKey`).
    * @default "set WAVIX_API_KEY (or pass apiKey to the client)"

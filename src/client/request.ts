@@ -104,8 +104,14 @@ export interface TransportConfig {
   timeoutMs: number;
   maxResponseBytes: number;
   onRetry: (notice: RetryNotice) => void;
-  onWarning: (message: string) => void;
+  onWarning: (message: string, info?: WarningInfo) => void;
   shared: SharedTransport;
+}
+
+/** What kind of notice `onWarning` receives. */
+export interface WarningInfo {
+  /** A property the API added (not in the documented schema): harmless, ignored; worth a quiet note. */
+  additive?: boolean;
 }
 
 /** Most distinct drift warnings reported per client family; beyond that they are dropped. */
@@ -534,11 +540,15 @@ function reportDrift(config: TransportConfig, spec: RequestSpec, body: unknown):
   // The route without IDs, so the same drift on /v1/numbers/1 and /v1/numbers/2 warns once.
   const route = `${spec.method} ${spec.path.split("?")[0].replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
   for (const problem of problems) {
-    const key = `${route}|${problem.key}`;
+    // An added property is noted once per record kind and field, whatever the route; other drift per route.
+    const key = problem.additive ? problem.key : `${route}|${problem.key}`;
     if (warned.has(key) || warned.size >= MAX_DISTINCT_WARNINGS) continue;
     warned.add(key);
+    // The server's text (a property name, a path) may echo a key back: scrubbed like an error body.
+    const text = redact(problem.text, secretsOf(config));
     try {
-      config.onWarning(`${route}: response drift: ${problem.text}`);
+      if (problem.additive) config.onWarning(`${route}: response addition: ${text}`, { additive: true });
+      else config.onWarning(`${route}: response drift: ${text}`);
     } catch {
       // A warning sink that throws must not fail the request.
     }

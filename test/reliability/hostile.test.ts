@@ -795,6 +795,34 @@ describe("issue #22: malformed records name the request", () => {
   }
 });
 
+describe("issue #22: drift notices", () => {
+  it("a property the API added is noted once per field and kind (quietly), and a key echoed as a property name is scrubbed", async () => {
+    const { sim, proxy } = await world();
+    const add = (n: unknown) => ({ ...(n as object), carrier_hint: "x", [MASTER_KEY]: true });
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (status !== 200 || !req.path.startsWith("/v1/numbers")) return body;
+        const o = body as Record<string, unknown>;
+        return Array.isArray(o.items) ? { ...o, items: o.items.map(add) } : "number" in o ? add(o) : body;
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", 'version: 1\nnumbers:\n  - number: "15551000149"\n    sms_enabled: true\n');
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const verbose = await runCli(["apply", "-f", file, "--auto-approve"], { ...env, WAVIX_SYNC_VERBOSE: "1" });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout + verbose.stderr).not.toContain(MASTER_KEY);
+    const notes = verbose.stderr.split("\n").filter((l) => l.includes("carrier_hint"));
+    // Listing pages, the PATCH's answer and the read-back all carry it: one note.
+    expect(notes).toEqual(['Note: GET /v1/numbers: response addition: number: new property "carrier_hint" (not in the documented schema; ignored)']);
+    expect(verbose.stderr).toContain('number: new property "[REDACTED]"');
+    expect(verbose.stderr).not.toMatch(/^Warning: .*response drift/m);
+    const quiet = await runCli(["plan", "-f", file], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+    rows.push({ condition: "every number answer carries a new property `carrier_hint` and one named by the API key (CLI, `WAVIX_SYNC_VERBOSE=1`)", outcome: "one `Note:` per field and kind, the key's name `[REDACTED]`; without verbose nothing printed; exit 0", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
 afterAll(() => {
   if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
   replaceDocBlock("hostile", [
