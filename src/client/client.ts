@@ -74,6 +74,14 @@ export interface WavixClientOptions {
    */
   timeoutMs?: number;
   /**
+   * The whole request: every attempt and the backoff between them, from the first attempt's start
+   * (Retry-After waits the server asks for are not counted). Past it the request fails with a
+   * `TimeoutError` saying so, however many retries were left: a server dripping a byte a second
+   * would otherwise cost 5 attempts × `timeoutMs`. An attempt near the deadline gets only what is left.
+   * @default 4 × timeoutMs (2 minutes with the default timeout)
+   */
+  deadlineMs?: number;
+  /**
    * Requests in flight at once, shared with clients made by `withApiKey`.
    * @default 8
    */
@@ -221,6 +229,8 @@ export class WavixClient {
     }
     const timeoutMs = options.timeoutMs ?? 30_000;
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
+    const deadlineMs = options.deadlineMs ?? 4 * timeoutMs;
+    if (!(deadlineMs > 0)) throw new RangeError(`deadlineMs must be positive, got ${deadlineMs}`);
     const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
     if (typeof fetchImpl !== "function") throw new TypeError("no fetch available: pass the fetch option");
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
@@ -236,6 +246,7 @@ export class WavixClient {
       fetch: fetchImpl,
       retry: resolveRetryOptions(options.retry),
       timeoutMs,
+      deadlineMs,
       maxResponseBytes,
       onRetry: options.onRetry ?? (() => undefined),
       onWarning: options.onWarning ?? (() => undefined),

@@ -102,6 +102,8 @@ export interface TransportConfig {
   fetch: FetchLike;
   retry: ResolvedRetryOptions;
   timeoutMs: number;
+  /** The whole request, every attempt and wait included (see `request`). */
+  deadlineMs: number;
   maxResponseBytes: number;
   onRetry: (notice: RetryNotice) => void;
   onWarning: (message: string, info?: WarningInfo) => void;
@@ -170,6 +172,8 @@ export interface RequestSpec {
 class AttemptFailure extends Error {
   /** How long the failed attempt took (a timeout is itself a long silence worth announcing). */
   elapsedMs = 0;
+  /** The time the attempt was given (less than `timeoutMs` when the request's deadline was near). */
+  timeoutMs = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly error: WavixApiError,
@@ -181,13 +185,21 @@ class AttemptFailure extends Error {
 
 export async function request<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { retry, shared } = config;
+  // The whole request (every attempt and backoff) ends by this time, counted from the first attempt
+  // (time queued behind the concurrency bound and Retry-After waits do not count): a server
+  // dripping a byte a second would otherwise cost every attempt its full timeout.
+  let deadlineAt: number | undefined;
+  let attempts = 0;
+  let pastDeadline = false;
   try {
     return await pRetry(
       () =>
         shared.limit(async () => {
           const started = Date.now();
+          deadlineAt ??= started + config.deadlineMs;
+          attempts += 1;
           try {
-            return await attempt<T>(config, spec);
+            return await attempt<T>(config, spec, Math.max(1, Math.min(config.timeoutMs, deadlineAt - started)));
           } catch (error) {
             if (error instanceof AttemptFailure) error.elapsedMs = Date.now() - started;
             throw error;
@@ -205,6 +217,14 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
           if (!decision.retry) return false;
           // The server's Retry-After, then our own backoff: at least what the server asked for.
           const waitMs = decision.waitMs + backoffDelayMs(retry, attemptNumber);
+          // A wait the server asked for (Retry-After, bounded by maxRetryAfterMs) is not counted
+          // against the deadline: the server is answering, and told us when to come back.
+          if (deadlineAt !== undefined) deadlineAt += decision.waitMs;
+          // No retry that could not even start before the deadline.
+          if (deadlineAt !== undefined && Date.now() + waitMs >= deadlineAt) {
+            pastDeadline = true;
+            return false;
+          }
           try {
             config.onRetry({
               method: spec.method,
@@ -225,9 +245,24 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
       },
     );
   } catch (error) {
-    if (error instanceof AttemptFailure) throw error.error;
+    if (error instanceof AttemptFailure) {
+      // An attempt cut short by the deadline, or a retry the deadline left no room for.
+      const cut = error.error instanceof TimeoutError && error.timeoutMs < config.timeoutMs;
+      if (pastDeadline || cut) throw deadlineError(config, spec, error.error, attempts);
+      throw error.error;
+    }
     throw error;
   }
+}
+
+/** The request's deadline passed: one error saying so, with what the last attempt met. */
+function deadlineError(config: TransportConfig, spec: RequestSpec, last: WavixApiError, attempts: number): TimeoutError {
+  const seconds = (config.deadlineMs / 1000).toFixed(config.deadlineMs % 1000 === 0 ? 0 : 1);
+  const lastText = last.message.startsWith(`${spec.method} ${spec.path}: `) ? last.message.slice(spec.method.length + spec.path.length + 3) : last.message;
+  return new TimeoutError(
+    `no complete answer within the request deadline of ${seconds} s (${attempts} attempt${attempts === 1 ? "" : "s"}; last: ${lastText})`,
+    { method: spec.method, path: spec.path, status: 0, cause: last, outcomeUnknown: last.outcomeUnknown },
+  );
 }
 
 /** A short reason for a retry notice: the status, or what went wrong on the wire. */
@@ -281,14 +316,14 @@ function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown)
   }
 }
 
-async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
+async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs: number): Promise<T> {
   const { method, path } = spec;
   // Outcome unknown = the server may have acted on a non-idempotent request (docs/CONTRACT.md part 8).
   const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
   const sentAt = await config.shared.pacer.take();
   config.shared.stats.requests += 1;
 
-  const signal = AbortSignal.timeout(config.timeoutMs);
+  const signal = AbortSignal.timeout(timeoutMs);
   const headers: Record<string, string> = {
     accept: "application/json",
     authorization: `Bearer ${config.apiKey}`,
@@ -308,7 +343,9 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
       outcomeUnknown: unknownIfPost,
     };
     if (signal.aborted) {
-      return new AttemptFailure(new TimeoutError(`timed out after ${config.timeoutMs} ms`, init), undefined);
+      const failure = new AttemptFailure(new TimeoutError(`timed out after ${timeoutMs} ms`, init), undefined);
+      failure.timeoutMs = timeoutMs;
+      return failure;
     }
     const cause = init.cause as Error;
     const detail = cause.cause instanceof Error ? `${cause.message} (${cause.cause.message})` : cause.message;

@@ -823,6 +823,36 @@ describe("issue #22: drift notices", () => {
   });
 });
 
+describe("issue #22: a whole-request deadline", () => {
+  it("a server dripping a byte every 100 ms is abandoned at the request's deadline, not after 5 attempts × the timeout", async () => {
+    const { sim, proxy } = await world();
+    proxy.set({
+      before: (req) => {
+        if (req.path !== "/v1/sub-organizations") return;
+        return {
+          write: (res) => {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.write('{"sub_organizations": [');
+            const drip = setInterval(() => res.write(" "), 100);
+            res.on("close", () => clearInterval(drip));
+          },
+        };
+      },
+    });
+    const started = Date.now();
+    const r = await run(proxy.url, YAML, { timeoutMs: 1_000, deadlineMs: 2_500 });
+    const seconds = (Date.now() - started) / 1000;
+    expect((r.error as Error).name).toBe("TimeoutError");
+    expect((r.error as Error).message).toMatch(/^GET \/v1\/sub-organizations\?page=1&per_page=100: no complete answer within the request deadline of 2\.5 s \([23] attempts; last: timed out after \d+ ms\)$/);
+    const attempts = proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length;
+    // Without the deadline: 5 attempts × 1 s.
+    expect(attempts).toBeLessThanOrEqual(3);
+    expect(seconds).toBeLessThan(4);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "a server dripping a byte every 100 ms (timeout 1 s, `deadlineMs` 2.5 s; default 4 × the timeout)", outcome: `abandoned at the deadline after ${attempts} attempts (${seconds.toFixed(1)} s, not 5 × 1 s), naming the request and the deadline; no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
 afterAll(() => {
   if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
   replaceDocBlock("hostile", [
