@@ -36,6 +36,7 @@ interface OutputFlags {
 interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
   prune?: boolean;
+  rotatePassword?: string[];
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -44,6 +45,7 @@ interface PlanFlags extends OutputFlags {
 interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
   prune?: boolean;
+  rotatePassword?: string[];
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -76,7 +78,8 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--json", json)
     .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
-    .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
+    .option("--prune", "disable undeclared sub-accounts, delete undeclared call webhooks and SIP trunks (never one a number routes to)")
+    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks again (from the variable their password_env names)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
@@ -134,7 +137,7 @@ export function registerPlanApply(program: Command): void {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const { plan } = await computePlan(client, desired, { prune: flags.prune });
+      const { plan } = await computePlan(client, desired, { prune: flags.prune, rotate: flags.rotatePassword });
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
       process.stdout.write(renderPlan(route.terminal, plan, flags.file));
       if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
@@ -149,7 +152,7 @@ export function registerPlanApply(program: Command): void {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const prepared = await computePlan(client, desired, { prune: flags.prune });
+      const prepared = await computePlan(client, desired, { prune: flags.prune, rotate: flags.rotatePassword });
       const { plan } = prepared;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
       if (route.terminal === "text") {

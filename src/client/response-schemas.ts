@@ -23,7 +23,9 @@ export type ResponseSchemaName =
   | "two-fa-event-list"
   | "two-fa-session-list"
   | "brand-vetting-list"
-  | "brand-list";
+  | "brand-list"
+  | "trunk"
+  | "trunk-list";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
 
@@ -52,6 +54,8 @@ function compile(): Compiled {
     const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
+    // Official `format: decimal` (a trunk's max_call_cost, request schemas only): known, not checked here.
+    ajv.addFormat("decimal", true);
     const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json"));
     for (const file of files) {
       ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as object);

@@ -7,9 +7,11 @@ import type { AnyKind } from "./contract";
 import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
+import { sipTrunkKind } from "./sip-trunk";
 
 const REGISTRY = [
   subAccountKind,
+  sipTrunkKind,
   callWebhookKind,
   numberKind,
 ] as const;

@@ -15,6 +15,8 @@ import { describeError } from "./error-text";
 export interface PlanOptions {
   /** Remove (or disable, for a kind that has no delete) what the file does not declare, kind by kind. @default false */
   readonly prune?: boolean;
+  /** Keys whose write-only secrets are sent again (`--rotate-password LABEL`). @default none */
+  readonly rotate?: readonly string[];
 }
 
 export interface ApplyOptions {
@@ -100,7 +102,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   let unchanged = 0;
   // Per kind as well, for the Markdown summary table (plan/md.ts).
   const unchangedByKind = Object.fromEntries(KINDS.map((k) => [k.name, 0])) as Record<ChangeKind, number>;
-  const ctx = { client, prune: options.prune === true, cache: readCache(), describe: errorText };
+  const ctx = { client, prune: options.prune === true, desired, rotate: new Set(options.rotate ?? []), cache: readCache(), describe: errorText };
 
   // The kinds the file names are read concurrently; a kind the file does not name is not read.
   const declared = KINDS.map((k) => k.declared(desired));
@@ -172,6 +174,9 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     opsOf.set(o.kind, list);
   }
   const reports = new Map<ChangeKind, Report>();
+  // What creates made (`WriteNote.made`), for the writes of later waves.
+  const made = new Map<string, Readonly<Record<string, unknown>>>();
+  const earlier = { made: (kind: string, key: string) => made.get(itemId(kind as ChangeKind, key)) };
 
   // Progress counts items (also inside a bulk write): one is done when each of its writes has settled.
   const writesLeft = new Map<string, number>();
@@ -195,6 +200,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     try {
       const note = await w.send(client);
       if (note && (note.reconciled || note.adopted)) for (const k of w.keys) report.notes.set(k, note);
+      if (note?.made) for (const k of w.keys) made.set(itemId(kind, k), note.made);
       settled(kind, w.keys);
     } catch (err: unknown) {
       const instead = w.fallback?.(err);
@@ -224,7 +230,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
       if (ops.length === 0) continue;
       const report = reports.get(kind.name) ?? new Report();
       reports.set(kind.name, report);
-      const writes = kind.writes(ops);
+      const writes = kind.writes(ops, earlier);
       for (const w of writes) for (const k of w.keys) writesLeft.set(itemId(kind.name, k), (writesLeft.get(itemId(kind.name, k)) ?? 0) + 1);
       for (const w of writes) work.push(limit(() => send(kind.name, report, w)));
     }

@@ -14,7 +14,7 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SubAccount } from "./resources";
+import type { CallWebhook, PhoneNumber, SipTrunk, SubAccount } from "./resources";
 
 /** The resources of one file, keyed by identity. */
 export interface DeclaredResources {
@@ -24,6 +24,8 @@ export interface DeclaredResources {
   numbers: Record<string, PhoneNumber>;
   /** By event type. */
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
+  /** By label. */
+  sipTrunks: Record<string, SipTrunk>;
 }
 
 /**
@@ -48,7 +50,7 @@ export function declareResources(state: DesiredState, opts: pulumi.CustomResourc
   const out: Record<string, Record<string, unknown>> = {};
   for (const kind of kindsInFileOrder()) {
     const declared = kind.declared(state);
-    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
+    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts, out);
   }
   return out as unknown as DeclaredResources;
 }
@@ -83,6 +85,8 @@ export interface ProgramOutputs {
   subAccountApiKeys: pulumi.Output<Record<string, string>>;
   /** Wavix number ID by digits. */
   numberIds: Record<string, pulumi.Output<number>>;
+  /** SIP trunk ID by label (present when the file declares trunks). */
+  sipTrunkIds?: Record<string, pulumi.Output<number>>;
   /** Present when the file has an `audit` section. */
   audit?: pulumi.Output<AuditSummary>;
 }

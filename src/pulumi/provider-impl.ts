@@ -11,3 +11,4 @@ export { UNKNOWN, applyConfig, configure, MISSING_KEY_HINT } from "./provider-ho
 export { PhoneNumber } from "../kinds/number/provider";
 export { SubAccount } from "../kinds/sub-account/provider";
 export { CallWebhook } from "../kinds/call-webhook/provider";
+export { SipTrunk } from "../kinds/sip-trunk/provider";

@@ -9,3 +9,4 @@ export { RESOURCE_MODULE } from "./module";
 export { SubAccount, type SubAccountArgs } from "../kinds/sub-account/pulumi";
 export { PhoneNumber, type PhoneNumberArgs, type DestinationArgs } from "../kinds/number/pulumi";
 export { CallWebhook, type CallWebhookArgs } from "../kinds/call-webhook/pulumi";
+export { SipTrunk, type SipTrunkArgs } from "../kinds/sip-trunk/pulumi";

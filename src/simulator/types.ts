@@ -11,6 +11,9 @@ import type {
   WavixNumber,
 } from "../client/types";
 import type { SimVariation } from "./variations";
+import type { SimSeedTrunk } from "./trunks";
+
+export type { SimSeedTrunk } from "./trunks";
 
 /** Resources a restricted key is scoped on (seed part 5, item 5). */
 export const SCOPES = [
@@ -154,6 +157,8 @@ export interface SimSeed {
   calls?: SimSeedCall[];
   twoFaServices?: SimSeedTwoFaService[];
   brands?: SimSeedBrand[];
+  /** SIP trunks (`GET /v1/trunks`): the record's fields, `organization` (default the master), `password` (write-only). */
+  trunks?: SimSeedTrunk[];
   /** Messages returned by `GET /v3/messages` (shape free). */
   messages?: Array<Record<string, unknown>>;
   /** Seed of the simulator RNG (ids, keys, fault probabilities). @default 1 */

@@ -15,7 +15,8 @@ const KEY = "sk_test_hostile_corpus_key_0001";
 const DIR = join(__dirname, "fixtures", "bad");
 const SECRET =
   "secrets do not belong in this file: the API key comes from the WAVIX_API_KEY environment variable " +
-  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), and sub-account keys are read from the API";
+  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), sub-account keys are read from the API, " +
+  "and a SIP trunk's password is named by `password_env: VARIABLE` (the environment variable that holds it)";
 
 const EXPECTED: Record<string, string[]> = {
   "api-key-in-sub-account.yaml": [`api-key-in-sub-account.yaml:4:5: "api_key": ${SECRET} (at sub_accounts[0].api_key)`],

@@ -153,6 +153,7 @@ describe("request schemas against the official document", () => {
         "GET /v3/10dlc/brands/{brand_id}/vettings", "GET /v3/10dlc/brands",
         "POST /v1/calls", "GET /v1/calls", "POST /v1/calls/{id}/answer", "POST /v1/calls/{call_id}/streams",
         "GET /v3/messages",
+        "GET /v1/trunks", "POST /v1/trunks", "GET /v1/trunks/{id}", "PUT /v1/trunks/{id}", "DELETE /v1/trunks/{id}",
       ].sort(),
     );
   });
@@ -197,6 +198,9 @@ const RESPONSE_OFFICIAL: Record<string, string> = {
   "call.schema.json": "Call",
   "call-list.schema.json": "CallListResponse",
   "call-webhook.schema.json": "CallWebhook",
+  "trunk.schema.json": "SIPTrunkResponse",
+  "trunk-summary.schema.json": "SIPTrunkSummary",
+  "trunk-list.schema.json": "SIPTrunkListResponse",
 };
 
 describe("response schemas against the official document", () => {
