@@ -27,7 +27,8 @@ function trunkOf(t: SipTrunk, pinned: boolean, i: number): DesiredSipTrunk {
   d.password_env = passwordEnvPlaceholder(t.label);
   for (const k of TRUNK_SETTING_KEYS) {
     const v = currentValue(t, k);
-    if (v === null || v === undefined) continue;
+    // Unset: null, or an empty text (the schema-checked export never writes `: ""`).
+    if (v === null || v === undefined || v === "") continue;
     if (k === "host" && v === "dynamic") continue;
     (d as unknown as Record<string, unknown>)[k] = v;
   }
