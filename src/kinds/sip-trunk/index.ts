@@ -183,6 +183,12 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
         if (op.action === "update") await updateTrunk(client, op.current, op.desired, { rotate: op.rotate });
         else await deleteTrunk(client, op.current);
       },
+      failure(_key, err) {
+        // A server holding to the official update schema requires the password on every PUT.
+        const errors = (err as { errors?: Record<string, string> }).errors;
+        if (op.action !== "update" || op.rotate || !errors || errors.password === undefined) return undefined;
+        return `the API requires the password on every update of SIP trunk "${op.key}" (password: ${errors.password}); nothing was changed. Re-run with --rotate-password ${op.key} to send it (from the variable password_env names)`;
+      },
     })),
 
   /** Reads back every trunk created or updated: it must show what was written. */
