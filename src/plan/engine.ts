@@ -148,6 +148,28 @@ class Report {
 }
 
 /**
+ * The waves as this run needs them: a kind waits only for kinds (named in `after`, directly or
+ * through others) that have something to write in this run: when those have nothing to write, it
+ * writes alongside the others, exactly as before kinds were ordered.
+ */
+function activeWaves(waves: AnyKind[][], active: (k: AnyKind) => boolean): AnyKind[][] {
+  const level = new Map<string, number>();
+  const byName = new Map<string, AnyKind>(waves.flat().map((k) => [k.name, k]));
+  for (const k of waves.flat()) {
+    let l = 0;
+    for (const a of k.after ?? []) {
+      const dep = byName.get(a);
+      const la = level.get(a) ?? 0;
+      l = Math.max(l, dep && active(dep) ? la + 1 : la);
+    }
+    level.set(k.name, l);
+  }
+  const out: AnyKind[][] = [];
+  for (const k of waves.flat()) (out[level.get(k.name)!] ??= []).push(k);
+  return out.filter((w) => w !== undefined);
+}
+
+/**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
  * every failure, and a re-run (which plans afresh) finishes the rest.
  *
@@ -216,7 +238,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   // Wave by wave: a kind's creates and updates after those of the kinds it is ordered after; the
   // deletes of a kind others are ordered after wait until those others have written (a trunk is
   // deleted only once no number is routed to it). Without ordering, everything is one wave.
-  const waves = applyWaves(kinds);
+  const waves = activeWaves(applyWaves(kinds), (k) => (opsOf.get(k.name)?.length ?? 0) > 0);
   const dependedOn = new Set(waves.flat().flatMap((k) => k.after ?? []));
   const phases: { kind: AnyKind; ops: OpBase[] }[][] = waves.map((wave) =>
     wave.map((kind) => ({ kind, ops: (opsOf.get(kind.name) ?? []).filter((o) => !(dependedOn.has(kind.name) && o.action === "delete")) })),
