@@ -42,6 +42,7 @@ interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
   prune?: boolean;
   sendCallbacks?: boolean;
+  rotatePassword?: string[];
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -53,6 +54,7 @@ interface ApplyFlags extends OutputFlags {
   force?: boolean;
   prune?: boolean;
   sendCallbacks?: boolean;
+  rotatePassword?: string[];
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -85,8 +87,9 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--json", json)
     .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
-    .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
+    .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks, SIP trunks (never one a number routes to) and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
     .option("--send-callbacks", "send the file's account_callbacks (the API cannot show them back, so they are sent only when asked)")
+    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks again (from the variable their password_env names)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
@@ -138,8 +141,8 @@ async function writeOut(path: string, text: string): Promise<void> {
 }
 
 /** The engine's options from the flags plan and apply share. */
-function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean }): { prune?: boolean; flags: string[] } {
-  return { prune: flags.prune, flags: flags.sendCallbacks ? ["send-callbacks"] : [] };
+function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean; rotatePassword?: string[] }): { prune?: boolean; flags: string[]; rotate: string[] } {
+  return { prune: flags.prune, flags: flags.sendCallbacks ? ["send-callbacks"] : [], rotate: flags.rotatePassword ?? [] };
 }
 
 export function registerPlanApply(program: Command): void {

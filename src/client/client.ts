@@ -47,6 +47,10 @@ import type {
   SubAccountCreate,
   SubAccountListResponse,
   SubAccountReplace,
+  SipTrunk,
+  SipTrunkListResponse,
+  SipTrunkSummary,
+  SipTrunkWrite,
   SuccessResponse,
   TwoFaEvent,
   TwoFaSession,
@@ -420,6 +424,76 @@ export class WavixClient {
       schema: "sub-account",
       secretField: "api_key",
     });
+  }
+
+  // ---- SIP trunks (official) ----
+
+  /** `GET /v1/trunks?page=&per_page=` (scope `trunks:read`); the wire's `sip_trunks` is returned as `items`. */
+  async listTrunks(params: { page?: number; perPage?: number } = {}): Promise<Page<SipTrunkSummary>> {
+    const q = query({ page: params.page, per_page: params.perPage });
+    const result = await this.call<SipTrunkListResponse>({
+      method: "GET",
+      path: `/v1/trunks${q}`,
+      scope: "trunks:read",
+      schema: "trunk-list",
+      list: "sip_trunks",
+      listOptional: true,
+      secretField: "access_token",
+    });
+    // The official list is nullable: null (or absent) is an empty page only when the pagination says so.
+    const items = result?.sip_trunks;
+    if (Array.isArray(items)) return { items, pagination: result.pagination };
+    if ((items === null || items === undefined) && result?.pagination?.total === 0) return { items: [], pagination: result.pagination };
+    throw new ResponseFormatError(`expected a JSON object with a "sip_trunks" array (or pagination total 0) (200)`, {
+      method: "GET",
+      path: "/v1/trunks",
+      status: 200,
+      body: undefined,
+    });
+  }
+
+  /** Every page of `listTrunks`, in order, checked for completeness (see pagination.ts). */
+  iterateTrunkPages(params: { perPage?: number } = {}, walk: PageWalkOptions<SipTrunkSummary> = {}): AsyncGenerator<Page<SipTrunkSummary>> {
+    const listing = `/v1/trunks${query({ per_page: params.perPage })}`;
+    return this.pages(listing, (page) => this.listTrunks({ ...params, page }), (t) => t.id, undefined, { pageSize: params.perPage, ...walk });
+  }
+
+  /** `GET /v1/trunks/{id}`: the whole record (the listing carries fewer fields). */
+  getTrunk(id: number): Promise<SipTrunk> {
+    return this.call({
+      method: "GET",
+      path: `/v1/trunks/${segment(id, "GET", "/v1/trunks/{id}")}`,
+      scope: "trunks:read",
+      schema: "trunk",
+      secretField: "access_token",
+    });
+  }
+
+  /**
+   * `POST /v1/trunks`. The password is remembered as a secret first, so no error of this client
+   * family can print it (a server may echo a body back). Not retried when the outcome is unknown.
+   */
+  createTrunk(body: SipTrunkWrite): Promise<SipTrunk> {
+    rememberSecret(this.#config.shared, body.password);
+    return this.call({ method: "POST", path: "/v1/trunks", body, scope: "trunks:write", schema: "trunk", secretField: "access_token" });
+  }
+
+  /** `PUT /v1/trunks/{id}`: replaces; omitted fields revert to defaults (official). */
+  replaceTrunk(id: number, body: SipTrunkWrite): Promise<SipTrunk> {
+    rememberSecret(this.#config.shared, body.password);
+    return this.call({
+      method: "PUT",
+      path: `/v1/trunks/${segment(id, "PUT", "/v1/trunks/{id}")}`,
+      body,
+      scope: "trunks:write",
+      schema: "trunk",
+      secretField: "access_token",
+    });
+  }
+
+  /** `DELETE /v1/trunks/{id}`: permanent; stops call routing through the trunk. */
+  deleteTrunk(id: number): Promise<SuccessResponse> {
+    return this.call({ method: "DELETE", path: `/v1/trunks/${segment(id, "DELETE", "/v1/trunks/{id}")}`, scope: "trunks:write" });
   }
 
   // ---- call webhooks (official) ----

@@ -28,6 +28,8 @@ export type ResponseSchemaName =
   | "sender-id-list"
   | "campaign-number-list"
   | "campaign-list"
+  | "trunk"
+  | "trunk-list"
   | "profile";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
@@ -57,6 +59,8 @@ function compile(): Compiled {
     const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
     const ajv = new Ajv({ allErrors: true, strict: false });
     addFormats(ajv);
+    // Official `format: decimal` (a trunk's max_call_cost, request schemas only): known, not checked here.
+    ajv.addFormat("decimal", true);
     const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json"));
     for (const file of files) {
       ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as object);

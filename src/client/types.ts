@@ -361,3 +361,92 @@ export interface ProfileCallbacksUpdate {
   sms_relay_url?: string;
   dlr_relay_url?: string;
 }
+
+// ---- SIP trunks (official `/v1/trunks`) ----
+
+/** Official SIPTrunkSummary: one item of `GET /v1/trunks` (the listing carries fewer fields than the record). */
+export interface SipTrunkSummary {
+  id: number;
+  /** System-generated login: what a number's trunk destination names. */
+  name: string;
+  label: string;
+  callerid: string | null;
+  multiple_numbers: boolean;
+  auth_method: string;
+  host_request: { host?: string; status?: string } | null;
+  status: string;
+  talk_time: number;
+  /** Decimal text. */
+  charge: string;
+  /** Static authentication token: a secret (never printed, exported or stored in plain state). */
+  access_token: string | null;
+  [key: string]: unknown;
+}
+
+/** Official SIPTrunkListResponse. */
+export interface SipTrunkListResponse {
+  sip_trunks: SipTrunkSummary[] | null;
+  pagination: Pagination;
+}
+
+/** Official SIPTrunkResponse: `GET`/`POST`/`PUT /v1/trunks[/{id}]`. */
+export interface SipTrunk {
+  id: number;
+  name: string;
+  label: string;
+  callerid: string | null;
+  ip_restrict?: boolean;
+  allowed_ips: Array<{ id: number; ip: string }>;
+  channels_restrict?: boolean;
+  max_channels?: number | null;
+  cost_limit?: boolean;
+  /** Decimal text. */
+  max_call_cost?: string | null;
+  call_restrict?: boolean | null;
+  call_limit?: number | null;
+  didinfo_enabled?: boolean;
+  rewrite_enabled?: boolean;
+  rewrite_prefix?: string;
+  rewrite_cond?: string;
+  call_recording_enabled?: boolean;
+  machine_detection_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  created_at: string;
+  /** `dynamic` for credential registration, else the static IP of IP authentication. */
+  host?: string;
+  multiple_numbers?: boolean;
+  encrypted_media?: boolean;
+  passthrough?: boolean;
+  /** A secret. */
+  access_token?: string | null;
+  [key: string]: unknown;
+}
+
+/** Official SIPTrunkCreateRequest: the body of `POST /v1/trunks` and `PUT /v1/trunks/{id}` (PUT replaces). */
+export interface SipTrunkWrite {
+  label: string;
+  /** Write-only. Required on create; on update sent only to rotate it. */
+  password?: string;
+  host_request?: { host: string };
+  callerid: string;
+  multiple_numbers?: boolean;
+  ip_restrict: boolean;
+  allowed_ips?: Array<{ ip: string }> | null;
+  didinfo_enabled: boolean;
+  call_restrict: boolean;
+  call_limit?: number;
+  cost_limit: boolean;
+  /** A JSON number written from decimal text (official `type: number, format: decimal`). */
+  max_call_cost?: number;
+  channels_restrict: boolean;
+  max_channels?: number;
+  rewrite_enabled: boolean;
+  rewrite_prefix?: string;
+  rewrite_cond?: string;
+  call_recording_enabled?: boolean;
+  transcription_enabled: boolean;
+  transcription_threshold: number;
+  machine_detection_enabled?: boolean;
+  encrypted_media?: boolean;
+}

@@ -10,6 +10,7 @@
  * this path only has to agree with it on the data of good files (test/config/fast-parse.test.ts
  * checks that agreement on fixtures and generated files).
  */
+import { kindsInFileOrder } from "../kinds";
 import { constructFromEvents, CORE_SCHEMA, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
 
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
@@ -22,12 +23,16 @@ function overflowsFloat(text: string, start: number, end: number): boolean {
   return FLOAT.test(s) && !Number.isFinite(Number(s));
 }
 
-/** Lists whose items get a `pos` in the state (normalize.ts). */
-const POSITIONED = new Set(["numbers", "sub_accounts", "sender_ids", "ten_dlc_campaign_numbers"]);
+/** Lists whose items get a `pos` in the state (normalize.ts): every kind whose file key holds a list. */
+let positioned: Set<string> | undefined;
+function isPositioned(key: string): boolean {
+  positioned ??= new Set(kindsInFileOrder().filter((k) => k.file.schema.type === "array").map((k) => k.file.key));
+  return positioned.has(key);
+}
 
 export interface FastParse {
   data: unknown;
-  /** Offset in the text of each item of the top-level `numbers` and `sub_accounts` lists. */
+  /** Offset in the text of each item of the top-level lists (`numbers`, `sub_accounts`, `sip_trunks`). */
   itemOffsets: Map<string, number[]>;
 }
 
@@ -79,7 +84,7 @@ export function fastParse(text: string): FastParse | undefined {
     let offsets: number[] | undefined;
     if (inRootMap && index % 2 === 0) {
       parent.key = e.type === EVENT_ID.SCALAR ? getScalarValue(text, e) : undefined;
-    } else if (inRootMap && e.type === EVENT_ID.SEQUENCE && parent.key !== undefined && POSITIONED.has(parent.key)) {
+    } else if (inRootMap && e.type === EVENT_ID.SEQUENCE && parent.key !== undefined && isPositioned(parent.key)) {
       // A repeated key is refused by the constructor below (and reported by the full path).
       offsets = [];
       itemOffsets.set(parent.key, offsets);

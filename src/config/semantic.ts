@@ -29,13 +29,16 @@ const SECRET_KEY = /(apikey|secret|password|passwd|passphrase|token|credential|b
 const SECRET_EXACT = new Set(["appid", "auth", "key", "pass", "pwd"]);
 
 export function isSecretKey(key: string): boolean {
+  // A key naming the environment variable that holds a secret (a trunk's `password_env`) holds no secret.
+  if (/_env$/i.test(key)) return false;
   const k = key.toLowerCase().replace(/[-_\s.]/g, "");
   return SECRET_KEY.test(k) || SECRET_EXACT.has(k);
 }
 
 export const SECRET_KEY_MESSAGE =
   "secrets do not belong in this file: the API key comes from the WAVIX_API_KEY environment variable " +
-  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), and sub-account keys are read from the API";
+  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), sub-account keys are read from the API, " +
+  "and a SIP trunk's password is named by `password_env: VARIABLE` (the environment variable that holds it)";
 
 /** Every mapping key anywhere in the document whose name looks like a secret, with its path. */
 export function findSecretKeys(root: Node | null): { segments: PathSegment[]; key: string }[] {
@@ -175,7 +178,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
   };
 
   // Each resource kind's checks, in file order (src/kinds/<kind>/file.ts).
-  const tools = { lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p) };
+  const tools = { root: data, lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p) };
   for (const kind of kindsInFileOrder()) kind.fileForm.check(data[kind.file.key], tools);
 
   // Audit lists: a repeated brand or session would be audited (and charged in totals) twice.

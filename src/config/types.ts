@@ -20,6 +20,47 @@ export interface DesiredDestination {
   priority: number;
   /** Set only when transport is 5 (trunk); otherwise null. */
   trunk_id: number | null;
+  /**
+   * A SIP trunk by its label (`trunk: acme-pbx`), resolved at plan time to its login
+   * (`destination`) and id (`trunk_id`), or after its create in the same apply. Until then
+   * `destination` is "" and `trunk_id` null.
+   */
+  trunk?: string;
+}
+
+/** A SIP trunk of `sip_trunks:` (src/kinds/sip-trunk); only keys present are managed. */
+export interface DesiredSipTrunk {
+  /** Identity within the account; unique in the file. */
+  label: string;
+  /** Pins one trunk by its Wavix id (two share the label, or to rename it). */
+  id?: number;
+  /** The environment variable holding the password (write-only; never the value). */
+  password_env?: string;
+  /** IP authentication: the SIP endpoint's public static IP (official `host_request.host`). */
+  host?: string;
+  callerid?: string;
+  multiple_numbers?: boolean;
+  ip_restrict?: boolean;
+  /** A set of IP addresses (order and repeats do not matter). */
+  allowed_ips?: string[];
+  didinfo_enabled?: boolean;
+  call_restrict?: boolean;
+  call_limit?: number;
+  cost_limit?: boolean;
+  /** Money as decimal text ("0.18"). */
+  max_call_cost?: string;
+  channels_restrict?: boolean;
+  max_channels?: number;
+  rewrite_enabled?: boolean;
+  rewrite_prefix?: string;
+  rewrite_cond?: string;
+  call_recording_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  machine_detection_enabled?: boolean;
+  encrypted_media?: boolean;
+  path: string;
+  pos?: SourcePosition;
 }
 
 export interface DesiredSubAccount {
@@ -130,6 +171,7 @@ export interface DesiredState {
   sender_ids?: DesiredSenderId[];
   ten_dlc_campaign_numbers?: DesiredCampaignNumbers[];
   account_callbacks?: DesiredAccountCallbacks;
+  sip_trunks?: DesiredSipTrunk[];
   audit?: AuditConfig;
   /** `account_id:` the account the key must belong to (GET /v1/profile `id`); checked before anything else. */
   account_id?: number;

@@ -37,6 +37,8 @@ export interface FileFragment {
 
 /** Tools a kind's file checks use (src/config/semantic.ts gives them). */
 export interface FileCheckTools {
+  /** The whole file as plain data (a check across kinds: a number's `trunk:` names a declared trunk). */
+  readonly root: Readonly<Record<string, unknown>>;
   /** Line of a path, for "first declared at line N". */
   lineOf(segments: PathSegment[]): number;
   describePath(segments: PathSegment[]): string;
@@ -106,6 +108,10 @@ export interface PlanContext {
    * `send-callbacks`). The engine passes them through without reading them.
    */
   readonly flags: ReadonlySet<string>;
+  /** The whole file, for a kind whose plan must consult another kind's declarations (numbers routed to a trunk). */
+  readonly desired: DesiredState;
+  /** Keys whose write-only secrets are sent again (`--rotate-password LABEL`: a trunk's password). */
+  readonly rotate: ReadonlySet<string>;
   readonly cache: ReadCache;
   /** The one-sentence form of an error (src/plan/error-text.ts). */
   describe(err: unknown): string;
@@ -133,7 +139,21 @@ export interface WriteNote {
   adopted?: boolean;
   /** The Wavix id of what a create made (or adopted): apply names it. Never a secret. */
   id?: string | number;
+  /** What a create made that later waves' writes need (a new trunk's id and login). Never a secret. */
+  made?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * What the writes of earlier apply waves made, for a later wave's `writes` (a number routed by
+ * label to a trunk created in this same run needs the trunk's new id).
+ */
+export interface EarlierWrites {
+  /** What the create of `key` of kind `kind` made (its `WriteNote.made`); undefined when none was made. */
+  made(kind: string, key: string): Readonly<Record<string, unknown>> | undefined;
+}
+
+/** No earlier writes (a kind's writes outside the engine's waves). */
+export const NO_EARLIER_WRITES: EarlierWrites = { made: () => undefined };
 
 /** What the engine recorded while sending a kind's writes, per op key. */
 export interface WriteReport {
@@ -192,7 +212,8 @@ export interface KindExport<Declared> {
  * they give. `R` is the kind's resource class.
  */
 export interface PulumiProgramPart<Declared, R> {
-  declare(declared: Declared, opts: PulumiResourceOptions): Record<string, R>;
+  /** `earlier`: the resources of the kinds declared before this one, by collection (numbers routed to a trunk by label). */
+  declare(declared: Declared, opts: PulumiResourceOptions, earlier?: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Record<string, R>;
   outputs?(resources: Record<string, R>): Record<string, unknown>;
 }
 
@@ -251,8 +272,11 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   read(ctx: PlanContext, declared: Declared): Promise<Current>;
   /** Identity, normalisation and diff: what would change. May read more on an error path. */
   plan(ctx: PlanContext, declared: Declared, current: Current): KindPlan<Op> | Promise<KindPlan<Op>>;
-  /** The writes that carry out `ops`, in the order to enqueue them. */
-  writes(ops: readonly Op[]): Write[];
+  /**
+   * The writes that carry out `ops`, in the order to enqueue them. `earlier`: what the writes of
+   * the kinds this one is ordered after (`after`) made in this run.
+   */
+  writes(ops: readonly Op[], earlier: EarlierWrites): Write[];
   /** The result of each op from the write report, after reading back what was written. */
   confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
   /** `export`: the account's items of this kind as the file declares them. */

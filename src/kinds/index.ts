@@ -10,9 +10,11 @@ import { numberKind } from "./number";
 import { senderIdKind } from "./sender-id";
 import { tenDlcNumberKind } from "./ten-dlc-number";
 import { accountCallbacksKind } from "./account-callbacks";
+import { sipTrunkKind } from "./sip-trunk";
 
 const REGISTRY = [
   subAccountKind,
+  sipTrunkKind,
   callWebhookKind,
   numberKind,
   senderIdKind,

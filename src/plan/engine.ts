@@ -17,6 +17,8 @@ export interface PlanOptions {
   readonly prune?: boolean;
   /** Opt-ins a kind acts on only when asked (the CLI's `--send-callbacks` is `send-callbacks`). @default none */
   readonly flags?: readonly string[];
+  /** Keys whose write-only secrets are sent again (`--rotate-password LABEL`). @default none */
+  readonly rotate?: readonly string[];
 }
 
 export interface ApplyOptions {
@@ -103,7 +105,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   let unchanged = 0;
   // Per kind as well, for the Markdown summary table (plan/md.ts).
   const unchangedByKind = Object.fromEntries(KINDS.map((k) => [k.name, 0])) as Record<ChangeKind, number>;
-  const ctx = { client, prune: options.prune === true, flags: new Set(options.flags ?? []), cache: readCache(), describe: errorText };
+  const ctx = { client, prune: options.prune === true, flags: new Set(options.flags ?? []), desired, rotate: new Set(options.rotate ?? []), cache: readCache(), describe: errorText };
 
   // The kinds the file names are read concurrently; a kind the file does not name is not read.
   const declared = KINDS.map((k) => k.declared(desired));
@@ -152,6 +154,28 @@ class Report {
 }
 
 /**
+ * The waves as this run needs them: a kind waits only for kinds (named in `after`, directly or
+ * through others) that have something to write in this run: when those have nothing to write, it
+ * writes alongside the others, exactly as before kinds were ordered.
+ */
+function activeWaves(waves: AnyKind[][], active: (k: AnyKind) => boolean): AnyKind[][] {
+  const level = new Map<string, number>();
+  const byName = new Map<string, AnyKind>(waves.flat().map((k) => [k.name, k]));
+  for (const k of waves.flat()) {
+    let l = 0;
+    for (const a of k.after ?? []) {
+      const dep = byName.get(a);
+      const la = level.get(a) ?? 0;
+      l = Math.max(l, dep && active(dep) ? la + 1 : la);
+    }
+    level.set(k.name, l);
+  }
+  const out: AnyKind[][] = [];
+  for (const k of waves.flat()) (out[level.get(k.name)!] ??= []).push(k);
+  return out.filter((w) => w !== undefined);
+}
+
+/**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
  * every failure, and a re-run (which plans afresh) finishes the rest.
  *
@@ -178,6 +202,9 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     opsOf.set(o.kind, list);
   }
   const reports = new Map<ChangeKind, Report>();
+  // What creates made (`WriteNote.made`), for the writes of later waves.
+  const made = new Map<string, Readonly<Record<string, unknown>>>();
+  const earlier = { made: (kind: string, key: string) => made.get(itemId(kind as ChangeKind, key)) };
 
   // Progress counts items (also inside a bulk write): one is done when each of its writes has settled.
   const writesLeft = new Map<string, number>();
@@ -201,6 +228,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     try {
       const note = await w.send(client);
       if (note && (note.reconciled || note.adopted || note.id !== undefined)) for (const k of w.keys) report.notes.set(k, note);
+      if (note?.made) for (const k of w.keys) made.set(itemId(kind, k), note.made);
       settled(kind, w.keys);
     } catch (err: unknown) {
       const instead = w.fallback?.(err);
@@ -216,7 +244,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   // Wave by wave: a kind's creates and updates after those of the kinds it is ordered after; the
   // deletes of a kind others are ordered after wait until those others have written (a trunk is
   // deleted only once no number is routed to it). Without ordering, everything is one wave.
-  const waves = applyWaves(kinds);
+  const waves = activeWaves(applyWaves(kinds), (k) => (opsOf.get(k.name)?.length ?? 0) > 0);
   const dependedOn = new Set(waves.flat().flatMap((k) => k.after ?? []));
   const phases: { kind: AnyKind; ops: OpBase[] }[][] = waves.map((wave) =>
     wave.map((kind) => ({ kind, ops: (opsOf.get(kind.name) ?? []).filter((o) => !(dependedOn.has(kind.name) && o.action === "delete")) })),
@@ -230,7 +258,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
       if (ops.length === 0) continue;
       const report = reports.get(kind.name) ?? new Report();
       reports.set(kind.name, report);
-      const writes = kind.writes(ops);
+      const writes = kind.writes(ops, earlier);
       for (const w of writes) for (const k of w.keys) writesLeft.set(itemId(kind.name, k), (writesLeft.get(itemId(kind.name, k)) ?? 0) + 1);
       for (const w of writes) work.push(limit(() => send(kind.name, report, w)));
     }

@@ -14,7 +14,7 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { AccountCallbacks, CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
+import type { AccountCallbacks, CallWebhook, PhoneNumber, SenderId, SipTrunk, SubAccount, TenDlcCampaignNumber } from "./resources";
 import { tenDlcNumberLogicalName } from "../kinds/ten-dlc-number/pulumi";
 import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
@@ -32,6 +32,8 @@ export interface DeclaredResources {
   tenDlcCampaignNumbers: Record<string, TenDlcCampaignNumber>;
   /** `profile`, when the file declares a callback URL. */
   accountCallbacks: { profile?: AccountCallbacks };
+  /** By label. */
+  sipTrunks: Record<string, SipTrunk>;
 }
 
 /**
@@ -59,7 +61,7 @@ export function declareResources(state: DesiredState, opts: pulumi.CustomResourc
   withoutStackTraces(() => {
     for (const kind of kindsInFileOrder()) {
       const declared = kind.declared(state);
-      out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
+      out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts, out);
     }
   });
   return out as unknown as DeclaredResources;
@@ -120,6 +122,8 @@ export interface ProgramOutputs {
   numberIds: Record<string, pulumi.Output<number>>;
   /** Sender ID Wavix id by `sender_id` (present when the file declares `sender_ids`). */
   senderIdIds?: Record<string, pulumi.Output<string>>;
+  /** SIP trunk ID by label (present when the file declares trunks). */
+  sipTrunkIds?: Record<string, pulumi.Output<number>>;
   /** Present when the file has an `audit` section. */
   audit?: pulumi.Output<AuditSummary>;
 }

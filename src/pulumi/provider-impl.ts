@@ -14,3 +14,4 @@ export { CallWebhook } from "../kinds/call-webhook/provider";
 export { SenderId } from "../kinds/sender-id/provider";
 export { TenDlcCampaignNumber } from "../kinds/ten-dlc-number/provider";
 export { AccountCallbacks } from "../kinds/account-callbacks/provider";
+export { SipTrunk } from "../kinds/sip-trunk/provider";

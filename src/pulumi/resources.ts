@@ -12,3 +12,4 @@ export { CallWebhook, type CallWebhookArgs } from "../kinds/call-webhook/pulumi"
 export { SenderId, type SenderIdArgs } from "../kinds/sender-id/pulumi";
 export { TenDlcCampaignNumber, type TenDlcCampaignNumberArgs } from "../kinds/ten-dlc-number/pulumi";
 export { AccountCallbacks, type AccountCallbacksArgs } from "../kinds/account-callbacks/pulumi";
+export { SipTrunk, type SipTrunkArgs } from "../kinds/sip-trunk/pulumi";

@@ -127,3 +127,49 @@ export interface AccountCallbacksInputs {
 }
 
 export type AccountCallbacksOutputs = AccountCallbacksInputs;
+/** A SIP trunk's settings in camelCase (the file's `sip_trunks` keys); only those present are managed. */
+export interface SipTrunkSettingsInputs {
+  host?: string;
+  callerid?: string;
+  multipleNumbers?: boolean;
+  ipRestrict?: boolean;
+  /** A set of IP addresses. */
+  allowedIps?: string[];
+  didinfoEnabled?: boolean;
+  callRestrict?: boolean;
+  callLimit?: number;
+  costLimit?: boolean;
+  /** Money as decimal text ("0.18"). */
+  maxCallCost?: string;
+  channelsRestrict?: boolean;
+  maxChannels?: number;
+  rewriteEnabled?: boolean;
+  rewritePrefix?: string;
+  rewriteCond?: string;
+  callRecordingEnabled?: boolean;
+  transcriptionEnabled?: boolean;
+  transcriptionThreshold?: number;
+  machineDetectionEnabled?: boolean;
+  encryptedMedia?: boolean;
+}
+
+export interface SipTrunkInputs extends SipTrunkSettingsInputs {
+  /** Identity within the account: an existing trunk with this label is adopted. */
+  label: string;
+  /** Pins one trunk by its Wavix ID (the file's `id:`). */
+  trunkId?: number;
+  /** The file's `password_env`: where the program took the password from (documentation in state). */
+  passwordEnv?: string;
+  /** Write-only, a secret: sent on create, and on update when it changed (rotation). */
+  password?: string;
+}
+
+export interface SipTrunkOutputs extends Omit<SipTrunkInputs, "trunkId"> {
+  trunkId: number;
+  /** The system-generated login (a number's trunk destination). */
+  login: string;
+  /** The trunk's static authentication token: a secret output. */
+  accessToken?: string | null;
+  /** Present (true) when the inputs pin `trunkId`. */
+  pinned?: true;
+}

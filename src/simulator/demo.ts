@@ -71,6 +71,25 @@ export function demoSeed(): SimSeed {
     numbers,
     subAccounts,
     callWebhooks: [{ event_type: "post-call", url: "https://hooks.demo.example/post-call" }],
+    // Two SIP trunks: 144 is the one the main line routes to (its login is the destination "acme-trunk").
+    trunks: [
+      {
+        id: 144,
+        name: "acme-trunk",
+        label: "acme-pbx",
+        callerid: "15551230001",
+        ip_restrict: true,
+        allowed_ips: [
+          { id: 1, ip: "203.0.113.10" },
+          { id: 2, ip: "203.0.113.11" },
+        ],
+        cost_limit: true,
+        max_call_cost: "0.1800",
+        call_recording_enabled: true,
+        password: "sim-demo-trunk-password",
+      },
+      { id: 145, name: "67758", label: "office-phones", callerid: "", multiple_numbers: true, channels_restrict: true, max_channels: 4, password: "sim-demo-trunk-password-2" },
+    ],
     calls: [
       {
         uuid: "5f3b1d2e-8c4a-4e6b-9a7d-1c2e3f4a5b6c",

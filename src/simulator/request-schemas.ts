@@ -45,6 +45,8 @@ function load(): RequestOperation[] {
   const bodyAjv = new Ajv({ allErrors: true, strict: false });
   addFormats(queryAjv);
   addFormats(bodyAjv);
+  // Official `format: decimal` on a number (a trunk's max_call_cost): a finite JSON number.
+  for (const ajv of [queryAjv, bodyAjv]) ajv.addFormat("decimal", { type: "number", validate: (n: number) => Number.isFinite(n) });
   for (const s of schemas) {
     queryAjv.addSchema(s as object);
     bodyAjv.addSchema(s as object);

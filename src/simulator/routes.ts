@@ -8,6 +8,7 @@ import { setEndpoints, type SimStore } from "./store";
 import type { Scope } from "./types";
 import type { SimVariation } from "./variations";
 import { MESSAGING_ROUTES } from "./messaging";
+import { createTrunk, deleteTrunk, getTrunk, listTrunksOf, replaceTrunk } from "./trunks";
 import {
   checkName,
   E164,
@@ -455,6 +456,11 @@ function listMessages(ctx: RouteContext): SimResponse {
   return json(200, { items: page, pagination });
 }
 
+function listTrunks(ctx: RouteContext): SimResponse {
+  const { page, pagination } = paginate(listTrunksOf(ctx.store, ctx.org), ctx.query, ctx.maxPerPage);
+  return json(200, { sip_trunks: page, pagination });
+}
+
 function route(
   method: string,
   path: string,
@@ -490,6 +496,11 @@ export const ROUTES: readonly Route[] = [
   route("GET", "/v3/10dlc/brands", "campaigns", listBrands, { response: "brand-list" }),
   route("GET", "/v3/10dlc/brands/([^/]+)/vettings", "campaigns", brandVettings, { response: "brand-vetting-list" }),
   route("GET", "/v3/messages", "messages", listMessages),
+  route("GET", "/v1/trunks", "trunks", listTrunks, { response: "trunk-list" }),
+  route("POST", "/v1/trunks", "trunks", createTrunk, { response: "trunk" }),
+  route("GET", "/v1/trunks/([^/]+)", "trunks", getTrunk, { response: "trunk" }),
+  route("PUT", "/v1/trunks/([^/]+)", "trunks", replaceTrunk, { response: "trunk" }),
+  route("DELETE", "/v1/trunks/([^/]+)", "trunks", deleteTrunk),
 ];
 
 /** Find the route for a request; `params` are the decoded path captures. */

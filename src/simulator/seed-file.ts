@@ -69,6 +69,11 @@ const LISTS: Record<string, Shape | undefined> = {
   twoFaServices: undefined,
   brands: undefined,
   messages: undefined,
+  trunks: {
+    id: { check: "integer", required: true },
+    label: { check: "string", required: true },
+    organization: { check: "integer" },
+  },
   disabledFeatures: undefined,
   senderIds: {
     sender_id: { check: "string", required: true },

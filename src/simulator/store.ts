@@ -13,6 +13,7 @@ import type {
 } from "../client/types";
 import { SeededRandom } from "./rng";
 import { MessagingStore } from "./messaging";
+import { seededTrunk, type SimTrunkRecord } from "./trunks";
 import type {
   Scope,
   SimSeed,
@@ -112,6 +113,10 @@ export class SimStore {
   messages: Array<Record<string, unknown>> = [];
   /** Sender IDs, 10DLC Campaigns and their numbers, the profile (src/simulator/messaging.ts). */
   readonly messaging: MessagingStore;
+  /** SIP trunks by id (src/simulator/trunks.ts). */
+  readonly trunks = new Map<number, SimTrunkRecord>();
+  private trunkIds = 1;
+  private trunkIpIds = 1;
   private nextNumberId = 1;
   private nextDestinationId = 1;
   private nextSubAccountId = 1;
@@ -158,6 +163,22 @@ export class SimStore {
       this.masterId,
       this.rng,
     );
+    for (const t of seed.trunks ?? []) {
+      const rec = seededTrunk(t, this.masterId);
+      this.trunks.set(rec.data.id, rec);
+      this.trunkIds = Math.max(this.trunkIds, rec.data.id + 1);
+      for (const ip of rec.data.allowed_ips) this.trunkIpIds = Math.max(this.trunkIpIds, ip.id + 1);
+    }
+  }
+
+  /** A trunk id not in use (tests may add records to the store directly). */
+  nextTrunkId(): number {
+    while (this.trunks.has(this.trunkIds)) this.trunkIds++;
+    return this.trunkIds++;
+  }
+
+  nextTrunkIpId(): number {
+    return this.trunkIpIds++;
   }
 
   /** Add a number (seeded or by a test); missing fields take defaults, a missing id the next free one. */
@@ -226,7 +247,7 @@ export class SimStore {
         transport: d.transport,
         trunk_id: trunkId,
         srtp: false,
-        trunk_label: trunkId === null ? null : `trunk-${trunkId}`,
+        trunk_label: trunkId === null ? null : (this.trunks.get(trunkId)?.data.label ?? `trunk-${trunkId}`),
       };
     });
   }
@@ -283,6 +304,8 @@ export class SimStore {
       brands: [...this.brands.values()],
       messages: this.messages,
       ...this.messaging.dump(),
+      // Never the password (write-only) nor, in a dump, the token.
+      trunks: [...this.trunks.values()].map((r) => ({ organization: r.organization, ...r.data, access_token: r.data.access_token ? "(secret)" : null })),
       disabledFeatures: [...this.disabledFeatures].map(([org, set]) => ({ organization: org, features: [...set] })),
     };
   }

@@ -14,6 +14,9 @@ import type { SimVariation } from "./variations";
 import type { SimSeedCampaign, SimSeedSenderId } from "./messaging";
 
 export type { SimSeedCampaign, SimSeedSenderId } from "./messaging";
+import type { SimSeedTrunk } from "./trunks";
+
+export type { SimSeedTrunk } from "./trunks";
 
 /** Resources a restricted key is scoped on (seed part 5, item 5). */
 export const SCOPES = [
@@ -157,6 +160,8 @@ export interface SimSeed {
   calls?: SimSeedCall[];
   twoFaServices?: SimSeedTwoFaService[];
   brands?: SimSeedBrand[];
+  /** SIP trunks (`GET /v1/trunks`): the record's fields, `organization` (default the master), `password` (write-only). */
+  trunks?: SimSeedTrunk[];
   /** Messages returned by `GET /v3/messages` (shape free). */
   messages?: Array<Record<string, unknown>>;
   /** SMS Sender IDs of the master organisation (`GET /v3/messages/sender-ids`). */

@@ -15,7 +15,8 @@ const KEY = "sk_test_hostile_corpus_key_0001";
 const DIR = join(__dirname, "fixtures", "bad");
 const SECRET =
   "secrets do not belong in this file: the API key comes from the WAVIX_API_KEY environment variable " +
-  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), and sub-account keys are read from the API";
+  "or Pulumi secret config (`pulumi config set --secret wavix:apiKey`), sub-account keys are read from the API, " +
+  "and a SIP trunk's password is named by `password_env: VARIABLE` (the environment variable that holds it)";
 
 const EXPECTED: Record<string, string[]> = {
   "api-key-in-sub-account.yaml": [`api-key-in-sub-account.yaml:4:5: "api_key": ${SECRET} (at sub_accounts[0].api_key)`],
@@ -93,7 +94,7 @@ const EXPECTED: Record<string, string[]> = {
     "two-fa-window.yaml:8:24: max_failure_ratio must be at most 1, got 1.5 (at audit.two_fa.max_failure_ratio)",
   ],
   "unknown-key-far.yaml": [
-    'unknown-key-far.yaml:2:1: unknown key "colour" (expected version, account_id, sub_accounts, numbers, call_webhooks, sender_ids, ten_dlc_campaign_numbers, account_callbacks, safety or audit) (at colour)',
+    'unknown-key-far.yaml:2:1: unknown key "colour" (expected version, account_id, sub_accounts, sip_trunks, numbers, call_webhooks, sender_ids, ten_dlc_campaign_numbers, account_callbacks, safety or audit) (at colour)',
   ],
   "unknown-key-typo.yaml": ['unknown-key-typo.yaml:4:5: unknown key "sms_enabeld": did you mean "sms_enabled"? (at numbers[0].sms_enabeld)'],
   "unknown-transport.yaml": [

@@ -33,19 +33,19 @@ describe("wavix-sync validate", () => {
 
   it("prints a summary and exits 0 for the main example", () => {
     const r = run(["validate", "-f", "examples/wavix.yaml"]);
-    expect(r).toEqual({ code: 0, stdout: "examples/wavix.yaml: valid (2 sub-accounts, 3 numbers, 2 call webhooks)\n", stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: "examples/wavix.yaml: valid (2 sub-accounts, 0 SIP trunks, 3 numbers, 2 call webhooks)\n", stderr: "" });
   });
 
   it("accepts --file and summarises the multi-tenant example", () => {
     const r = run(["validate", "--file", "examples/multi-tenant.yaml"]);
-    expect(r).toEqual({ code: 0, stdout: "examples/multi-tenant.yaml: valid (4 sub-accounts, 3 numbers, 1 call webhook)\n", stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: "examples/multi-tenant.yaml: valid (4 sub-accounts, 0 SIP trunks, 3 numbers, 1 call webhook)\n", stderr: "" });
   });
 
   it("reads wavix.yaml in the current directory by default", () => {
     const dir = mkdtempSync(join(tmpdir(), "wavix-validate-"));
     writeFileSync(join(dir, "wavix.yaml"), "version: 1\nnumbers:\n  - number: \"15551230001\"\n");
     const r = run(["validate"], dir);
-    expect(r).toEqual({ code: 0, stdout: "wavix.yaml: valid (0 sub-accounts, 1 number, 0 call webhooks)\n", stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: "wavix.yaml: valid (0 sub-accounts, 0 SIP trunks, 1 number, 0 call webhooks)\n", stderr: "" });
   });
 
   it("prints every problem on its own line to stderr and exits 1", () => {

@@ -158,6 +158,7 @@ describe("request schemas against the official document", () => {
         "POST /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}",
         "DELETE /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}",
         "GET /v1/profile", "PUT /v1/profile",
+        "GET /v1/trunks", "POST /v1/trunks", "GET /v1/trunks/{id}", "PUT /v1/trunks/{id}", "DELETE /v1/trunks/{id}",
       ].sort(),
     );
   });
@@ -207,6 +208,9 @@ const RESPONSE_OFFICIAL: Record<string, string> = {
   "campaign-number-list.schema.json": "TenDLCCampaignNumberListResponse",
   "campaign-list.schema.json": "TenDLCCampaignListResponse",
   "profile.schema.json": "ProfileResponse",
+  "trunk.schema.json": "SIPTrunkResponse",
+  "trunk-summary.schema.json": "SIPTrunkSummary",
+  "trunk-list.schema.json": "SIPTrunkListResponse",
 };
 
 describe("response schemas against the official document", () => {

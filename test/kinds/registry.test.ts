@@ -12,13 +12,13 @@ const ROOT = path.join(__dirname, "..", "..");
 const fake = (name: string, after?: string[]): AnyKind => ({ ...KINDS[0], name: name as AnyKind["name"], after });
 
 describe("the kind registry", () => {
-  it("keeps plans, reports and results in the order they always had: sub-accounts, call webhooks, numbers (then the newer kinds)", () => {
-    expect(KINDS.map((k) => k.name)).toEqual(["sub_account", "call_webhook", "number", "sender_id", "ten_dlc_number", "account_callbacks"]);
-    expect(kindRank("number")).toBe(2);
+  it("keeps plans, reports and results in the order they always had: sub-accounts, (SIP trunks,) call webhooks, numbers (then the messaging kinds)", () => {
+    expect(KINDS.map((k) => k.name)).toEqual(["sub_account", "sip_trunk", "call_webhook", "number", "sender_id", "ten_dlc_number", "account_callbacks"]);
+    expect(kindRank("number")).toBe(3);
   });
 
-  it("keeps the file's (schema, export, validate) order: sub_accounts, numbers, call_webhooks", () => {
-    expect(kindsInFileOrder().map((k) => k.file.key)).toEqual(["sub_accounts", "numbers", "call_webhooks", "sender_ids", "ten_dlc_campaign_numbers", "account_callbacks"]);
+  it("keeps the file's (schema, export, validate) order: sub_accounts, sip_trunks, numbers, call_webhooks (then the messaging kinds)", () => {
+    expect(kindsInFileOrder().map((k) => k.file.key)).toEqual(["sub_accounts", "sip_trunks", "numbers", "call_webhooks", "sender_ids", "ten_dlc_campaign_numbers", "account_callbacks"]);
   });
 
   it("has unique names and file keys", () => {
@@ -26,8 +26,8 @@ describe("the kind registry", () => {
     expect(new Set(KINDS.map((k) => k.file.key)).size).toBe(KINDS.length);
   });
 
-  it("applies today's kinds in one wave (no ordering between them)", () => {
-    expect(applyWaves().map((w) => w.map((k) => k.name))).toEqual([["sub_account", "call_webhook", "number", "sender_id", "ten_dlc_number", "account_callbacks"]]);
+  it("applies numbers after SIP trunks (a number routed to a trunk created in the same run); the rest in one wave", () => {
+    expect(applyWaves().map((w) => w.map((k) => k.name))).toEqual([["sub_account", "sip_trunk", "call_webhook", "sender_id", "ten_dlc_number", "account_callbacks"], ["number"]]);
   });
 
   it("orders a kind after the kinds it names: a trunk before the numbers routed to it", () => {

@@ -19,6 +19,8 @@ function copy<T extends object>(target: T, source: Obj, k: string & keyof T): vo
 function normalizeDestination(d: Obj): DesiredDestination {
   const transport = transportCode(d.transport as string | number);
   const trunkId = d.trunk_id;
+  // A trunk by label: its login and id are filled in at plan time (src/kinds/number/index.ts).
+  if (transport === 5 && typeof d.trunk === "string") return { destination: "", transport, priority: d.priority as number, trunk_id: null, trunk: d.trunk };
   return {
     destination: d.destination as string,
     transport,
@@ -36,6 +38,7 @@ export function numberFileObject(n: Omit<DesiredNumber, "path" | "pos">): Obj {
   }
   if (n.destinations !== undefined) {
     o.destinations = n.destinations.map((d) => {
+      if (d.trunk !== undefined) return { transport: transportName(d.transport), trunk: d.trunk, priority: d.priority };
       const dest: Obj = {
         destination: d.destination,
         transport: transportName(d.transport),
@@ -55,7 +58,8 @@ export const numberFileForm: FileForm<DesiredNumber[]> = {
     ["*", "call_status_url"],
   ],
 
-  check(value, { lineOf, describePath, unique, urlCheck, report }) {
+  check(value, { root, lineOf, describePath, unique, urlCheck, report }) {
+    const trunkLabels = new Set(Array.isArray(root.sip_trunks) ? root.sip_trunks.map((t: unknown) => (isObj(t) ? t.label : undefined)) : []);
     if (!Array.isArray(value)) return;
     const byDigits = new Map<string, number>();
     value.forEach((n: unknown, i) => {
@@ -77,17 +81,28 @@ export const numberFileForm: FileForm<DesiredNumber[]> = {
           const known = isTrunk || t === "sip" || t === "pstn" || t === 1 || t === 4;
           if (!known) return; // the schema reports the transport itself
           const hasTrunkId = d.trunk_id !== undefined && d.trunk_id !== null;
-          if (typeof d.destination === "string" && typeof d.priority === "number") {
+          const byLabel = typeof d.trunk === "string";
+          if (byLabel) {
+            // `trunk: LABEL` stands for the destination and the trunk_id of a trunk declared in sip_trunks.
+            if (!isTrunk) report({ segments: [...segs, "trunk"], atKey: true, message: `trunk is only allowed with transport trunk, not ${String(t)}` });
+            else if (hasTrunkId) report({ segments: [...segs, "trunk_id"], atKey: true, message: "give trunk: (a declared trunk's label) or trunk_id:, not both" });
+            else if (d.destination !== undefined) report({ segments: [...segs, "destination"], atKey: true, message: "with trunk: the destination is the trunk's login, filled in; remove destination" });
+            else if (!trunkLabels.has(d.trunk)) report({ segments: [...segs, "trunk"], message: `SIP trunk ${quoteName(d.trunk as string)} is not declared in sip_trunks (declare it there, or give destination and trunk_id)` });
+          } else if (d.destination === undefined) {
+            report({ segments: segs, message: 'missing required key "destination"' });
+          }
+          if ((typeof d.destination === "string" || byLabel) && typeof d.priority === "number") {
             const code = t === "sip" ? 1 : t === "pstn" ? 4 : t === "trunk" ? 5 : t;
-            const key = JSON.stringify([d.priority, code, d.destination, isTrunk ? (d.trunk_id ?? null) : null]);
+            const key = JSON.stringify([d.priority, code, byLabel ? `trunk:${String(d.trunk)}` : d.destination, isTrunk ? (d.trunk_id ?? null) : null]);
             const first = seenDest.get(key);
             if (first === undefined) seenDest.set(key, j);
             else {
               const fs: PathSegment[] = ["numbers", i, "destinations", first];
-              report({ segments: segs, message: `duplicate destination ${quoteName(d.destination)}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
+              report({ segments: segs, message: `duplicate destination ${quoteName(byLabel ? `trunk ${String(d.trunk)}` : String(d.destination))}: first declared at line ${lineOf(fs)} (${describePath(fs)})` });
             }
           }
           // Seed 2.2: trunk_id is the SIP trunk when transport is 5, otherwise null.
+          if (byLabel) return;
           if (isTrunk && !hasTrunkId) {
             report({ segments: segs, message: "transport trunk requires trunk_id (the SIP trunk's ID)" });
           } else if (!isTrunk && hasTrunkId) {

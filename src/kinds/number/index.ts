@@ -6,8 +6,10 @@
  */
 import type { WavixNumber } from "../../client/types";
 import type { DesiredNumber } from "../../config/types";
-import type { ConfirmContext, Kind, KindPlan, KindResults, OpBase, Write } from "../contract";
+import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, OpBase, Write } from "../contract";
 import { subAccountList } from "../sub-account";
+import { SIP_TRUNK_KIND, trunkList } from "../sip-trunk";
+import { resolveTrunkLabels, withMadeTrunks } from "./trunks";
 import {
   ASYNC_BULK_FIELDS,
   batchNumberWrites,
@@ -30,7 +32,15 @@ import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 
-export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings };
+export type NumberOp = OpBase & {
+  action: "update";
+  write: NumberWrite;
+  desired: NumberSettings;
+  /** The file's destinations, kept while some route to trunks (by label) created in this same run. */
+  declared?: DesiredNumber;
+  /** Labels of those trunks: their id and login come from their creates (`EarlierWrites`). */
+  newTrunks?: string[];
+};
 
 export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber>, NumberOp, "PhoneNumber"> = {
   name: "number",
@@ -44,18 +54,29 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
     provider: () => (require("./provider") as typeof import("./provider")).PhoneNumber,
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
   },
+  // A number routed to a trunk by label is written after the trunk's create (its id comes from it).
+  after: [SIP_TRUNK_KIND],
   declared: (state) => state.numbers,
   count: (declared) => declared.length,
   read: (ctx, declared) => findNumbers(ctx.client, declared.map((n) => n.number)),
 
   async plan(ctx, declared, numbers) {
     const out: KindPlan<NumberOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
-    for (const d of declared) {
-      const current = numbers.get(d.number);
+    // `trunk: LABEL` destinations: the trunk listing is read once (the trunk kind shares it).
+    const byLabel = declared.some((n) => n.destinations?.some((x) => x.trunk !== undefined));
+    const trunks = byLabel ? await trunkList(ctx) : [];
+    for (const declaredNumber of declared) {
+      const current = numbers.get(declaredNumber.number);
       if (!current) {
-        out.problems.push({ key: d.number, message: numberNotOwnedMessage(d.number) });
+        out.problems.push({ key: declaredNumber.number, message: numberNotOwnedMessage(declaredNumber.number) });
         continue;
       }
+      const resolved = byLabel ? resolveTrunkLabels(declaredNumber, trunks, ctx.desired.sip_trunks ?? []) : { number: declaredNumber, newTrunks: [] };
+      if ("problem" in resolved) {
+        out.problems.push({ key: declaredNumber.number, message: resolved.problem });
+        continue;
+      }
+      const d = resolved.number;
       const want = settingsOf(d);
       const diff = diffNumber(want, current);
       if (diff.length === 0) {
@@ -65,7 +86,13 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
       const fields = diff.map((f) => f.path);
       out.changes.push({
         diff,
-        op: { key: d.number, action: "update", desired: want, write: { id: current.id, digits: d.number, fields, patch: patchFor(want, fields) } },
+        op: {
+          key: d.number,
+          action: "update",
+          desired: want,
+          write: { id: current.id, digits: d.number, fields, patch: patchFor(want, fields) },
+          ...(resolved.newTrunks.length > 0 ? { declared: d, newTrunks: resolved.newTrunks } : {}),
+        },
       });
     }
     // A number missing from the account's list may belong to a sub-account: say which (owners.ts).
@@ -81,9 +108,10 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
 
   // A URL clear goes out on its own, apart from the number's other changes (docs/CONTRACT.md part 4):
   // the official update schema has no null, so a server may refuse it, and that must cost only the clear.
-  writes(ops) {
+  writes(allOps, earlier) {
     const mainWrites: NumberWrite[] = [];
     const clearWrites: NumberWrite[] = [];
+    const { ops, unresolved } = withMadeTrunks(allOps, earlier);
     for (const o of ops) {
       const { main, clears } = splitClears(o.desired, o.write.fields);
       if (main.length > 0) mainWrites.push({ ...o.write, fields: main, patch: patchFor(o.desired, main) });
@@ -91,6 +119,7 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
     }
     const mainFields = new Map(mainWrites.map((w) => [w.digits, w.fields]));
     return [
+      ...unresolved,
       ...batchNumberWrites(mainWrites).map((b) => batchWrite(b, (d) => mainFields.get(d) ?? [])),
       ...batchNumberWrites(clearWrites).map((b) => {
         const field = Object.keys(b.patch)[0];

@@ -87,7 +87,13 @@ export class PhoneNumber extends WavixDynamicResource {
 export const numberLogicalName = (digits: string): string => `number:${digits}`;
 
 /** A file's number as camelCase args; keys the file omits stay absent (not managed). */
-export function phoneNumberArgs(d: DesiredNumber): PhoneNumberArgs {
+/** A trunk resource as a number's `trunk:` destination needs it (its login and id). */
+export interface TrunkRef {
+  login: pulumi.Input<string>;
+  trunkId: pulumi.Input<number>;
+}
+
+export function phoneNumberArgs(d: DesiredNumber, trunkOf: (label: string) => TrunkRef | undefined = () => undefined): PhoneNumberArgs {
   const args: PhoneNumberArgs = { number: d.number };
   if (d.sms_enabled !== undefined) args.smsEnabled = d.sms_enabled;
   if (d.sms_relay_url !== undefined) args.smsRelayUrl = d.sms_relay_url;
@@ -96,20 +102,27 @@ export function phoneNumberArgs(d: DesiredNumber): PhoneNumberArgs {
   if (d.transcription_enabled !== undefined) args.transcriptionEnabled = d.transcription_enabled;
   if (d.transcription_threshold !== undefined) args.transcriptionThreshold = d.transcription_threshold;
   if (d.destinations !== undefined) {
-    args.destinations = d.destinations.map((x) =>
-      x.transport === 5 && x.trunk_id !== null
+    args.destinations = d.destinations.map((x) => {
+      if (x.trunk !== undefined) {
+        // A declared trunk by label: its outputs, so the number is written after the trunk exists.
+        const t = trunkOf(x.trunk);
+        if (!t) throw new Error(`number ${d.number}: SIP trunk "${x.trunk}" is not declared in sip_trunks`);
+        return { destination: t.login, transport: x.transport, priority: x.priority, trunkId: t.trunkId };
+      }
+      return x.transport === 5 && x.trunk_id !== null
         ? { destination: x.destination, transport: x.transport, priority: x.priority, trunkId: x.trunk_id }
-        : { destination: x.destination, transport: x.transport, priority: x.priority },
-    );
+        : { destination: x.destination, transport: x.transport, priority: x.priority };
+    });
   }
   if (d.on_delete !== undefined) args.onDelete = d.on_delete;
   return args;
 }
 
 export const numberProgram: PulumiProgramPart<DesiredNumber[], PhoneNumber> = {
-  declare(declared, opts) {
+  declare(declared, opts, earlier) {
     const out: Record<string, PhoneNumber> = {};
-    for (const n of declared) out[n.number] = new PhoneNumber(numberLogicalName(n.number), phoneNumberArgs(n), { ...opts });
+    const trunks = (earlier?.sipTrunks ?? {}) as Readonly<Record<string, TrunkRef>>;
+    for (const n of declared) out[n.number] = new PhoneNumber(numberLogicalName(n.number), phoneNumberArgs(n, (label) => trunks[label]), { ...opts });
     return out;
   },
   outputs(resources) {

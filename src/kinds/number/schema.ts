@@ -71,13 +71,12 @@ export const numbersFragment: FileFragment = {
       "type": "object",
       "additionalProperties": false,
       "required": [
-        "destination",
         "transport",
         "priority"
       ],
       "properties": {
         "destination": {
-          "description": "SIP URI, PSTN phone number, or the login of a SIP trunk on the platform.",
+          "description": "SIP URI, PSTN phone number, or the login of a SIP trunk on the platform. Required unless `trunk:` names the trunk (its login is then filled in).",
           "type": "string",
           "minLength": 1
         },
@@ -97,8 +96,13 @@ export const numbersFragment: FileFragment = {
           "type": "integer",
           "minimum": 0
         },
+        "trunk": {
+          "description": "With transport `trunk`: the label of a SIP trunk declared in `sip_trunks`, instead of `destination` and `trunk_id` (its login and id are filled in at plan time, or after its create in the same apply).",
+          "type": "string",
+          "minLength": 1
+        },
         "trunk_id": {
-          "description": "SIP trunk ID; required with transport `trunk`, not allowed otherwise.",
+          "description": "SIP trunk ID; required with transport `trunk` (unless `trunk:` names it), not allowed otherwise.",
           "type": [
             "integer",
             "null"
@@ -120,9 +124,6 @@ export const numbersFragment: FileFragment = {
         }
       },
       "then": {
-        "required": [
-          "trunk_id"
-        ],
         "properties": {
           "trunk_id": {
             "type": "integer"

@@ -1,0 +1,119 @@
+/**
+ * `sip_trunks:` in the file: unique labels (their identity; one label twice only when each pins its
+ * own `id:`), unique pinned ids, IP addresses that parse, `allowed_ips` a set.
+ */
+import { isIP } from "node:net";
+import type { DesiredSipTrunk } from "../../config/types";
+import { quoteName } from "../../config/messages";
+import { formatPath, type PathSegment } from "../../config/yaml-nodes";
+import type { FileForm } from "../contract";
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+
+/** The managed keys of a trunk, in the order the file, plans and exports show them. */
+export const TRUNK_SETTING_KEYS = [
+  "host",
+  "callerid",
+  "multiple_numbers",
+  "ip_restrict",
+  "allowed_ips",
+  "didinfo_enabled",
+  "call_restrict",
+  "call_limit",
+  "cost_limit",
+  "max_call_cost",
+  "channels_restrict",
+  "max_channels",
+  "rewrite_enabled",
+  "rewrite_prefix",
+  "rewrite_cond",
+  "call_recording_enabled",
+  "transcription_enabled",
+  "transcription_threshold",
+  "machine_detection_enabled",
+  "encrypted_media",
+] as const;
+export type TrunkSettingKey = (typeof TRUNK_SETTING_KEYS)[number];
+
+/** A trunk in the file format (keys absent from the state stay absent). */
+export function sipTrunkFileObject(t: Omit<DesiredSipTrunk, "path" | "pos">): Obj {
+  const o: Obj = { label: t.label };
+  if (t.id !== undefined) o.id = t.id;
+  if (t.password_env !== undefined) o.password_env = t.password_env;
+  for (const k of TRUNK_SETTING_KEYS) if (t[k] !== undefined) o[k] = k === "allowed_ips" ? [...(t.allowed_ips ?? [])] : t[k];
+  return o;
+}
+
+export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
+  urls: [],
+
+  check(value, { lineOf, describePath, unique, padded, report }) {
+    if (!Array.isArray(value)) return;
+    const byLabel = new Map<string, number>();
+    const unpinned = new Map<string, number>();
+    const byId = new Map<number, number>();
+    value.forEach((t: unknown, i) => {
+      if (!isObj(t)) return;
+      if (typeof t.label === "string" && !padded(t.label, ["sip_trunks", i, "label"], "trunk label")) {
+        const pinned = typeof t.id === "number";
+        const first = byLabel.get(t.label);
+        if (first === undefined) byLabel.set(t.label, i);
+        else if (!pinned || unpinned.has(t.label)) {
+          const fs: PathSegment[] = ["sip_trunks", unpinned.get(t.label) ?? first];
+          report({
+            segments: ["sip_trunks", i, "label"],
+            message: `duplicate trunk label ${quoteName(t.label)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); give each its own id: to declare two trunks of one label`,
+          });
+        }
+        if (!pinned && !unpinned.has(t.label)) unpinned.set(t.label, i);
+      }
+      if (typeof t.id === "number") unique(byId, t.id, "sip_trunks", i, "id", `trunk id ${t.id}`);
+      if (typeof t.host === "string" && isIP(t.host) === 0) {
+        report({ segments: ["sip_trunks", i, "host"], message: `host ${quoteName(t.host)} is not an IP address (IP authentication takes the endpoint's public static IP)` });
+      }
+      if (Array.isArray(t.allowed_ips)) {
+        const seen = new Map<string, number>();
+        t.allowed_ips.forEach((ip: unknown, j) => {
+          if (typeof ip !== "string") return;
+          const segs: PathSegment[] = ["sip_trunks", i, "allowed_ips", j];
+          if (isIP(ip) === 0) return report({ segments: segs, message: `${quoteName(ip)} is not an IP address` });
+          const firstAt = seen.get(ip);
+          if (firstAt === undefined) seen.set(ip, j);
+          else {
+            const fs: PathSegment[] = ["sip_trunks", i, "allowed_ips", firstAt];
+            report({ segments: segs, message: `duplicate IP ${quoteName(ip)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); allowed_ips is a set` });
+          }
+        });
+        if (t.ip_restrict === true && t.allowed_ips.length === 0) {
+          report({ segments: ["sip_trunks", i, "allowed_ips"], message: "ip_restrict: true needs at least one IP in allowed_ips" });
+        }
+      }
+      if (t.callerid === "" && t.multiple_numbers !== true && has(t, "multiple_numbers")) {
+        report({ segments: ["sip_trunks", i, "callerid"], message: "an empty callerid needs multiple_numbers: true" });
+      }
+    });
+  },
+
+  normalize(value, positionOf) {
+    if (!Array.isArray(value)) return undefined;
+    return (value as Obj[]).map((raw, i) => {
+      const segs: PathSegment[] = ["sip_trunks", i];
+      const t: DesiredSipTrunk = { label: raw.label as string, path: formatPath(segs) };
+      if (has(raw, "id")) t.id = raw.id as number;
+      if (has(raw, "password_env")) t.password_env = raw.password_env as string;
+      for (const k of TRUNK_SETTING_KEYS) {
+        if (!has(raw, k)) continue;
+        if (k === "allowed_ips") t.allowed_ips = [...new Set(raw.allowed_ips as string[])].sort();
+        else if (k === "callerid") t.callerid = (raw.callerid as string).replace(/^\+/, "");
+        else (t as unknown as Obj)[k] = raw[k];
+      }
+      const pos = positionOf(segs);
+      if (pos) t.pos = pos;
+      return t;
+    });
+  },
+
+  toFile: (declared) => declared.map(sipTrunkFileObject),
+};

@@ -1,0 +1,213 @@
+/**
+ * The SIP trunk kind: identity is the label (or a pinned `id:`); one POST, PUT or DELETE per trunk;
+ * the password is write-only (sent on create, again only with `--rotate-password LABEL`); a trunk
+ * is deleted only with `--prune`, and never while a number routes to it.
+ */
+import type { SipTrunk, SipTrunkSummary, WavixNumber } from "../../client/types";
+import type { DesiredSipTrunk, DesiredState } from "../../config/types";
+import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
+import { reportedResult } from "../contract";
+import { listAllNumbers } from "../number/handler";
+import {
+  createDiff,
+  createProblem,
+  createTrunk,
+  deleteTrunk,
+  diffTrunk,
+  listAllTrunks,
+  matchTrunk,
+  passwordDiff,
+  passwordProblem,
+  pinnedTrunkMissingMessage,
+  readTrunks,
+  trunkSettingsOf,
+  updateTrunk,
+  type MadeTrunk,
+  type TrunkSettings,
+} from "./handler";
+import { sipTrunksFragment } from "./schema";
+import { sipTrunkFileForm } from "./file";
+import { sipTrunkExport } from "./export";
+
+export type SipTrunkOp =
+  | (OpBase & { action: "create"; desired: TrunkSettings; made?: MadeTrunk })
+  | (OpBase & { action: "update"; desired: TrunkSettings; current: SipTrunk; rotate: boolean })
+  | (OpBase & { action: "delete"; current: SipTrunkSummary });
+
+/** What one read gives: the listing, and the whole record of each declared trunk found in it. */
+export interface TrunkCurrent {
+  list: SipTrunkSummary[];
+  records: Map<number, SipTrunk>;
+}
+
+/** The cache name of the account's trunk listing (read once per plan, by this kind or the number kind). */
+export const TRUNK_LIST = "sip-trunks";
+
+/** The account's trunks (summaries), read once per plan. */
+export function trunkList(ctx: PlanContext): Promise<SipTrunkSummary[]> {
+  return ctx.cache.once(TRUNK_LIST, () => listAllTrunks(ctx.client));
+}
+
+/** The kind's name, as other kinds look up what its creates made (`EarlierWrites.made`). */
+export const SIP_TRUNK_KIND = "sip_trunk";
+
+/**
+ * The numbers that route to a trunk (by id, or by label in the file): the account's numbers as
+ * they are now, and the declared numbers as the file wants them. Deleting a trunk is refused while
+ * any does, naming them.
+ */
+export function routedNumbers(trunk: SipTrunkSummary, numbers: readonly WavixNumber[], desired: DesiredState): string[] {
+  const out = new Set<string>();
+  for (const n of numbers) if ((n.destination ?? []).some((d) => Number(d.transport) === 5 && d.trunk_id === trunk.id)) out.add(n.number);
+  for (const n of desired.numbers ?? []) {
+    if ((n.destinations ?? []).some((d) => d.transport === 5 && (d.trunk_id === trunk.id || d.trunk === trunk.label))) out.add(n.number);
+  }
+  return [...out].sort();
+}
+
+export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, SipTrunkOp, "SipTrunk"> = {
+  name: "sip_trunk",
+  label: { one: "SIP trunk", many: "SIP trunks" },
+  file: sipTrunksFragment,
+  fileForm: sipTrunkFileForm,
+  export: sipTrunkExport,
+  pulumi: {
+    type: "SipTrunk",
+    collection: "sipTrunks",
+    provider: () => (require("./provider") as typeof import("./provider")).SipTrunk,
+    program: () => (require("./pulumi") as typeof import("./pulumi")).sipTrunkProgram,
+  },
+  declared: (state) => state.sip_trunks,
+  count: (declared) => declared.length,
+
+  async read(ctx, declared) {
+    const list = await trunkList(ctx);
+    const ids = new Set<number>();
+    for (const d of declared) {
+      try {
+        const hit = matchTrunk(d, list);
+        if (hit) ids.add(hit.id);
+      } catch {
+        // Ambiguous: the plan reports it; nothing to read.
+      }
+    }
+    return { list, records: await readTrunks(ctx.client, [...ids]) };
+  },
+
+  async plan(ctx, declared, { list, records }) {
+    const out: KindPlan<SipTrunkOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const claimed = new Set<number>();
+    for (const d of declared) {
+      const want = trunkSettingsOf(d);
+      let hit: SipTrunkSummary | undefined;
+      try {
+        hit = matchTrunk(want, list);
+      } catch (err) {
+        out.problems.push({ key: d.label, message: ctx.describe(err) });
+        for (const t of list) if (t.label === d.label) claimed.add(t.id);
+        continue;
+      }
+      if (!hit && want.id !== undefined) {
+        out.problems.push({ key: d.label, message: pinnedTrunkMissingMessage(want) });
+        continue;
+      }
+      if (!hit) {
+        const problem = createProblem(want);
+        if (problem) out.problems.push({ key: d.label, message: problem });
+        else out.changes.push({ diff: createDiff(want), op: { key: d.label, action: "create", desired: want } });
+        continue;
+      }
+      claimed.add(hit.id);
+      const current = records.get(hit.id);
+      if (!current) {
+        out.problems.push({ key: d.label, message: `SIP trunk ${hit.id} ("${hit.label}") is listed but could not be read; re-run plan` });
+        continue;
+      }
+      const rotate = ctx.rotate.has(d.label);
+      const rotateProblem = rotate ? passwordProblem(want, "rotate") : undefined;
+      if (rotateProblem) {
+        out.problems.push({ key: d.label, message: rotateProblem });
+        continue;
+      }
+      const diff = diffTrunk(want, current);
+      if (diff.length === 0 && !rotate) {
+        out.unchanged++;
+        continue;
+      }
+      // The password cannot be compared (write-only): said on every update, sent only when rotating.
+      out.changes.push({ diff: [...diff, passwordDiff(want, rotate)], op: { key: d.label, action: "update", desired: want, current, rotate } });
+    }
+    for (const label of ctx.rotate) {
+      if (!declared.some((d) => d.label === label)) out.problems.push({ key: label, message: `--rotate-password ${label}: no SIP trunk of that label is declared in sip_trunks` });
+    }
+    const undeclared = list.filter((t) => !claimed.has(t.id));
+    if (!ctx.prune) {
+      out.unmanaged.push(...undeclared.map((t) => t.label));
+      return out;
+    }
+    if (undeclared.length === 0) return out;
+    // Never delete a trunk a number routes to (now, or as the file declares it): the account's
+    // numbers are read completely (GETs only) to say which.
+    let numbers: WavixNumber[];
+    try {
+      numbers = await listAllNumbers(ctx.client);
+    } catch (err) {
+      for (const t of undeclared) out.problems.push({ key: t.label, message: `not deleted: the numbers routed to it could not be read: ${ctx.describe(err)}` });
+      return out;
+    }
+    for (const t of undeclared) {
+      const routed = routedNumbers(t, numbers, ctx.desired);
+      if (routed.length > 0) {
+        const shown = routed.length > 10 ? `${routed.slice(0, 10).join(", ")} and ${routed.length - 10} more` : routed.join(", ");
+        out.problems.push({
+          key: t.label,
+          message: `SIP trunk "${t.label}" (id ${t.id}) is not deleted: ${routed.length === 1 ? "number" : "numbers"} ${shown} ${routed.length === 1 ? "routes" : "route"} to it; route ${routed.length === 1 ? "it" : "them"} elsewhere first (apply), then prune`,
+        });
+        continue;
+      }
+      out.changes.push({ diff: [{ path: "label", before: t.label, after: null }], op: { key: t.label, action: "delete", current: t } });
+    }
+    return out;
+  },
+
+  writes: (ops) =>
+    ops.map((op): Write => ({
+      keys: [op.key],
+      fields: () => [],
+      async send(client) {
+        if (op.action === "create") {
+          const { trunk, reconciled } = await createTrunk(client, op.desired);
+          op.made = { id: trunk.id, name: trunk.name };
+          return { reconciled, made: { id: trunk.id, name: trunk.name } };
+        }
+        if (op.action === "update") await updateTrunk(client, op.current, op.desired, { rotate: op.rotate });
+        else await deleteTrunk(client, op.current);
+      },
+      failure(_key, err) {
+        // A server holding to the official update schema requires the password on every PUT.
+        const errors = (err as { errors?: Record<string, string> }).errors;
+        if (op.action !== "update" || op.rotate || !errors || errors.password === undefined) return undefined;
+        return `the API requires the password on every update of SIP trunk "${op.key}" (password: ${errors.password}); nothing was changed. Re-run with --rotate-password ${op.key} to send it (from the variable password_env names)`;
+      },
+    })),
+
+  /** Reads back every trunk created or updated: it must show what was written. */
+  async confirm(ctx, ops, report) {
+    const results = ops.map((op) => reportedResult(op, [], report));
+    const check = results.filter((r) => r.outcome === "ok" && r.action !== "delete");
+    for (const r of check) {
+      const op = ops.find((o) => o.key === r.key && o.action === r.action);
+      if (!op || op.action === "delete") continue;
+      const id = op.action === "create" ? op.made?.id : op.current.id;
+      if (id === undefined) continue;
+      try {
+        const back = await ctx.client.getTrunk(id);
+        const lost = diffTrunk(op.desired, back).map((d) => d.path);
+        if (lost.length > 0) Object.assign(r, { outcome: "failed", error: `written but read back different: ${lost.join(", ")}` });
+      } catch (err) {
+        Object.assign(r, { outcome: "failed", error: `written, but the read-back failed: ${ctx.describe(err)}` });
+      }
+    }
+    return { results };
+  },
+};

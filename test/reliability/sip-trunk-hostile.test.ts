@@ -1,0 +1,78 @@
+/**
+ * SIP trunks against a hostile server (test/helpers/hostile-server.ts) in front of the strict
+ * simulator: a server that holds to the official update schema (the password required on every
+ * PUT) and echoes request bodies — the password — back in its errors, and answers the token in
+ * them. The update fails naming the trunk and the way to send the password; nothing is changed;
+ * no password and no access token reach the output.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator } from "../../src/simulator";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { startHostileServer, type HostileServer } from "../helpers/hostile-server";
+
+const KEY = "hostile-trunk-key-4e2a";
+const TOKEN = "sip-token-hostile-0123456789abcdef01";
+const opened: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of opened.splice(0).reverse()) await o.close();
+});
+
+async function setup(): Promise<{ sim: Simulator; proxy: HostileServer }> {
+  const sim = await startSimulator({
+    seed: {
+      numbers: [{ id: 11, number: "15550000001" }],
+      trunks: [{ id: 700, name: "70000", label: "edge-pbx", callerid: "15550000001", access_token: TOKEN, password: "kept-password" }],
+    },
+    apiKeys: [{ key: KEY }],
+  });
+  opened.push(sim);
+  const proxy = await startHostileServer(sim.url, {
+    before(req) {
+      if (!req.path.startsWith("/v1/trunks")) return;
+      const body = req.body === "" ? {} : (JSON.parse(req.body) as Record<string, unknown>);
+      // Official PUT: the password is required. The error echoes the whole body and the trunk's token.
+      if (req.method === "PUT" && body.password === undefined) {
+        return { status: 400, body: { success: false, message: `invalid ${req.body} for token ${TOKEN}`, errors: { password: "required" } } };
+      }
+      if (req.method === "POST") return { status: 400, body: { success: false, message: `rejected ${req.body}`, errors: { callerid: `bad in ${req.body}` } } };
+    },
+  });
+  opened.push(proxy);
+  return { sim, proxy };
+}
+
+describe("SIP trunks against a server holding to the official schema and echoing secrets", () => {
+  it("an update without the password is refused: one clear error naming the trunk and --rotate-password, nothing changed, no secret printed", async () => {
+    const { sim, proxy } = await setup();
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: edge-pbx\n    password_env: EDGE_PW\n    encrypted_media: true\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, EDGE_PW: "the-env-password-55" };
+    const run = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    expect(run.code).toBe(1);
+    const out = run.stdout + run.stderr;
+    expect(out).toContain('the API requires the password on every update of SIP trunk "edge-pbx" (password: required)');
+    expect(out).toContain("--rotate-password edge-pbx");
+    expect(out).not.toContain(TOKEN);
+    expect(out).not.toMatch(/\n\s+at /); // no stack trace
+    expect(sim.store.trunks.get(700)!.data.encrypted_media).toBe(false);
+    expect(sim.store.trunks.get(700)!.password).toBe("kept-password");
+
+    // Asked to send it, the same server takes the PUT.
+    const rotated = await runCli(["apply", "-f", file, "--auto-approve", "--rotate-password", "edge-pbx"], env);
+    expect(rotated.code, rotated.stderr).toBe(0);
+    expect(sim.store.trunks.get(700)!.data.encrypted_media).toBe(true);
+    expect(sim.store.trunks.get(700)!.password).toBe("the-env-password-55");
+    expect(rotated.stdout + rotated.stderr).not.toContain("the-env-password-55");
+  });
+
+  it("a refused create whose error echoes the body never prints the password", async () => {
+    const { sim, proxy } = await setup();
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: new-pbx\n    password_env: NEW_PW\n    callerid: "15550000001"\n`);
+    const run = await runCli(["apply", "-f", file, "--auto-approve", "--format", "json"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, NEW_PW: "echoed-password-9931" });
+    expect(run.code).toBe(1);
+    const out = run.stdout + run.stderr;
+    expect(out).toContain("callerid");
+    expect(out).not.toContain("echoed-password-9931");
+    expect(out).toContain("[REDACTED]");
+    expect([...sim.store.trunks.values()].map((t) => t.data.label)).toEqual(["edge-pbx"]);
+  });
+});
