@@ -18,7 +18,7 @@ import type { DesiredState, SourcePosition } from "../config/types";
 import type { RawProblem } from "../config/semantic";
 import type { PathSegment } from "../config/yaml-nodes";
 import type { FieldDiff } from "../resources/diff";
-import type { ChangeAction, ChangeKind, ChangeResult } from "../plan/types";
+import type { ChangeAction, ChangeKind, ChangeOwner, ChangeResult } from "../plan/types";
 
 /** A JSON Schema (draft-07) object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -47,6 +47,8 @@ export interface FileCheckTools {
   /** Reports a name matched exactly that has leading or trailing blanks; true when it did. */
   padded(v: unknown, segments: PathSegment[], what: string): boolean;
   report(problem: RawProblem): void;
+  /** The whole file's data, for a check that refers to another kind's part (a number's `sub_account`). */
+  readonly document: Readonly<Record<string, unknown>>;
 }
 
 /** The kind's part of the file as data: checks past the schema, normalisation, and the way back. */
@@ -76,6 +78,8 @@ export interface KindChange<Op extends OpBase> {
    * replace). Defaults to `op.action === "delete"`.
    */
   readonly destructive?: boolean;
+  /** Who owns the item, when not the account itself (a tenant's number: its sub-account); shown in plans. */
+  readonly owner?: ChangeOwner;
 }
 
 /** A kind's part of the plan. The engine stamps `kind` onto each item. */
@@ -155,10 +159,11 @@ export interface KindResults {
 
 /**
  * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
- * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers).
+ * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers); `notes`:
+ * what the file should say about the list (written as comments above its key).
  */
 export type ExportedText =
-  | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
+  | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean; readonly notes?: readonly string[] }
   | { readonly form: "value"; readonly value: unknown };
 
 /** How a kind writes the account into a file on which plan is clean (no secrets). */
