@@ -17,7 +17,7 @@ import { emitItem } from "../../config/yaml-emit";
 import { numberFileObject } from "./file";
 import type { KindExport } from "../contract";
 import { currentSettings, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "./handler";
-import { listAllSubAccounts } from "../sub-account/handler";
+import { sharedSubAccountListing } from "../sub-account/handler";
 import { TENANT_READ_CONCURRENCY } from "./tenants";
 
 const byFirst = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
@@ -31,7 +31,7 @@ async function exportAll<T>(client: WavixClient, each: (n: WavixNumber, subAccou
       () => c.iterateNumberPages({ perPage: NUMBERS_PER_PAGE }, { prefetch: LISTING_PREFETCH }),
       (n: WavixNumber): [string, T] => [n.number, each(n, ref)],
     );
-  const [own, subs] = await Promise.all([walk(client, undefined), listAllSubAccounts(client)]);
+  const [own, subs] = await Promise.all([walk(client, undefined), sharedSubAccountListing(client)]);
   const names = new Map<string, number>();
   for (const s of subs) names.set(s.name, (names.get(s.name) ?? 0) + 1);
   const limit = pLimit(TENANT_READ_CONCURRENCY);

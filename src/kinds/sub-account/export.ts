@@ -9,7 +9,7 @@ import type { DesiredSubAccount } from "../../config/types";
 import { emitItem } from "../../config/yaml-emit";
 import { subAccountFileObject } from "./file";
 import type { KindExport } from "../contract";
-import { listAllSubAccounts } from "./handler";
+import { sharedSubAccountListing } from "./handler";
 
 export function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {
   return subs.map((s, i): DesiredSubAccount => {
@@ -29,9 +29,9 @@ export function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {
 
 export const subAccountExport: KindExport<DesiredSubAccount[]> = {
   async text(client: WavixClient) {
-    return { form: "list", items: subAccountsOf(await listAllSubAccounts(client)).map((sa) => emitItem(subAccountFileObject(sa), "  ")) };
+    return { form: "list", items: subAccountsOf(await sharedSubAccountListing(client)).map((sa) => emitItem(subAccountFileObject(sa), "  ")) };
   },
   async state(client: WavixClient) {
-    return subAccountsOf(await listAllSubAccounts(client));
+    return subAccountsOf(await sharedSubAccountListing(client));
   },
 };
