@@ -180,7 +180,12 @@ export interface KindExport<Declared> {
  * they give. `R` is the kind's resource class.
  */
 export interface PulumiProgramPart<Declared, R> {
-  declare(declared: Declared, opts: PulumiResourceOptions): Record<string, R>;
+  /**
+   * `earlier`: the resources of the kinds declared before this one (file order), by collection
+   * (`subAccounts`), so a resource can take its inputs from another's outputs (a tenant's number
+   * from its sub-account's id).
+   */
+  declare(declared: Declared, opts: PulumiResourceOptions, earlier?: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Record<string, R>;
   outputs?(resources: Record<string, R>): Record<string, unknown>;
 }
 

@@ -48,7 +48,7 @@ export function declareResources(state: DesiredState, opts: pulumi.CustomResourc
   const out: Record<string, Record<string, unknown>> = {};
   for (const kind of kindsInFileOrder()) {
     const declared = kind.declared(state);
-    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
+    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts, out);
   }
   return out as unknown as DeclaredResources;
 }
