@@ -36,6 +36,7 @@ interface OutputFlags {
 interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
   prune?: boolean;
+  sendCallbacks?: boolean;
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -44,6 +45,7 @@ interface PlanFlags extends OutputFlags {
 interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
   prune?: boolean;
+  sendCallbacks?: boolean;
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -76,7 +78,8 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--json", json)
     .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
-    .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
+    .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
+    .option("--send-callbacks", "send the file's account_callbacks (the API cannot show them back, so they are sent only when asked)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
@@ -127,6 +130,11 @@ async function writeOut(path: string, text: string): Promise<void> {
   }
 }
 
+/** The engine's options from the flags plan and apply share. */
+function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean }): { prune?: boolean; flags: string[] } {
+  return { prune: flags.prune, flags: flags.sendCallbacks ? ["send-callbacks"] : [] };
+}
+
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
@@ -134,7 +142,7 @@ export function registerPlanApply(program: Command): void {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const { plan } = await computePlan(client, desired, { prune: flags.prune });
+      const { plan } = await computePlan(client, desired, planOptions(flags));
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
       process.stdout.write(renderPlan(route.terminal, plan, flags.file));
       if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
@@ -149,7 +157,7 @@ export function registerPlanApply(program: Command): void {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const prepared = await computePlan(client, desired, { prune: flags.prune });
+      const prepared = await computePlan(client, desired, planOptions(flags));
       const { plan } = prepared;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
       if (route.terminal === "text") {

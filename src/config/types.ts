@@ -108,6 +108,38 @@ export interface AuditConfig {
   };
 }
 
+/** A Sender ID (`sender_ids:`); identity: `sender_id`. The API has no update: a change is a replace. */
+export interface DesiredSenderId {
+  sender_id: string;
+  type: "numeric" | "alphanumeric";
+  /** Two-letter ISO codes, sorted, unique (compared with the API's `allowlisted_in` as a set). */
+  countries: string[];
+  usecase: "transactional" | "promo" | "authentication";
+  /** Sent on create only: the API does not show it back. */
+  monthly_volume?: "1-1000" | "1001-20000" | "20001-50000" | "50001-100000" | "More than 100000";
+  samples?: string[];
+  /** Allows a change to be carried out as delete + create. */
+  replace?: boolean;
+  path: string;
+  pos?: SourcePosition;
+}
+
+/** The numbers linked to one 10DLC Campaign (`ten_dlc_campaign_numbers:`); brand and Campaign are references. */
+export interface DesiredCampaignNumbers {
+  brand_id: string;
+  campaign_id: string;
+  /** Digits, without `+`, unique. */
+  numbers: string[];
+  path: string;
+  pos?: SourcePosition;
+}
+
+/** The account's callback defaults (`account_callbacks:`): write-only profile fields. */
+export interface DesiredAccountCallbacks {
+  sms_relay_url?: string;
+  dlr_relay_url?: string;
+}
+
 export interface DesiredState {
   version: 1;
   /** Absolute or as-given path of the file, for messages. */
@@ -117,6 +149,9 @@ export interface DesiredState {
   numbers?: DesiredNumber[];
   /** Only the event types present are managed. */
   call_webhooks?: Partial<Record<CallWebhookEventType, string>>;
+  sender_ids?: DesiredSenderId[];
+  ten_dlc_campaign_numbers?: DesiredCampaignNumbers[];
+  account_callbacks?: DesiredAccountCallbacks;
   audit?: AuditConfig;
 }
 

@@ -89,6 +89,11 @@ export interface KindPlan<Op extends OpBase> {
   /** Keys in the account the file does not declare (shown when not pruning). */
   unmanaged: string[];
   unchanged: number;
+  /**
+   * What a person should know that is neither a change nor a problem (a link still pending at the
+   * API, a value the API cannot show back): shown by every renderer, never changes the exit code.
+   */
+  notes?: { key: string; message: string }[];
 }
 
 /** Per-run memo for reads several kinds need (e.g. the sub-account list), so each is sent once. */
@@ -100,6 +105,11 @@ export interface PlanContext {
   readonly client: WavixClient;
   /** `--prune`: remove (or disable) what the file does not declare. */
   readonly prune: boolean;
+  /**
+   * Opt-ins of this run, by name, for what a kind does only when asked (`--send-callbacks`:
+   * `send-callbacks`). The engine passes them through without reading them.
+   */
+  readonly flags: ReadonlySet<string>;
   readonly cache: ReadCache;
   /** The one-sentence form of an error (src/plan/error-text.ts). */
   describe(err: unknown): string;
@@ -160,7 +170,8 @@ export interface KindResults {
 /**
  * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
  * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers); `notes`:
- * what the file should say about the list (written as comments above its key).
+ * what the file should say about the list (written as comments above its key). A value
+ * `undefined` leaves the kind's key out of the file (nothing it manages can be shown).
  */
 export type ExportedText =
   | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean; readonly notes?: readonly string[] }
@@ -170,8 +181,8 @@ export type ExportedText =
 export interface KindExport<Declared> {
   /** Reads this kind's part of the account (in pages) as file text. */
   text(client: WavixClient): Promise<ExportedText>;
-  /** The same content as the typed declared state. */
-  state(client: WavixClient): Promise<Declared>;
+  /** The same content as the typed declared state; undefined leaves the key out, as `text` does. */
+  state(client: WavixClient): Promise<Declared | undefined>;
 }
 
 /**
@@ -231,6 +242,11 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   readonly after?: readonly string[];
   /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
   readonly deleteNote?: string;
+  /**
+   * Said instead of "updated in place" when the API has no update and a changed item is deleted
+   * and created again (`replaced: deleted, then created again (the API has no update)`).
+   */
+  readonly updateNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
   declared(state: DesiredState): Declared | undefined;
   /** How many items the file declares (validate's summary). */

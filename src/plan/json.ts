@@ -10,7 +10,7 @@ function diffJson(f: FieldDiff) {
   // URL passwords masked as in the text plan (mask.ts): --json output lands in CI logs too.
   return f.sensitive
     ? { path: f.path, before: null, after: "(sensitive)" }
-    : { path: f.path, before: maskDeep(f.before ?? null), after: maskDeep(f.after ?? null) };
+    : { path: f.path, before: maskDeep(f.before ?? null), after: maskDeep(f.after ?? null), ...(f.unreadable ? { unreadable: true } : {}) };
 }
 
 export function planJson(plan: Plan) {
@@ -25,6 +25,7 @@ export function planJson(plan: Plan) {
     })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
     ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
+    ...(plan.notes && plan.notes.length > 0 ? { notes: plan.notes.map((n) => ({ kind: n.kind, key: n.key, message: maskText(n.message) })) } : {}),
     summary: { ...plan.summary },
   };
 }

@@ -103,7 +103,8 @@ function diffRow(c: PlannedChange, f: FieldDiff): string {
 
 function changeBlock(c: PlannedChange): string[] {
   // A sub-account has no delete operation: say what really happens (as the terminal does).
-  const note = c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : "";
+  const updateNote = c.action === "update" ? kindNamed(c.kind)?.updateNote : undefined;
+  const note = c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : updateNote !== undefined ? ` (${updateNote})` : "";
   return [
     "<details>",
     `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${htmlText(ownerNote(c))}${note} — ${plural(c.diff.length, "field")}</summary>`,
@@ -129,6 +130,9 @@ function planBody(plan: Plan, file: string): string[] {
   lines.push(...summaryTable(plan), "");
   if (plan.changes.length > 0) {
     for (const c of [...plan.changes].sort(byKindThenKey)) lines.push(...changeBlock(c), "");
+  }
+  if (plan.notes && plan.notes.length > 0) {
+    lines.push("**Notes:**", "", ...[...plan.notes].sort(byKindThenKey).map((n) => `- ${n.kind} ${mdText(n.key)}: ${mdText(maskText(n.message))}`), "");
   }
   if (plan.unmanaged.length > 0) {
     lines.push(

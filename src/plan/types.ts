@@ -31,6 +31,13 @@ export interface PlanProblem {
   message: string;
 }
 
+/** Something a person should know about a declared item that is neither a change nor a problem. */
+export interface PlanNote {
+  kind: ChangeKind;
+  key: string;
+  message: string;
+}
+
 export interface Unmanaged {
   kind: ChangeKind;
   key: string;
@@ -47,6 +54,8 @@ export interface Plan {
   changes: PlannedChange[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
+  /** Neither changes nor problems (a link still pending, a value the API cannot show back); absent when none. */
+  notes?: PlanNote[];
   summary: PlanSummary;
   /** `summary.unchanged` split by kind (the Markdown summary table); absent on plans built by hand. */
   unchangedByKind?: Record<ChangeKind, number>;
