@@ -6,7 +6,9 @@
  * (docs/CONTRACT.md part 8, issue #15). Prints every target with its limit and writes bench/results.json.
  *
  * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 3),
- * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000).
+ * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000),
+ * BENCH_TENANTS (sub-accounts, default 100) × BENCH_TENANT_NUMBERS (numbers each, default 100),
+ * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, pulumi; default all).
  */
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
@@ -22,6 +24,11 @@ const BIG = Number(process.env.BENCH_BIG_NUMBERS ?? 100000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const SUBS = 200;
+const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
+const TENANT_NUMBERS = Number(process.env.BENCH_TENANT_NUMBERS ?? 100);
+const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((x) => x.trim())) : undefined;
+/** Whether a section runs (BENCH_ONLY). */
+const want = (section) => ONLY === undefined || ONLY.has(section);
 const ROOT = join(__dirname, "..");
 const CLI = join(ROOT, "bin", "wavix-sync.js");
 const PROBE = join(__dirname, "probe.js");
@@ -105,6 +112,8 @@ async function main() {
     numbers: NUMBERS,
     bigNumbers: BIG,
     subAccounts: SUBS,
+    tenants: TENANTS,
+    tenantNumbers: TENANT_NUMBERS,
     runs: RUNS,
     baselineRuns: BASELINE_RUNS,
     node: process.version,
@@ -116,8 +125,10 @@ async function main() {
   const cli = (...a) => [CLI, ...a];
 
   // ---- account of NUMBERS numbers ----
+  let sim;
+  if (want("numbers")) {
   const seed = generateAccount({ numbers: NUMBERS, subAccounts: SUBS });
-  let sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS, asyncDelayMs: 500 });
+  sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS, asyncDelayMs: 500 });
   try {
     const all = seed.numbers;
     const ids = JSON.stringify(all.map((n) => n.id));
@@ -150,8 +161,10 @@ async function main() {
   } finally {
     await sim.close();
   }
+  }
 
   // ---- account of BIG numbers ----
+  if (want("big")) {
   const bigSeed = generateAccount({ numbers: BIG, subAccounts: 0 });
   sim = await startSimulator({ port: 0, seed: bigSeed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
   try {
@@ -170,13 +183,43 @@ async function main() {
   } finally {
     await sim.close();
   }
+  }
+
+  // ---- tenants: TENANTS sub-accounts × TENANT_NUMBERS numbers, each read with its own key (issue #20) ----
+  if (want("tenants")) {
+    const tenantSeed = generateAccount({ numbers: 0, subAccounts: TENANTS, numbersPerSubAccount: TENANT_NUMBERS });
+    sim = await startSimulator({ port: 0, seed: tenantSeed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
+    try {
+      const subs = tenantSeed.subAccounts;
+      const nameOf = new Map(subs.map((x) => [x.id, x.name]));
+      // The file `export` writes: every sub-account pinned, each number with its sub_account.
+      const state = {
+        version: 1,
+        file: "tenants.yaml",
+        sub_accounts: subs.map((x) => ({ name: x.name, id: x.id, status: x.status })),
+        numbers: tenantSeed.numbers.map((n) => ({ number: n.number, sub_account: nameOf.get(n.organization), sms_enabled: n.sms_enabled })),
+      };
+      const file = join(dir, "tenants.yaml");
+      writeFileSync(file, stringifyDesiredState(state, { schemaPath: null }));
+      const keyOf = new Map(subs.map((x) => [x.id, x.api_key]));
+      const pairsFile = join(dir, "tenant-ids.json");
+      writeFileSync(pairsFile, JSON.stringify(tenantSeed.numbers.map((n) => [keyOf.get(n.organization), n.id])));
+      s.planTenants = await measure(RUNS, sim, cli("plan", "-f", file, "--json"));
+      s.baselineTenants = await measure(BASELINE_RUNS, sim, [SCENARIO, "baseline-tenants", file], { BENCH_KEYED_IDS_FILE: pairsFile });
+      const label = `${TENANTS} tenants × ${TENANT_NUMBERS}`;
+      lines.push(row(`plan, ${label}`, s.planTenants, s.baselineTenants));
+      lines.push(row("  baseline: GET per number, its key", s.baselineTenants));
+    } finally {
+      await sim.close();
+    }
+  }
   results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
   // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers with
   // the engine's checkpoint after each step and with PULUMI_SKIP_CHECKPOINTS; 10,000
   // (BENCH_PULUMI_BIG, 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js).
   const pulumiTargets = [];
-  if (process.env.BENCH_PULUMI !== "0") {
+  if (process.env.BENCH_PULUMI !== "0" && want("pulumi")) {
     const { runPulumiScenario } = require("./pulumi");
     const small = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
     const big = Number(process.env.BENCH_PULUMI_BIG ?? 10000);
@@ -204,37 +247,46 @@ async function main() {
     }
   }
 
-  const ratio = s.baselinePlan.wallSeconds / s.planNoChanges.wallSeconds;
+
+  const ratio = s.baselinePlan?.wallSeconds / s.planNoChanges?.wallSeconds;
   const cliRuns = ["planNoChanges", "planAllChange", "applyUniform", "validate10k", "validateSmall", "export100k", "planFewOfMany"];
   const earlierRss = ["planNoChanges", "planAllChange", "applyUniform", "planFewOfMany", "validate10k", "validateSmall", "load10k"];
   // [name, value, limit, "<=" | ">=" | "<", unit]
-  const targets = [
-    ["plan of 10,000 declared numbers (whole process)", s.planNoChanges.wallSeconds, 1.5, "<=", "s"],
+  const tenantPages = TENANTS * Math.max(1, Math.ceil(TENANT_NUMBERS / 100));
+  const all = [
+    ["plan of 10,000 declared numbers (whole process)", s.planNoChanges?.wallSeconds, 1.5, "<=", "s"],
     ["plan vs per-resource baseline", ratio, 15, ">=", "×"],
-    ["plan requests", s.planNoChanges.requests, 120, "<=", ""],
-    ["uniform apply writes", s.applyUniform.writeRequests, 120, "<=", ""],
-    ["plan, 50 of 100,000: requests", s.planFewOfMany.requests, 60, "<=", ""],
-    ["10,000-number file: load + validate", s.load10k.seconds, 0.4, "<=", "s"],
-    ["100,000-number file: load + validate", s.load100k.seconds, 4, "<=", "s"],
-    ["100,000-number file: peak RSS", s.load100k.peakRssMb, 500, "<=", "MB"],
-    ["export of 100,000 numbers: requests", s.export100k.requests, 1010, "<=", ""],
-    ["export of 100,000 numbers (whole process)", s.export100k.wallSeconds, 8, "<=", "s"],
-    ["export of 100,000 numbers: peak RSS", s.export100k.peakRssMb, 300, "<=", "MB"],
-    ["validate of a small file (whole process)", s.validateSmall.wallSeconds, 0.35, "<=", "s"],
-    ["peak RSS of plan/apply/validate runs", Math.max(...earlierRss.map((k) => s[k].peakRssMb)), 300, "<", "MB"],
-    ["CLI processes that loaded @pulumi/pulumi", cliRuns.filter((k) => s[k].pulumiLoaded).length, 0, "<=", ""],
+    ["plan requests", s.planNoChanges?.requests, 120, "<=", ""],
+    ["uniform apply writes", s.applyUniform?.writeRequests, 120, "<=", ""],
+    ["plan, 50 of 100,000: requests", s.planFewOfMany?.requests, 60, "<=", ""],
+    ["10,000-number file: load + validate", s.load10k?.seconds, 0.4, "<=", "s"],
+    ["100,000-number file: load + validate", s.load100k?.seconds, 4, "<=", "s"],
+    ["100,000-number file: peak RSS", s.load100k?.peakRssMb, 500, "<=", "MB"],
+    ["export of 100,000 numbers: requests", s.export100k?.requests, 1010, "<=", ""],
+    ["export of 100,000 numbers (whole process)", s.export100k?.wallSeconds, 8, "<=", "s"],
+    ["export of 100,000 numbers: peak RSS", s.export100k?.peakRssMb, 300, "<=", "MB"],
+    ["validate of a small file (whole process)", s.validateSmall?.wallSeconds, 0.35, "<=", "s"],
+    ["peak RSS of plan/apply/validate runs", Math.max(...earlierRss.filter((k) => s[k]).map((k) => s[k].peakRssMb)), 300, "<", "MB"],
+    ["CLI processes that loaded @pulumi/pulumi", cliRuns.filter((k) => s[k]?.pulumiLoaded).length, 0, "<=", ""],
+    // Tenants (issue #20): pages per tenant (one sub-account listing, then each tenant's pages with its key).
+    [`plan of ${TENANTS} tenants × ${TENANT_NUMBERS} numbers (whole process)`, s.planTenants?.wallSeconds, 3, "<=", "s"],
+    [`plan of ${TENANTS} tenants × ${TENANT_NUMBERS}: requests`, s.planTenants?.requests, tenantPages + Math.ceil(TENANTS / 100) + 1, "<=", ""],
+    ["tenants plan vs per-resource baseline", s.baselineTenants?.wallSeconds / s.planTenants?.wallSeconds, 5, ">=", "×"],
     ...pulumiTargets,
   ];
+  const targets = all.filter(([, value]) => typeof value === "number" && Number.isFinite(value));
   const check = (v, limit, op) => (op === "<=" ? v <= limit : op === ">=" ? v >= limit : v < limit);
   results.targets = Object.fromEntries(
     targets.map(([name, value, limit, op, unit]) => [name, { value: Number(value.toFixed(3)), limit, op, unit, met: check(value, limit, op) }]),
   );
   for (const r of Object.values(s)) delete r.stdout;
-  writeFileSync(join(__dirname, "results.json"), JSON.stringify(results, null, 2) + "\n");
+  // A partial run (BENCH_ONLY) never replaces the full run's bench/results.json.
+  const resultsFile = ONLY ? join(dir, "results.json") : join(__dirname, "results.json");
+  writeFileSync(resultsFile, JSON.stringify(results, null, 2) + "\n");
 
   const out = process.stdout;
   out.write(
-    `wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts, ${LATENCY_MS} ms simulated latency (local simulator); ` +
+    `wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts; ${TENANTS} tenants × ${TENANT_NUMBERS} numbers; ${LATENCY_MS} ms simulated latency (local simulator); ` +
       `whole processes, median of ${RUNS} runs (baselines ${BASELINE_RUNS}); ${results.machine.cpus} CPUs, ` +
       `load average ${results.machine.loadAverageAtStart[0]} at start, ${results.machine.loadAverageAtEnd[0]} at end\n\n`,
   );
@@ -243,7 +295,7 @@ async function main() {
     const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
     out.write(`${t.met ? "met   " : "MISSED"}  ${name}: ${fmt(t.value)}${t.unit ? ` ${t.unit}` : ""} (limit ${t.op} ${t.limit}${t.unit ? ` ${t.unit}` : ""})\n`);
   }
-  out.write(`\nWrote bench/results.json\n`);
+  out.write(ONLY ? `\n(BENCH_ONLY: bench/results.json left as it was)\n` : `\nWrote bench/results.json\n`);
   if (!Object.values(results.targets).every((t) => t.met)) process.exitCode = 1;
 }
 

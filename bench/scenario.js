@@ -4,19 +4,21 @@
  *   node bench/scenario.js load FILE            time to load and validate FILE (no Node start-up)
  *   node bench/scenario.js baseline-plan FILE   per-resource reader: one GET per number, 10 in flight
  *   node bench/scenario.js baseline-apply FILE  one PATCH per number, 10 in flight
- * Env: WAVIX_API_KEY, WAVIX_BASE_URL, BENCH_IDS (baselines). Prints one JSON line.
+ *   node bench/scenario.js baseline-tenants FILE  one GET per tenant's number with its key, 10 in flight
+ * Env: WAVIX_API_KEY, WAVIX_BASE_URL, BENCH_IDS (baselines), BENCH_KEYED_IDS_FILE (a JSON file of [key, id] pairs).
+ * Prints one JSON line.
  */
 const { readFileSync } = require("node:fs");
 
-async function perResource(method, body) {
-  // The per-resource way (ids known up front, which flatters it), 10 in flight.
-  const ids = JSON.parse(process.env.BENCH_IDS);
+async function perResource(method, body, keyed) {
+  // The per-resource way (ids, and each number's key, known up front, which flatters it), 10 in flight.
+  const ids = keyed ?? JSON.parse(process.env.BENCH_IDS).map((id) => [process.env.WAVIX_API_KEY, id]);
   const base = process.env.WAVIX_BASE_URL;
-  const headers = { authorization: `Bearer ${process.env.WAVIX_API_KEY}`, "content-type": "application/json" };
   let next = 0;
   const worker = async () => {
     while (next < ids.length) {
-      const id = ids[next++];
+      const [key, id] = ids[next++];
+      const headers = { authorization: `Bearer ${key}`, "content-type": "application/json" };
       const r = await fetch(`${base}/v1/numbers/${id}`, { method, headers, body });
       await r.json();
     }
@@ -37,6 +39,9 @@ async function main() {
   } else if (what === "baseline-plan") {
     readFileSync(file, "utf8");
     detail = await perResource("GET");
+  } else if (what === "baseline-tenants") {
+    readFileSync(file, "utf8");
+    detail = await perResource("GET", undefined, JSON.parse(readFileSync(process.env.BENCH_KEYED_IDS_FILE, "utf8")));
   } else if (what === "baseline-apply") {
     detail = await perResource("PATCH", JSON.stringify({ call_status_url: process.env.BENCH_BASELINE_URL }));
   } else throw new Error(`unknown scenario ${what}`);

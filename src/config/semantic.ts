@@ -178,7 +178,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
   };
 
   // Each resource kind's checks, in file order (src/kinds/<kind>/file.ts).
-  const tools = { root: data, lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p) };
+  const tools = { root: data, lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p), document: data };
   for (const kind of kindsInFileOrder()) kind.fileForm.check(data[kind.file.key], tools);
 
   // Audit lists: a repeated brand or session would be audited (and charged in totals) twice.

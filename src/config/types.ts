@@ -102,8 +102,30 @@ export interface DesiredNumber {
   destinations?: DesiredDestination[];
   /** Pulumi only: retain (default) | release. */
   on_delete?: "retain" | "release";
+  /**
+   * The sub-account that owns the number (a tenant's number): its name, or its id (the pinned
+   * `id:` of a sub-account). Absent: the master account's own number.
+   */
+  sub_account?: string | number;
+  /**
+   * `sub_account` resolved against the file's `sub_accounts:` (set by the number kind's `declared`,
+   * never by the file): the name and pinned id the file gives that sub-account.
+   */
+  tenant?: TenantRef;
   path: string;
   pos?: SourcePosition;
+}
+
+/** Which sub-account a declared number belongs to, as far as the file says. */
+export interface TenantRef {
+  /** The sub-account's name (the file's declaration, or the number's `sub_account:` string). */
+  name?: string;
+  /** Its id (the declaration's pinned `id:`, or the number's `sub_account:` integer). */
+  id?: number;
+  /** Whether `sub_accounts:` declares it (a declared one without an id may be created by this apply). */
+  declared: boolean;
+  /** The status the file declares for it, if any. */
+  status?: "enabled" | "disabled";
 }
 
 export interface TwoFaServiceWindow {

@@ -18,7 +18,7 @@ import type { DesiredState, SourcePosition } from "../config/types";
 import type { RawProblem } from "../config/semantic";
 import type { PathSegment } from "../config/yaml-nodes";
 import type { FieldDiff } from "../resources/diff";
-import type { ChangeAction, ChangeKind, ChangeResult } from "../plan/types";
+import type { ChangeAction, ChangeKind, ChangeOwner, ChangeResult } from "../plan/types";
 
 /** A JSON Schema (draft-07) object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -49,6 +49,8 @@ export interface FileCheckTools {
   /** Reports a name matched exactly that has leading or trailing blanks; true when it did. */
   padded(v: unknown, segments: PathSegment[], what: string): boolean;
   report(problem: RawProblem): void;
+  /** The whole file's data, for a check that refers to another kind's part (a number's `sub_account`). */
+  readonly document: Readonly<Record<string, unknown>>;
 }
 
 /** The kind's part of the file as data: checks past the schema, normalisation, and the way back. */
@@ -78,6 +80,8 @@ export interface KindChange<Op extends OpBase> {
    * replace). Defaults to `op.action === "delete"`.
    */
   readonly destructive?: boolean;
+  /** Who owns the item, when not the account itself (a tenant's number: its sub-account); shown in plans. */
+  readonly owner?: ChangeOwner;
 }
 
 /** A kind's part of the plan. The engine stamps `kind` onto each item. */
@@ -187,11 +191,12 @@ export interface KindResults {
 
 /**
  * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
- * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers). A value
+ * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers); `notes`:
+ * what the file should say about the list (written as comments above its key). A value
  * `undefined` leaves the kind's key out of the file (nothing it manages can be shown).
  */
 export type ExportedText = (
-  | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
+  | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean; readonly notes?: readonly string[] }
   | { readonly form: "value"; readonly value: unknown }
 ) & {
   /** What the account holds that the file cannot declare, left out (printed as warnings). @default [] */
@@ -212,7 +217,11 @@ export interface KindExport<Declared> {
  * they give. `R` is the kind's resource class.
  */
 export interface PulumiProgramPart<Declared, R> {
-  /** `earlier`: the resources of the kinds declared before this one, by collection (numbers routed to a trunk by label). */
+  /**
+   * `earlier`: the resources of the kinds declared before this one (file order), by collection
+   * (`subAccounts`, `sipTrunks`), so a resource can take its inputs from another's outputs (a
+   * tenant's number from its sub-account's id; a number routed by label from its trunk's).
+   */
   declare(declared: Declared, opts: PulumiResourceOptions, earlier?: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Record<string, R>;
   outputs?(resources: Record<string, R>): Record<string, unknown>;
 }

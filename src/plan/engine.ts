@@ -116,7 +116,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     const part = await kind.plan(ctx, declared[i], current[i]);
     for (const c of part.changes) {
       const op: OpBase = c.op;
-      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff });
+      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, ...(c.owner ? { owner: c.owner } : {}) });
       ops.push({ kind: kind.name, key: op.key, action: op.action, destructive: c.destructive ?? op.action === "delete", data: op });
     }
     for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message });

@@ -77,6 +77,12 @@ function unplannedNote(plan: Plan): string {
  * The plan for standard output. Problems are not in it (see `formatPlanProblems`), but its
  * summary never claims the account matches the file when there were any.
  */
+/** ` of sub_account "Tenant Alpha" (id 2001)` for an item an owner holds (a tenant's number); "" otherwise. */
+export function ownerNote(c: PlannedChange): string {
+  if (!c.owner) return "";
+  return ` of ${c.owner.kind} ${JSON.stringify(c.owner.key)}${c.owner.id !== undefined ? ` (id ${c.owner.id})` : ""}`;
+}
+
 export function formatPlan(plan: Plan, file: string): string {
   const lines: string[] = [];
   if (plan.changes.length === 0 && plan.problems.length > 0) {
@@ -86,7 +92,7 @@ export function formatPlan(plan: Plan, file: string): string {
   } else {
     lines.push("wavix-sync will perform the following actions:", "");
     for (const c of plan.changes) {
-      lines.push(`  # ${c.kind} "${c.key}" ${verb(c)}`);
+      lines.push(`  # ${c.kind} "${c.key}"${ownerNote(c)} ${verb(c)}`);
       lines.push(`  ${SYMBOL[c.action]} ${c.kind} "${c.key}"`);
       const width = Math.max(...c.diff.map((f) => f.path.length));
       for (const f of c.diff) lines.push(fieldLine(c, f, width));

@@ -16,7 +16,13 @@ function diffJson(f: FieldDiff) {
 export function planJson(plan: Plan) {
   return {
     version: 1 as const,
-    changes: plan.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map(diffJson) })),
+    changes: plan.changes.map((c) => ({
+      kind: c.kind,
+      key: c.key,
+      action: c.action,
+      ...(c.owner ? { owner: { kind: c.owner.kind, key: c.owner.key, ...(c.owner.id !== undefined ? { id: c.owner.id } : {}) } } : {}),
+      diff: c.diff.map(diffJson),
+    })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
     ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
     ...(plan.notes && plan.notes.length > 0 ? { notes: plan.notes.map((n) => ({ kind: n.kind, key: n.key, message: maskText(n.message) })) } : {}),

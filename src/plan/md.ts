@@ -10,7 +10,7 @@
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
 import type { FieldDiff } from "../resources/diff";
-import { formatFieldValue, rerunNote } from "./format";
+import { formatFieldValue, ownerNote, rerunNote } from "./format";
 import { maskText } from "./mask";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
@@ -112,7 +112,7 @@ function changeBlock(c: PlannedChange): string[] {
   const note = actionNote(c);
   return [
     "<details>",
-    `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${note} — ${plural(c.diff.length, "field")}</summary>`,
+    `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${htmlText(ownerNote(c))}${note} — ${plural(c.diff.length, "field")}</summary>`,
     "",
     "| Field | Before | After |",
     "| --- | --- | --- |",

@@ -13,6 +13,15 @@ export interface PlannedChange {
   key: string;
   action: ChangeAction;
   diff: FieldDiff[];
+  /** Who owns the item when not the account itself (a tenant's number: its sub-account). */
+  owner?: ChangeOwner;
+}
+
+/** The owner of a planned item: another item, by kind and key (and its Wavix id). */
+export interface ChangeOwner {
+  kind: ChangeKind;
+  key: string;
+  id?: number;
 }
 
 /** Something declared that cannot be planned (a number the account does not own, an ambiguous name). */

@@ -59,6 +59,7 @@ export async function streamExport(
       continue;
     }
     items[key] = part.items.length;
+    for (const note of part.notes ?? []) buffer += `# ${note.replace(/[\r\n]+/g, " ")}\n`;
     buffer += part.items.length === 0 ? `${key}: []\n` : `${key}:\n`;
     if (!part.chunked) {
       buffer += part.items.join("");

@@ -251,6 +251,11 @@ export interface GenerateAccountOptions {
   subAccounts?: number;
   /** Seed of the variation between numbers. @default 1 */
   seed?: number;
+  /**
+   * Numbers each sub-account owns (tenants' numbers, seen only with that sub-account's key):
+   * `1556<ssss><nnn>` for sub-account `ssss`, ids from 10000001. At most 999. @default 0
+   */
+  numbersPerSubAccount?: number;
 }
 
 /**
@@ -296,5 +301,21 @@ export function generateAccount(options: GenerateAccountOptions): SimSeed {
       status: "enabled",
     });
   }
+  const per = options.numbersPerSubAccount ?? 0;
+  if (per > 999) throw new RangeError("numbersPerSubAccount: at most 999");
+  subAccounts.forEach((sub, s) => {
+    for (let j = 1; j <= per; j++) {
+      numbers.push({
+        id: 10_000_000 + s * per + j,
+        organization: sub.id,
+        number: `1556${String(s + 1).padStart(4, "0")}${String(j).padStart(3, "0")}`,
+        sms_enabled: rng.next() < 0.5,
+        call_recording_enabled: false,
+        transcription_enabled: false,
+        transcription_threshold: 0,
+        destination: [],
+      });
+    }
+  });
   return { organizationId: 1000, numbers, subAccounts, rngSeed: options.seed ?? 1 };
 }

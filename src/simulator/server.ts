@@ -258,7 +258,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
           ? "appid"
           : "none";
     const record = (status: number): void => {
-      log.push({ method, path, query: redactQuery(url.search.slice(1)), status, at, auth: authKind });
+      const who = authenticate(req, url.searchParams);
+      log.push({ method, path, query: redactQuery(url.search.slice(1)), status, at, auth: authKind, ...("org" in who ? { org: who.org } : {}) });
     };
     // Seed 5.8: `appid` still works but is deprecated; say so on every such answer.
     const extraHeaders: Record<string, string> = authKind === "appid" ? { deprecation: "true" } : {};

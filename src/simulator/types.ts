@@ -97,6 +97,8 @@ export interface SimRequestLogEntry {
   /** ISO time the request arrived. */
   at: string;
   auth: "bearer" | "appid" | "none";
+  /** The organisation the key authenticates as (the master's id, or a sub-account's); absent when none. */
+  org?: number;
 }
 
 /** A number as seeded: the wire fields (defaults fill what is missing) plus the owning organisation. */

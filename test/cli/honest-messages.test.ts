@@ -46,7 +46,7 @@ describe("plan with a problem", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
       'Error: number "15550000005": number 15550000005 belongs to sub-account "Acme Support" (id 2001), not to the account itself: ' +
-        "the CLI manages the account's own numbers, so remove it from this file, or declare it in a Pulumi program as a PhoneNumber with subAccountId 2001",
+        'declare it with sub_account: "Acme Support" (the API cannot move a number between the account and its sub-accounts)',
     );
     expect(r.stderr + r.stdout).not.toContain("buy it first");
     expect(r.stderr + r.stdout).not.toContain(SUB_KEY);

@@ -46,7 +46,7 @@ const EXPECTED: Record<string, string[]> = {
     'many-problems.yaml:8:22: expected an http(s) URL or null, got the string "not a url" (at numbers[0].call_status_url)',
     'many-problems.yaml:10:53: unknown transport "sipp": expected sip, pstn, trunk, 1, 4 or 5 (at numbers[0].destinations[0].transport)',
     'many-problems.yaml:11:13: duplicate number "15551230001": first declared at line 6 (numbers[0]) (at numbers[1].number)',
-    'many-problems.yaml:12:5: unknown key "transcription" (expected number, sms_enabled, sms_relay_url, call_status_url, ' +
+    'many-problems.yaml:12:5: unknown key "transcription" (expected number, sub_account, sms_enabled, sms_relay_url, call_status_url, ' +
       "call_recording_enabled, transcription_enabled, transcription_threshold, destinations or on_delete) (at numbers[1].transcription)",
   ],
   "missing-number.yaml": ['missing-number.yaml:3:5: missing required key "number" (at numbers[0])'],

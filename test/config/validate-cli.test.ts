@@ -38,7 +38,7 @@ describe("wavix-sync validate", () => {
 
   it("accepts --file and summarises the multi-tenant example", () => {
     const r = run(["validate", "--file", "examples/multi-tenant.yaml"]);
-    expect(r).toEqual({ code: 0, stdout: "examples/multi-tenant.yaml: valid (4 sub-accounts, 0 SIP trunks, 3 numbers, 1 call webhook)\n", stderr: "" });
+    expect(r).toEqual({ code: 0, stdout: "examples/multi-tenant.yaml: valid (4 sub-accounts, 0 SIP trunks, 4 numbers, 1 call webhook)\n", stderr: "" });
   });
 
   it("reads wavix.yaml in the current directory by default", () => {

@@ -297,6 +297,33 @@ exports.lineId = line.wavixId;
 }
 
 describe.skipIf(unavailable)("numbers of sub-accounts", () => {
+  it("the file's sub_account: on a number: declareResources manages it with that sub-account's key", async () => {
+    const s = await simulator();
+    const p = track(
+      checkoutProject({
+        "wavix.yaml": `version: 1
+sub_accounts:
+  - name: Acme Support
+numbers:
+  - number: "15551230007"
+    sub_account: Acme Support
+    sms_enabled: true
+`,
+      }),
+    );
+    const stack = stackOf(p, s);
+    const first = await must(stack.up());
+    expect(ops(first)).toMatchObject({ "sub-account:Acme Support": "create", "number:15551230007": "create" });
+    expect(s.store.numbers.get(4007)!.data.sms_enabled).toBe(true);
+    expect(s.store.numbers.get(4007)!.organization).toBe(2001);
+    expect(stack.resource("number:15551230007")!.outputs.subAccountId).toBe(2001);
+    expect(stack.checkpointText()).not.toContain(DEMO_SUB_ACCOUNT_KEYS.acmeSupport);
+    const mark = s.log.length;
+    const second = await must(stack.up());
+    expect(new Set(Object.values(ops(second)))).toEqual(new Set(["same"]));
+    expect(writesSince(s, mark)).toEqual([]);
+  }, LONG);
+
   it("moving a number to another sub-account updates it and never releases it", async () => {
     const s = await simulator();
     const p = tenantProject();

@@ -83,7 +83,7 @@ describe("declareResources", () => {
     const ma = byName(a);
     const mb = byName(b);
     expect([...ma.keys()].sort()).toEqual([...mb.keys()].sort());
-    expect(ma.size).toBe(8);
+    expect(ma.size).toBe(9);
     for (const [name, r] of ma) {
       const other = inputsOf(mb.get(name)!);
       const mine = inputsOf(r);
@@ -100,6 +100,21 @@ describe("declareResources", () => {
     expect(inputsOf(ma.get("number:15551230005")!).onDelete).toBe("release");
     // A pinned sub-account is named by its id (a rename in the file renames it in place).
     expect(inputsOf(ma.get("sub-account:id:2002")!).subAccountId).toBe(2002);
+    // A tenant's number follows the file's sub_account: (Legacy Team, pinned 2002).
+    expect(inputsOf(ma.get("number:15551230008")!).subAccountId).toBe(2002);
+  });
+
+  it("a tenant's number follows the file's sub_account: a pinned id as it is; an undeclared name is an error", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "wavix-tenants-"));
+    const file = path.join(dir, "t.yaml");
+    writeFileSync(file, 'version: 1\nnumbers:\n  - number: "15550000012"\n    sub_account: 2002\n  - number: "15550000013"\n    sub_account: Somebody\n');
+    const state = load(file);
+    await expect(capturePulumiResources(PROGRAM, "declareResources", { args: state })).rejects.toThrow(
+      /number 15550000013: sub_account "Somebody" is not declared in the file's sub_accounts/,
+    );
+    state.numbers = state.numbers!.slice(0, 1);
+    const rs = byName(await capturePulumiResources(PROGRAM, "declareResources", { args: state }));
+    expect(inputsOf(rs.get("number:15550000012")!).subAccountId).toBe(2002);
   });
 
   it("runProgram declares the file named by its option", async () => {
@@ -114,6 +129,7 @@ describe("declareResources", () => {
         "number:15551230004",
         "number:15551230005",
         "number:15551230006",
+        "number:15551230008",
         "sub-account:Tenant Alpha",
         "sub-account:Tenant Beta",
         "sub-account:Tenant Gamma",

@@ -853,6 +853,89 @@ describe("issue #22: a whole-request deadline", () => {
   });
 });
 
+describe("tenants' numbers read with their own keys (issue #20)", () => {
+  const TENANT_KEYS = Array.from({ length: 12 }, (_, i) => `tenant-key-${i + 1}-Hq7`);
+  /** 12 sub-accounts; tenant 1 owns 150 numbers (two pages), the others 3 each; the master 2. */
+  function tenantSeed(): SimSeed {
+    const subAccounts = TENANT_KEYS.map((k, i) => ({ id: 5001 + i, name: `Tenant ${i + 1}`, api_key: k }));
+    const numbers: NonNullable<SimSeed["numbers"]> = [
+      { id: 1, number: "15552000001", sms_enabled: false },
+      { id: 2, number: "15552000002", sms_enabled: false },
+    ];
+    for (let j = 1; j <= 150; j++) numbers.push({ id: 10_000 + j, number: `1555301${String(j).padStart(4, "0")}`, organization: 5001, sms_enabled: false } as never);
+    for (let i = 2; i <= 12; i++) {
+      for (let j = 1; j <= 3; j++) numbers.push({ id: i * 100 + j, number: `15553${String(i).padStart(2, "0")}${String(j).padStart(4, "0")}`, organization: 5000 + i, sms_enabled: false } as never);
+    }
+    return { subAccounts, numbers };
+  }
+  function tenantYaml(): string {
+    const lines = ["version: 1", "numbers:", '  - number: "15552000001"', "    sms_enabled: true"];
+    lines.push('  - number: "15553010149"', "    sub_account: Tenant 1", "    sms_enabled: true");
+    for (let i = 2; i <= 12; i++) for (let j = 1; j <= 3; j++) lines.push(`  - number: "15553${String(i).padStart(2, "0")}${String(j).padStart(4, "0")}"`, `    sub_account: Tenant ${i}`, "    sms_enabled: true");
+    return lines.join("\n") + "\n";
+  }
+  const keyOf = (req: { headers: Record<string, unknown> }) => String(req.headers.authorization ?? "").replace(/^Bearer /, "");
+  const noKeys = (text: string) => {
+    for (const k of [MASTER_KEY, ...TENANT_KEYS]) expect(text).not.toContain(k);
+  };
+
+  it("a tenant's listing that lies (page 2 empty): the plan stops naming the listing, no key in the message, nothing written", async () => {
+    const { sim, proxy } = await world(tenantSeed());
+    const lie = lyingPagination("empty-after-page-1", ["/v1/numbers"]);
+    proxy.set({ rewrite: (req, status, body) => (keyOf(req) === TENANT_KEYS[0] ? lie.rewrite!(req, status, body) : body) });
+    // 149 is on page 2 of Tenant 1's two-page listing: one number missing from page 1, so the whole listing is read.
+    const r = await run(proxy.url, tenantYaml());
+    expect(r.error).toBeInstanceOf(IncompleteListingError);
+    expect((r.error as Error).message).toMatch(/^GET \/v1\/numbers\?per_page=100: listing incomplete: page 2 came back empty after 100 of the 150 items/);
+    noKeys((r.error as Error).message);
+    expect(writesOf(proxy)).toBe(0);
+    expect(sim.store.numbers.get(10_149)!.data.sms_enabled).toBe(false);
+    rows.push({ condition: "a tenant's number listing (its own key) comes back empty on page 2", outcome: "plan stops naming the listing (no key in it); no write", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a tenant's key refused (401): its numbers are an error naming the sub-account; every other owner's numbers are written", async () => {
+    const { sim, proxy } = await world(tenantSeed());
+    proxy.set({
+      before: (req) => (keyOf(req) === TENANT_KEYS[2] ? { status: 401, body: { success: false, error: true, message: "Unauthenticated" } } : undefined),
+    });
+    const r = await run(proxy.url, tenantYaml());
+    expect(r.error).toBeUndefined();
+    const problems = r.prepared!.plan.problems;
+    expect(problems.map((p) => p.key).sort()).toEqual(["15553030001", "15553030002", "15553030003"]);
+    expect(problems[0].message).toMatch(/^the API refused sub-account "Tenant 3" \(id 5003\)'s key: /);
+    noKeys(JSON.stringify(problems));
+    expect(r.result!.ok).toBe(true);
+    expect(r.result!.results).toHaveLength(1 + 1 + 10 * 3);
+    expect(sim.store.numbers.get(1)!.data.sms_enabled).toBe(true);
+    expect(sim.store.numbers.get(10_149)!.data.sms_enabled).toBe(true);
+    expect(sim.store.numbers.get(1201)!.data.sms_enabled).toBe(true);
+    expect(sim.store.numbers.get(301)!.data.sms_enabled).toBe(false);
+    rows.push({ condition: "one tenant's key answered 401", outcome: "that tenant's numbers reported (sub-account named, no key); the others planned, written, read back", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("slow tenants: the reads of 12 tenants stay within the client's concurrency bound", async () => {
+    const { sim, proxy } = await world(tenantSeed());
+    let inFlight = 0;
+    let most = 0;
+    proxy.set({
+      before: async () => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((done) => setTimeout(done, 30));
+        inFlight--;
+      },
+    });
+    const c = client(proxy.url, { concurrency: 4 });
+    const { plan } = await computePlan(c, desired(tenantYaml()));
+    expect(plan.problems).toEqual([]);
+    expect(plan.changes).toHaveLength(1 + 1 + 11 * 3);
+    expect(most).toBeLessThanOrEqual(4);
+    // One sub-account listing, the master's page, and each tenant's pages (Tenant 1: two).
+    expect(proxy.requests.length).toBe(1 + 1 + 2 + 11);
+    rows.push({ condition: "12 tenants read through a server that lags 30 ms a request (concurrency 4)", outcome: `at most ${most} requests in flight; one page per tenant (two for 150 numbers)`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
 afterAll(() => {
   if (process.env.WRITE_RELIABILITY_DOC !== "1") return;
   replaceDocBlock("hostile", [

@@ -6,7 +6,7 @@ import { NUMBER_SETTING_KEYS, type DesiredDestination, type DesiredNumber } from
 import { quoteName } from "../../config/messages";
 import { normalizeDigits, transportCode, transportName } from "../../config/transport";
 import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileForm } from "../contract";
+import type { FileCheckTools, FileForm } from "../contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -33,6 +33,7 @@ function normalizeDestination(d: Obj): DesiredDestination {
 /** A number in the file format (keys absent from the state stay absent). */
 export function numberFileObject(n: Omit<DesiredNumber, "path" | "pos">): Obj {
   const o: Obj = { number: n.number };
+  if (n.sub_account !== undefined) o.sub_account = n.sub_account;
   for (const k of NUMBER_SETTING_KEYS) {
     if (k !== "destinations" && n[k] !== undefined) o[k] = n[k];
   }
@@ -52,18 +53,48 @@ export function numberFileObject(n: Omit<DesiredNumber, "path" | "pos">): Obj {
   return o;
 }
 
+/**
+ * A number's `sub_account:` names a sub-account the file declares when the file has `sub_accounts:`
+ * (one it does not declare would be unmanaged, or disabled by `--prune`, while its numbers are
+ * managed): by name (declared once, or pinned twice: then by id) or by a pinned `id:`. Without
+ * `sub_accounts:`, the name or id is looked up in the account when planning.
+ */
+function checkTenant(
+  ref: unknown,
+  segments: PathSegment[],
+  declaredSubs: Obj[] | undefined,
+  { padded, report }: Pick<FileCheckTools, "padded" | "report">,
+): void {
+  if (typeof ref === "string") {
+    if (padded(ref, segments, "sub-account name") || declaredSubs === undefined) return;
+    const named = declaredSubs.filter((s) => s.name === ref);
+    if (named.length === 0) {
+      report({ segments, message: `sub-account ${quoteName(ref)} is not declared in sub_accounts: declare it there (its numbers are managed with its key)` });
+    } else if (named.length > 1) {
+      const ids = named.map((s) => s.id).filter((id) => typeof id === "number");
+      report({ segments, message: `sub-account name ${quoteName(ref)} is declared ${named.length} times: write the id of the one that owns the number (${ids.join(" or ")})` });
+    }
+  } else if (typeof ref === "number" && Number.isInteger(ref) && declaredSubs !== undefined) {
+    if (!declaredSubs.some((s) => s.id === ref)) {
+      report({ segments, message: `sub-account id ${ref} is not pinned in sub_accounts: declare that sub-account with id: ${ref}, or write its name` });
+    }
+  }
+}
+
 export const numberFileForm: FileForm<DesiredNumber[]> = {
   urls: [
     ["*", "sms_relay_url"],
     ["*", "call_status_url"],
   ],
 
-  check(value, { root, lineOf, describePath, unique, urlCheck, report }) {
+  check(value, { root, lineOf, describePath, unique, urlCheck, padded, report, document }) {
     const trunkLabels = new Set(Array.isArray(root.sip_trunks) ? root.sip_trunks.map((t: unknown) => (isObj(t) ? t.label : undefined)) : []);
     if (!Array.isArray(value)) return;
     const byDigits = new Map<string, number>();
+    const declaredSubs = Array.isArray(document.sub_accounts) ? (document.sub_accounts as unknown[]).filter(isObj) : undefined;
     value.forEach((n: unknown, i) => {
       if (!isObj(n)) return;
+      checkTenant(n.sub_account, ["numbers", i, "sub_account"], declaredSubs, { padded, report });
       if (typeof n.number === "string" && /^\+?[0-9]+$/.test(n.number)) {
         const digits = normalizeDigits(n.number);
         unique(byDigits, digits, "numbers", i, "number", `number "${digits}"`);
@@ -132,6 +163,7 @@ export const numberFileForm: FileForm<DesiredNumber[]> = {
         n.destinations = (raw.destinations as Obj[]).map(normalizeDestination);
       }
       copy(n, raw, "on_delete");
+      copy(n, raw, "sub_account");
       const pos = positionOf(segs);
       if (pos) n.pos = pos;
       return n;

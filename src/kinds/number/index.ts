@@ -4,8 +4,9 @@
  * back to one PATCH per number, a URL clear goes out on its own, and asynchronous bulk changes are
  * polled for (bounded) before the result is known.
  */
+import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
-import type { DesiredNumber } from "../../config/types";
+import type { DesiredNumber, TenantRef } from "../../config/types";
 import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, OpBase, Write } from "../contract";
 import { subAccountList } from "../sub-account";
 import { SIP_TRUNK_KIND, trunkList } from "../sip-trunk";
@@ -28,21 +29,37 @@ import {
   type NumberWriteBatch,
 } from "./handler";
 import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
+import { ownerMismatchMessage, readTenants, tenantKey, tenantLabel, withTenants, type TenantRead } from "./tenants";
 import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
+
+/** The sub-account a tenant's number is written under: its client holds that sub-account's key (memory only). */
+export interface NumberOwner {
+  readonly id: number;
+  readonly name: string;
+  readonly client: WavixClient;
+}
 
 export type NumberOp = OpBase & {
   action: "update";
   write: NumberWrite;
   desired: NumberSettings;
+  /** The sub-account whose key writes it (a tenant's number). */
+  owner?: NumberOwner;
   /** The file's destinations, kept while some route to trunks (by label) created in this same run. */
   declared?: DesiredNumber;
   /** Labels of those trunks: their id and login come from their creates (`EarlierWrites`). */
   newTrunks?: string[];
 };
 
-export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber>, NumberOp, "PhoneNumber"> = {
+/** What one read gives: the account's own numbers found, and each tenant's (by tenantKey). */
+export interface NumbersRead {
+  readonly own: Map<string, WavixNumber>;
+  readonly tenants: Map<string, TenantRead>;
+}
+
+export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber"> = {
   name: "number",
   label: { one: "number", many: "numbers" },
   file: numbersFragment,
@@ -56,29 +73,67 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
   },
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).
   after: [SIP_TRUNK_KIND],
-  declared: (state) => state.numbers,
+  declared: (state) => (state.numbers === undefined ? undefined : withTenants(state.numbers, state.sub_accounts)),
   count: (declared) => declared.length,
-  read: (ctx, declared) => findNumbers(ctx.client, declared.map((n) => n.number)),
+  async read(ctx, declared) {
+    const own: string[] = [];
+    const groups = new Map<string, { ref: TenantRef; digits: string[] }>();
+    for (const n of declared) {
+      if (!n.tenant) {
+        own.push(n.number);
+        continue;
+      }
+      const key = tenantKey(n.tenant);
+      const g = groups.get(key);
+      if (g) g.digits.push(n.number);
+      else groups.set(key, { ref: n.tenant, digits: [n.number] });
+    }
+    const [ownFound, tenants] = await Promise.all([
+      findNumbers(ctx.client, own),
+      readTenants(ctx.client, groups, () => subAccountList(ctx), ctx.describe),
+    ]);
+    return { own: ownFound, tenants };
+  },
 
-  async plan(ctx, declared, numbers) {
+  async plan(ctx, declared, current) {
     const out: KindPlan<NumberOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const ownMissing: string[] = [];
+    const tenantMissing: { digits: string; read: TenantRead & { ok: true } }[] = [];
     // `trunk: LABEL` destinations: the trunk listing is read once (the trunk kind shares it).
-    const byLabel = declared.some((n) => n.destinations?.some((x) => x.trunk !== undefined));
+    const byLabel = declared.some((x) => x.destinations?.some((y) => y.trunk !== undefined));
     const trunks = byLabel ? await trunkList(ctx) : [];
     for (const declaredNumber of declared) {
-      const current = numbers.get(declaredNumber.number);
-      if (!current) {
-        out.problems.push({ key: declaredNumber.number, message: numberNotOwnedMessage(declaredNumber.number) });
-        continue;
+      let d = declaredNumber;
+      let n: WavixNumber | undefined;
+      let owner: NumberOwner | undefined;
+      if (d.tenant) {
+        const read = current.tenants.get(tenantKey(d.tenant));
+        if (!read || !read.ok) {
+          out.problems.push({ key: d.number, message: read?.problem ?? "its sub-account was not read" });
+          continue;
+        }
+        n = read.numbers.get(d.number);
+        if (!n) {
+          tenantMissing.push({ digits: d.number, read });
+          continue;
+        }
+        owner = { id: read.account.id, name: read.account.name, client: read.client };
+      } else {
+        n = current.own.get(d.number);
+        if (!n) {
+          out.problems.push({ key: d.number, message: numberNotOwnedMessage(d.number) });
+          ownMissing.push(d.number);
+          continue;
+        }
       }
-      const resolved = byLabel ? resolveTrunkLabels(declaredNumber, trunks, ctx.desired.sip_trunks ?? []) : { number: declaredNumber, newTrunks: [] };
+      const resolved = byLabel ? resolveTrunkLabels(d, trunks, ctx.desired.sip_trunks ?? []) : { number: d, newTrunks: [] };
       if ("problem" in resolved) {
-        out.problems.push({ key: declaredNumber.number, message: resolved.problem });
+        out.problems.push({ key: d.number, message: resolved.problem });
         continue;
       }
-      const d = resolved.number;
+      d = resolved.number;
       const want = settingsOf(d);
-      const diff = diffNumber(want, current);
+      const diff = diffNumber(want, n);
       if (diff.length === 0) {
         out.unchanged++;
         continue;
@@ -90,17 +145,30 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
           key: d.number,
           action: "update",
           desired: want,
-          write: { id: current.id, digits: d.number, fields, patch: patchFor(want, fields) },
+          write: { id: n.id, digits: d.number, fields, patch: patchFor(want, fields) },
+          ...(owner ? { owner } : {}),
           ...(resolved.newTrunks.length > 0 ? { declared: d, newTrunks: resolved.newTrunks } : {}),
         },
+        ...(owner ? { owner: { kind: "sub_account" as const, key: owner.name, id: owner.id } } : {}),
       });
     }
-    // A number missing from the account's list may belong to a sub-account: say which (owners.ts).
-    if (out.problems.length > 0) {
-      const owners = await findNumberOwners(ctx.client, out.problems.map((p) => p.key), () => subAccountList(ctx));
+    // A number missing under the owner the file gives may be held by another: say which (owners.ts).
+    if (ownMissing.length > 0 || tenantMissing.length > 0) {
+      const found = await findNumberOwners(ctx.client, [...ownMissing, ...tenantMissing.map((t) => t.digits)], () => subAccountList(ctx), {
+        master: tenantMissing.length > 0,
+      });
       for (const p of out.problems) {
-        const owner = owners.get(p.key);
-        if (owner) p.message = numberOwnedBySubAccountMessage(p.key, owner);
+        const owner = ownMissing.includes(p.key) ? found.get(p.key) : undefined;
+        if (owner && owner.kind === "sub_account") p.message = numberOwnedBySubAccountMessage(p.key, owner.account);
+      }
+      for (const t of tenantMissing) {
+        const declaredOwner = tenantLabel(t.read.ref, t.read.account);
+        const owner = found.get(t.digits);
+        const elsewhere = owner && !(owner.kind === "sub_account" && owner.account.id === t.read.account.id) ? owner : undefined;
+        out.problems.push({
+          key: t.digits,
+          message: elsewhere ? ownerMismatchMessage(t.digits, declaredOwner, elsewhere) : numberNotOwnedMessage(t.digits, declaredOwner),
+        });
       }
     }
     return out;
@@ -108,24 +176,17 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
 
   // A URL clear goes out on its own, apart from the number's other changes (docs/CONTRACT.md part 4):
   // the official update schema has no null, so a server may refuse it, and that must cost only the clear.
-  writes(allOps, earlier) {
-    const mainWrites: NumberWrite[] = [];
-    const clearWrites: NumberWrite[] = [];
+  // A tenant's numbers are written with its key, so writes are batched per owner (a bulk PATCH
+  // carries the ids of one organisation).
+  writes(allOps, earlier: EarlierWrites) {
     const { ops, unresolved } = withMadeTrunks(allOps, earlier);
+    const byOwner = new Map<number | undefined, NumberOp[]>();
     for (const o of ops) {
-      const { main, clears } = splitClears(o.desired, o.write.fields);
-      if (main.length > 0) mainWrites.push({ ...o.write, fields: main, patch: patchFor(o.desired, main) });
-      for (const f of clears) clearWrites.push({ id: o.write.id, digits: o.key, fields: [f], patch: { [f]: null } });
+      const list = byOwner.get(o.owner?.id);
+      if (list) list.push(o);
+      else byOwner.set(o.owner?.id, [o]);
     }
-    const mainFields = new Map(mainWrites.map((w) => [w.digits, w.fields]));
-    return [
-      ...unresolved,
-      ...batchNumberWrites(mainWrites).map((b) => batchWrite(b, (d) => mainFields.get(d) ?? [])),
-      ...batchNumberWrites(clearWrites).map((b) => {
-        const field = Object.keys(b.patch)[0];
-        return batchWrite(b, () => [field], field);
-      }),
-    ];
+    return [...unresolved, ...[...byOwner.values()].flatMap((group) => ownerWrites(group, group[0].owner?.client))];
   },
 
   async confirm(ctx, ops, report) {
@@ -146,7 +207,20 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
     const failures = new Map(report.failures);
     const pendingWhy = new Map<string, string>();
     const convergeFailures = new Map<string, string>();
-    const pending = await convergeNumbers(ctx, toConverge, convergeFailures, pendingWhy);
+    // Each owner's numbers are read back with its own key, owners concurrently.
+    const byOwner = new Map<number | undefined, NumberOp[]>();
+    for (const o of toConverge) {
+      const list = byOwner.get(o.owner?.id);
+      if (list) list.push(o);
+      else byOwner.set(o.owner?.id, [o]);
+    }
+    const pending = (
+      await Promise.all(
+        [...byOwner.values()].map((group) =>
+          convergeNumbers({ ...ctx, client: group[0].owner?.client ?? ctx.client }, group, convergeFailures, pendingWhy),
+        ),
+      )
+    ).flat();
     for (const [d, message] of convergeFailures) {
       const before = failures.get(d);
       failures.set(d, before ? `${before}; ${message}` : message);
@@ -166,15 +240,34 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
   },
 };
 
+/** The writes of one owner's ops: main fields batched, URL clears on their own; sent with `as` (a tenant's key) when given. */
+function ownerWrites(ops: readonly NumberOp[], as: WavixClient | undefined): Write[] {
+  const mainWrites: NumberWrite[] = [];
+  const clearWrites: NumberWrite[] = [];
+  for (const o of ops) {
+    const { main, clears } = splitClears(o.desired, o.write.fields);
+    if (main.length > 0) mainWrites.push({ ...o.write, fields: main, patch: patchFor(o.desired, main) });
+    for (const f of clears) clearWrites.push({ id: o.write.id, digits: o.key, fields: [f], patch: { [f]: null } });
+  }
+  const mainFields = new Map(mainWrites.map((w) => [w.digits, w.fields]));
+  return [
+    ...batchNumberWrites(mainWrites).map((b) => batchWrite(b, (d) => mainFields.get(d) ?? [], undefined, as)),
+    ...batchNumberWrites(clearWrites).map((b) => {
+      const field = Object.keys(b.patch)[0];
+      return batchWrite(b, () => [field], field, as);
+    }),
+  ];
+}
+
 /** One PATCH (bulk or single) as a write; a refused bulk falls back to one PATCH per number. */
-function batchWrite(batch: NumberWriteBatch, fields: (digits: string) => readonly string[], clear?: string): Write {
+function batchWrite(batch: NumberWriteBatch, fields: (digits: string) => readonly string[], clear?: string, as?: WavixClient): Write {
   return {
     keys: batch.digits,
     fields,
-    send: (client) => sendNumberBatch(client, batch),
+    send: (client) => sendNumberBatch(as ?? client, batch),
     fallback: (err) =>
       batch.bulk && isRefusal(err)
-        ? batch.ids.map((id, i) => batchWrite({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }, fields, clear))
+        ? batch.ids.map((id, i) => batchWrite({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }, fields, clear, as))
         : undefined,
     failure: (digits, err) => (clear !== undefined && isRefusal(err) ? refusedClearMessage(clear, digits, err) : undefined),
   };

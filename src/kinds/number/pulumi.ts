@@ -118,11 +118,33 @@ export function phoneNumberArgs(d: DesiredNumber, trunkOf: (label: string) => Tr
   return args;
 }
 
+/**
+ * The `subAccountId` of a tenant's number (the file's `sub_account:`): a pinned id as it is; a name
+ * the file declares as that SubAccount resource's id output (so the number waits for it). A name
+ * the file does not declare cannot be resolved while the program runs: an error saying what to write.
+ */
+function tenantSubAccountId(n: DesiredNumber, subAccounts: Readonly<Record<string, unknown>> | undefined): pulumi.Input<number> | undefined {
+  const t = n.tenant;
+  if (!t) return undefined;
+  if (t.id !== undefined) return t.id;
+  const resource = t.name !== undefined ? (subAccounts?.[t.name] as { subAccountId?: pulumi.Output<number> } | undefined) : undefined;
+  if (resource?.subAccountId) return resource.subAccountId;
+  throw new Error(
+    `number ${n.number}: sub_account ${JSON.stringify(t.name)} is not declared in the file's sub_accounts; ` +
+      "under Pulumi a tenant's number needs its sub-account's id: declare the sub-account, or write its id (sub_account: <id>)",
+  );
+}
+
 export const numberProgram: PulumiProgramPart<DesiredNumber[], PhoneNumber> = {
   declare(declared, opts, earlier) {
     const out: Record<string, PhoneNumber> = {};
     const trunks = (earlier?.sipTrunks ?? {}) as Readonly<Record<string, TrunkRef>>;
-    for (const n of declared) out[n.number] = new PhoneNumber(numberLogicalName(n.number), phoneNumberArgs(n, (label) => trunks[label]), { ...opts });
+    for (const n of declared) {
+      const args = phoneNumberArgs(n, (label) => trunks[label]);
+      const subAccountId = tenantSubAccountId(n, earlier?.subAccounts);
+      if (subAccountId !== undefined) args.subAccountId = subAccountId;
+      out[n.number] = new PhoneNumber(numberLogicalName(n.number), args, { ...opts });
+    }
     return out;
   },
   outputs(resources) {

@@ -25,6 +25,19 @@ export const numbersFragment: FileFragment = {
           "type": "string",
           "pattern": "^\\+?[0-9]+$"
         },
+        "sub_account": {
+          "description": "The sub-account that owns the number (a tenant's number), by name or by id; it is read and written with that sub-account's own key. Absent: the account's own number.",
+          "oneOf": [
+            {
+              "type": "string",
+              "minLength": 1
+            },
+            {
+              "type": "integer",
+              "minimum": 1
+            }
+          ]
+        },
         "sms_enabled": {
           "description": "Whether SMS is enabled on the number.",
           "type": "boolean"

@@ -86,6 +86,23 @@ export async function listAllSubAccounts(client: WavixClient): Promise<SubAccoun
   return readAll(() => client.iterateSubAccountPages({ perPage: 100 }));
 }
 
+/** Listings in flight, per client: reads that start together (an export's kinds) share one. */
+const listingsInFlight = new WeakMap<WavixClient, Promise<SubAccount[]>>();
+
+/**
+ * {@link listAllSubAccounts}, shared by the callers that ask while one is in flight (an export
+ * reads the list for the sub-accounts and for their numbers at the same moment). Never cached
+ * past its answer.
+ */
+export function sharedSubAccountListing(client: WavixClient): Promise<SubAccount[]> {
+  let p = listingsInFlight.get(client);
+  if (!p) {
+    p = listAllSubAccounts(client).finally(() => listingsInFlight.delete(client));
+    listingsInFlight.set(client, p);
+  }
+  return p;
+}
+
 /** Thrown when a name matches more than one sub-account and the file pins none. */
 export class AmbiguousSubAccountError extends Error {
   constructor(
