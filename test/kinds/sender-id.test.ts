@@ -152,7 +152,7 @@ describe("sender IDs against the simulator", () => {
     expect(plan.plan.problems).toEqual([]);
     // A key without the messages scope: the export leaves sender_ids out instead of failing.
     await sim!.close();
-    sim = await startSimulator({ seed: structuredClone(SEED), apiKeys: [{ key: KEY, restricted: { numbers: "read", subaccounts: "read", webhooks: "read", campaigns: "read" } }] });
+    sim = await startSimulator({ seed: structuredClone(SEED), apiKeys: [{ key: KEY, restricted: { numbers: "read", subaccounts: "read", webhooks: "read", campaigns: "read", trunks: "read" } }] });
     const limited = new WavixClient({ apiKey: KEY, baseUrl: sim.url });
     let limitedText = "";
     await streamExport(limited, (c) => void (limitedText += c), { schemaPath: null });
