@@ -19,6 +19,7 @@ import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, nonNegativeNumber, positiv
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
+import { loadPlanFile, savePlanFile } from "./saved-plan";
 
 export type PlanFormat = "text" | "json" | "md";
 
@@ -35,6 +36,8 @@ interface OutputFlags {
 
 interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
+  /** `--save PLANFILE`: also write the plan as a saved plan (docs/SAVED-PLANS.md). */
+  save?: string;
   prune?: boolean;
   concurrency: number;
   timeout?: number;
@@ -43,6 +46,8 @@ interface PlanFlags extends OutputFlags {
 
 interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
+  /** `--plan PLANFILE`: carry out a saved plan instead of planning afresh. */
+  plan?: string;
   prune?: boolean;
   concurrency: number;
   timeout?: number;
@@ -130,11 +135,14 @@ async function writeOut(path: string, text: string): Promise<void> {
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
+    .option("--save <PLANFILE>", "also save the plan to PLANFILE, for `apply --plan PLANFILE` (docs/SAVED-PLANS.md)")
     .action(async (flags: PlanFlags) => {
       const route = routing(flags);
       const desired = loadFileOrExit(flags.file);
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const { plan } = await computePlan(client, desired, { prune: flags.prune });
+      let prepared = await computePlan(client, desired, { prune: flags.prune });
+      if (flags.save !== undefined) prepared = await savePlanFile(prepared, client, { planFile: flags.save, file: flags.file, prune: flags.prune === true });
+      const { plan } = prepared;
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
       process.stdout.write(renderPlan(route.terminal, plan, flags.file));
       if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
@@ -145,11 +153,22 @@ export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .action(async (flags: ApplyFlags) => {
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; refused if what it changes changed since")
+    .action(async (flags: ApplyFlags, cmd: Command) => {
       const route = routing(flags);
-      const desired = loadFileOrExit(flags.file);
+      if (flags.plan !== undefined && flags.prune) {
+        process.stderr.write("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune.\n");
+        throw new CliExit(1);
+      }
+      const desired = flags.plan === undefined ? loadFileOrExit(flags.file) : undefined;
       const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      const prepared = await computePlan(client, desired, { prune: flags.prune });
+      // A saved plan is compared with --file only when --file is given.
+      const fromSaved =
+        flags.plan === undefined
+          ? undefined
+          : await loadPlanFile(client, { planFile: flags.plan, file: cmd.getOptionValueSource("file") === "cli" ? flags.file : undefined });
+      if (fromSaved) flags.file = fromSaved.file;
+      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, { prune: flags.prune });
       const { plan } = prepared;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
       if (route.terminal === "text") {

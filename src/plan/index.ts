@@ -6,3 +6,4 @@ export * from "./json";
 export * from "./md";
 export * from "./mask";
 export * from "./error-text";
+export * from "./saved";

@@ -20,6 +20,8 @@ export function planJson(plan: Plan) {
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
     ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
     summary: { ...plan.summary },
+    // A saved plan (plan --save, apply --plan): its digest, to match a pull-request comment with an apply.
+    ...(plan.saved ? { saved_plan: { digest: plan.saved.digest } } : {}),
   };
 }
 

@@ -12,6 +12,7 @@
 import type { FieldDiff } from "../resources/diff";
 import { formatFieldValue, rerunNote } from "./format";
 import { maskText } from "./mask";
+import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 
@@ -116,8 +117,14 @@ function changeBlock(c: PlannedChange): string[] {
   ];
 }
 
+/** The line naming a saved plan's digest, so a pull-request comment and an apply can be matched. */
+function savedLine(plan: Plan): string[] {
+  if (!plan.saved) return [];
+  return [`Saved plan \`${shortDigest(plan.saved.digest)}\` (${mdText(plan.saved.digest)}): \`wavix-sync apply --plan\` carries out exactly these changes, or refuses if the account changed since.`, ""];
+}
+
 function planBody(plan: Plan, file: string): string[] {
-  const lines: string[] = [];
+  const lines: string[] = [...savedLine(plan)];
   if (plan.problems.length > 0) {
     lines.push(`**${plural(plan.problems.length, "problem")}** (these items cannot be planned; the run exits 1):`, "");
     for (const p of [...plan.problems].sort(byKindThenKey)) {

@@ -29,8 +29,10 @@ import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
 import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
+import { managedSettings, numberSaved } from "./saved";
 
-export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings };
+/** `before`: the managed fields as the plan read them, which a saved plan rechecks. */
+export type NumberOp = OpBase & { action: "update"; write: NumberWrite; desired: NumberSettings; before: NumberSettings };
 
 export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber>, NumberOp, "PhoneNumber"> = {
   name: "number",
@@ -44,6 +46,7 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
     provider: () => (require("./provider") as typeof import("./provider")).PhoneNumber,
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
   },
+  saved: numberSaved,
   declared: (state) => state.numbers,
   count: (declared) => declared.length,
   read: (ctx, declared) => findNumbers(ctx.client, declared.map((n) => n.number)),
@@ -65,7 +68,13 @@ export const numberKind: Kind<"number", DesiredNumber[], Map<string, WavixNumber
       const fields = diff.map((f) => f.path);
       out.changes.push({
         diff,
-        op: { key: d.number, action: "update", desired: want, write: { id: current.id, digits: d.number, fields, patch: patchFor(want, fields) } },
+        op: {
+          key: d.number,
+          action: "update",
+          desired: want,
+          before: managedSettings(want, current),
+          write: { id: current.id, digits: d.number, fields, patch: patchFor(want, fields) },
+        },
       });
     }
     // A number missing from the account's list may belong to a sub-account: say which (owners.ts).
