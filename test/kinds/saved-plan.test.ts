@@ -8,7 +8,7 @@ import { WavixClient } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
 import { KINDS } from "../../src/kinds";
 import type { AnyKind } from "../../src/kinds/contract";
-import { computePlan, parseSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
+import { checkTarget, computePlan, parseSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
 import { startSimulator, type Simulator } from "../../src/simulator";
 
 const KEY = "saved-plan-unit-key-Qm4";
@@ -104,5 +104,17 @@ describe("saved plans and the kinds contract", () => {
   it("refuses to save a plan that would hold the API key", async () => {
     const p = await prepared();
     expect(() => savePlan(p, { ...ctx, secrets: ["https://hooks.example/post2"] })).toThrowError(/it would hold the API key/);
+  });
+
+  it("a plan naming an account is refused for another account, or when the account cannot be told", async () => {
+    const p = await prepared();
+    const { document } = savePlan(p, { ...ctx, account: "acct-1" });
+    expect(document.plan.target).toEqual({ base_url: ctx.baseUrl, account: "acct-1" });
+    expect(() => checkTarget(document, { baseUrl: ctx.baseUrl, account: "acct-1" })).not.toThrow();
+    expect(() => checkTarget(document, { baseUrl: ctx.baseUrl, account: "acct-2" })).toThrowError(
+      "Error: this plan was made for account acct-1, and the key in WAVIX_API_KEY is for account acct-2; nothing was applied.",
+    );
+    expect(() => checkTarget(document, { baseUrl: ctx.baseUrl })).toThrowError(/is for an account it cannot identify/);
+    expect(() => checkTarget(document, { baseUrl: "https://api.wavix.com", account: "acct-1" })).toThrowError(/made against http:\/\/127\.0\.0\.1:1, and this run talks to https:\/\/api\.wavix\.com/);
   });
 });
