@@ -1,10 +1,14 @@
 "use strict";
 /**
- * The Pulumi scenario of `npm run bench` (issue #11): through the engine emulator
- * (test/helpers/engine-emulator.ts: the real runner and dynamic-provider host, a checkpoint kept
- * between runs), the root Pulumi.yaml program adopts N existing numbers (`up`), runs again with
- * nothing to change (`up`), then `refresh`es — requests, wall time and checkpoint size of each.
- * The emulator is TypeScript: it is compiled on the fly here (typescript is a dev dependency).
+ * The Pulumi scenario of `npm run bench`, under the real engine: the CLI built by
+ * `npm run pulumi:cli` (Pulumi v3.259.0), a local file backend, and the root `Pulumi.yaml`'s
+ * program run as a user runs it, in a copy of the checkout with a `wavix.yaml` of N existing
+ * numbers (test/helpers/real-pulumi.ts `RealStack`). Steps: an adopting `up`, a no-change `up`, a
+ * `preview`, a `refresh` (`--parallel 16`); for each, requests, wall time, the checkpoint's size and
+ * the bytes the CLI wrote. With the engine's checkpoint after every step, and with
+ * PULUMI_SKIP_CHECKPOINTS (one at the end). 10,000 numbers run only with PULUMI_SKIP_CHECKPOINTS:
+ * an adopting `up` rewriting a 10 MB checkpoint after each of 10,000 steps writes some 100 GB.
+ * Skipped, saying so, when the CLI has not been built.
  */
 const { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
@@ -35,11 +39,12 @@ function requireTs(file) {
 }
 
 /**
- * @param {{ numbers: number, latencyMs: number }} options
- * @returns {Promise<Record<string, { requests: number, byMethod: Record<string, number>, wallSeconds: number, checkpointBytes: number, steps: Record<string, number> }>>}
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean }} options
  */
-async function runPulumiScenario({ numbers, latencyMs }) {
-  const { EngineEmulator } = requireTs(join(ROOT, "test", "helpers", "engine-emulator.ts"));
+async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false }) {
+  const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
+  const why = engineUnavailable();
+  if (why) return { skipped: why };
   const seed = generateAccount({ numbers, subAccounts: 0 });
   const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs });
   // A copy of the checkout (package.json, dist/, Pulumi.yaml; node_modules linked) with wavix.yaml.
@@ -50,24 +55,31 @@ async function runPulumiScenario({ numbers, latencyMs }) {
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const doc = { version: 1, numbers: seed.numbers.map((n) => ({ number: n.number, sms_enabled: n.sms_enabled === true })) };
     writeFileSync(join(dir, "wavix.yaml"), stringify(doc, { lineWidth: 0 }));
-
-    const engine = new EngineEmulator({
+    const stack = new RealStack({
       projectDir: dir,
       config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url },
       secretKeys: ["wavix:apiKey"],
-      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
+      parallel,
+      skipOutputs: true,
     });
     const out = {};
-    for (const [name, op] of [["pulumiUpAdopt", "up"], ["pulumiUpNoChange", "up"], ["pulumiRefresh", "refresh"]]) {
+    for (const [name, op] of [["upAdopt", "up"], ["upNoChange", "up"], ["preview", "preview"], ["refresh", "refresh"]]) {
       sim.log.length = 0;
       const started = process.hrtime.bigint();
-      const result = await engine[op]();
+      const result = await stack[op]();
       const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
-      const byMethod = {};
-      for (const e of sim.log) byMethod[e.method] = (byMethod[e.method] ?? 0) + 1;
       const steps = {};
       for (const s of result.steps) steps[s.op] = (steps[s.op] ?? 0) + 1;
-      out[name] = { requests: sim.log.length, byMethod, wallSeconds, checkpointBytes: Buffer.byteLength(engine.checkpointText()), steps };
+      const checkpointBytes = Buffer.byteLength(stack.checkpointText());
+      out[name] = {
+        requests: sim.log.length,
+        wallSeconds,
+        checkpointBytes,
+        bytesPerNumber: Math.round(checkpointBytes / numbers),
+        bytesWritten: result.bytesWritten ?? null,
+        steps,
+      };
     }
     return out;
   } finally {
@@ -80,7 +92,7 @@ module.exports = { runPulumiScenario, requireTs };
 
 if (require.main === module) {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
-  runPulumiScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20) }).then(
+  runPulumiScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), skipCheckpoints: process.env.BENCH_SKIP_CHECKPOINTS === "1" }).then(
     (r) => process.stdout.write(JSON.stringify(r, null, 2) + "\n"),
     (e) => {
       process.stderr.write(`pulumi bench failed: ${e.message}\n${e.result ? e.result.programOutput.slice(-2000) : ""}\n`);

@@ -172,31 +172,37 @@ async function main() {
   }
   results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
-  // Pulumi through the engine emulator (bench/pulumi.js, issue #11); BENCH_PULUMI=0 skips it.
+  // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers with
+  // the engine's checkpoint after each step and with PULUMI_SKIP_CHECKPOINTS; 10,000
+  // (BENCH_PULUMI_BIG, 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js).
+  const pulumiTargets = [];
   if (process.env.BENCH_PULUMI !== "0") {
-    const pulumiNumbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
-    results.pulumi = { numbers: pulumiNumbers, ...(await require("./pulumi").runPulumiScenario({ numbers: pulumiNumbers, latencyMs: LATENCY_MS })) };
-    for (const [name, r] of Object.entries(results.pulumi)) {
-      if (typeof r !== "object") continue;
-      lines.push(`${`pulumi ${name.replace(/^pulumi/, "")} (${pulumiNumbers})`.padEnd(34)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB`);
-    }
-    // The same under the REAL engine (bench/pulumi-real.js, issue #19), with the engine's per-step
-    // checkpoints and with PULUMI_SKIP_CHECKPOINTS, beside each other.
-    const { runRealPulumiScenario } = require("./pulumi-real");
-    for (const [label, skipCheckpoints] of [["real", false], ["real, PULUMI_SKIP_CHECKPOINTS", true]]) {
-      const key = skipCheckpoints ? "pulumiRealSkipCheckpoints" : "pulumiReal";
-      results[key] = { numbers: pulumiNumbers, ...(await runRealPulumiScenario({ numbers: pulumiNumbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints })) };
+    const { runPulumiScenario } = require("./pulumi");
+    const small = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
+    const big = Number(process.env.BENCH_PULUMI_BIG ?? 10000);
+    const runs = [
+      ["pulumi", small, false],
+      ["pulumiSkipCheckpoints", small, true],
+      ...(big > 0 ? [["pulumiBigSkipCheckpoints", big, true]] : []),
+    ];
+    for (const [key, numbers, skipCheckpoints] of runs) {
+      const label = `pulumi${skipCheckpoints ? " (skip checkpoints)" : ""}`;
+      results[key] = { numbers, skipCheckpoints, ...(await runPulumiScenario({ numbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints })) };
       if (results[key].skipped) {
-        lines.push(`pulumi (${label}): skipped: ${results[key].skipped}`);
+        lines.push(`${label}: skipped: ${results[key].skipped}`);
         continue;
       }
       for (const [name, r] of Object.entries(results[key])) {
-        if (typeof r !== "object") continue;
-        lines.push(`${`pulumi ${label} ${name} (${pulumiNumbers})`.padEnd(34)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number)`);
+        if (typeof r !== "object" || r === null) continue;
+        const written = r.bytesWritten === null ? "" : `, ${(r.bytesWritten / 1e6).toFixed(1)} MB written`;
+        lines.push(`${`${label} ${name} (${numbers})`.padEnd(44)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number${written})`);
       }
+      const r = results[key];
+      pulumiTargets.push([`pulumi no-change up of ${numbers} numbers${skipCheckpoints ? " (skip checkpoints)" : ""}`, r.upNoChange.wallSeconds, numbers <= 1000 ? 5 : 40, "<=", "s"]);
+      pulumiTargets.push([`pulumi refresh of ${numbers} numbers: requests`, r.refresh.requests, 120, "<=", ""]);
+      pulumiTargets.push([`pulumi checkpoint per number (${numbers})`, r.upNoChange.bytesPerNumber, 1024, "<=", "B"]);
     }
   }
-
 
   const ratio = s.baselinePlan.wallSeconds / s.planNoChanges.wallSeconds;
   const cliRuns = ["planNoChanges", "planAllChange", "applyUniform", "validate10k", "validateSmall", "export100k", "planFewOfMany"];
@@ -217,6 +223,7 @@ async function main() {
     ["validate of a small file (whole process)", s.validateSmall.wallSeconds, 0.35, "<=", "s"],
     ["peak RSS of plan/apply/validate runs", Math.max(...earlierRss.map((k) => s[k].peakRssMb)), 300, "<", "MB"],
     ["CLI processes that loaded @pulumi/pulumi", cliRuns.filter((k) => s[k].pulumiLoaded).length, 0, "<=", ""],
+    ...pulumiTargets,
   ];
   const check = (v, limit, op) => (op === "<=" ? v <= limit : op === ">=" ? v >= limit : v < limit);
   results.targets = Object.fromEntries(

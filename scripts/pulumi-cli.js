@@ -10,8 +10,9 @@
  *    .tools/pulumi/bin (ignored by git); a build is reused while go.mod and go.sum are unchanged.
  *
  * The nodejs language host (module .../sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by
- * the module proxy this project can reach, so the tests run programs through the Automation API's
- * inline programs, which serve the language runtime in-process (docs/PULUMI-ENGINE.md).
+ * the module proxy this project can reach: `pulumi-language-nodejs` beside the CLI is our stand-in
+ * (tools/pulumi/language-nodejs.js), which runs a project's program exactly as Pulumi's host does
+ * (the real `@pulumi/pulumi/cmd/run` in a node process, the same arguments and environment).
  */
 "use strict";
 const { execFileSync, spawnSync } = require("node:child_process");
@@ -33,6 +34,11 @@ const PLUGIN = `#!/usr/bin/env node
 const path = require("node:path");
 const from = [process.cwd(), ${JSON.stringify(ROOT)}];
 require(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: from }));
+`;
+
+const LANGUAGE_HOST = `#!/usr/bin/env node
+// The nodejs language host (written by scripts/pulumi-cli.js; see tools/pulumi/language-nodejs.js).
+require(${JSON.stringify(path.join(ROOT, "tools", "pulumi", "language-nodejs.js"))});
 `;
 
 function log(msg) {
@@ -82,6 +88,8 @@ function main() {
   fs.mkdirSync(BIN, { recursive: true });
   const plugin = path.join(BIN, "pulumi-resource-pulumi-nodejs");
   fs.writeFileSync(plugin, PLUGIN, { mode: 0o755 });
+  // The language host the engine starts for a project's own program (tools/pulumi/language-nodejs.js).
+  fs.writeFileSync(path.join(BIN, "pulumi-language-nodejs"), LANGUAGE_HOST, { mode: 0o755 });
   const found = onPath();
   if (found) {
     log(`using ${found} (version ${versionOf(found).join(".")})`);

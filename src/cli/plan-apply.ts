@@ -12,10 +12,15 @@ import {
   formatPlanMarkdown,
   formatPlanProblems,
   planJson,
+  checkBlastRadius,
+  safetyJson,
+  safetyLines,
   type ApplyResult,
   type Plan,
+  type SafetyVerdict,
 } from "../plan";
-import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
+import { reported, safetyMarkdown, safetyText } from "./guard";
+import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
@@ -39,6 +44,7 @@ interface PlanFlags extends OutputFlags {
   /** `--save PLANFILE`: also write the plan as a saved plan (docs/SAVED-PLANS.md). */
   save?: string;
   prune?: boolean;
+  sendCallbacks?: boolean;
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -48,7 +54,10 @@ interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
   /** `--plan PLANFILE`: carry out a saved plan instead of planning afresh. */
   plan?: string;
+  /** Apply even when destructive changes exceed the file's safety limit. */
+  force?: boolean;
   prune?: boolean;
+  sendCallbacks?: boolean;
   concurrency: number;
   timeout?: number;
   maxRps?: number;
@@ -81,7 +90,8 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--json", json)
     .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
-    .option("--prune", "disable undeclared sub-accounts and delete undeclared call webhooks")
+    .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
+    .option("--send-callbacks", "send the file's account_callbacks (the API cannot show them back, so they are sent only when asked)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
@@ -110,15 +120,15 @@ function routing(flags: OutputFlags): Routing {
   return { terminal, file: { path: flags.out, format: chosen ?? byExtension } };
 }
 
-function renderPlan(format: PlanFormat, plan: Plan, file: string): string {
-  if (format === "json") return JSON.stringify(planJson(plan), null, 2) + "\n";
-  if (format === "md") return formatPlanMarkdown(plan, file);
-  return formatPlan(plan, file);
+function renderPlan(format: PlanFormat, plan: Plan, file: string, safety?: SafetyVerdict): string {
+  if (format === "json") return JSON.stringify({ ...planJson(plan), ...(safety ? safetyJson(safety) : {}) }, null, 2) + "\n";
+  if (format === "md") return formatPlanMarkdown(plan, file, { notes: safetyMarkdown(safety) });
+  return formatPlan(plan, file) + (safety?.violations.length ? "\n" + safetyText(safety, "plan") : "");
 }
 
-function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string): string {
-  if (format === "json") return JSON.stringify(applyJson(plan, result), null, 2) + "\n";
-  if (format === "md") return formatApplyMarkdown(plan, result, file);
+function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string, safety?: SafetyVerdict): string {
+  if (format === "json") return JSON.stringify({ ...applyJson(plan, result), ...(safety ? safetyJson(safety, true) : {}) }, null, 2) + "\n";
+  if (format === "md") return formatApplyMarkdown(plan, result, file, { notes: safetyMarkdown(safety, true) });
   return formatPlan(plan, file) + (plan.changes.length === 0 ? "" : "\n" + formatApplyResult(result));
 }
 
@@ -132,52 +142,74 @@ async function writeOut(path: string, text: string): Promise<void> {
   }
 }
 
+/** The engine's options from the flags plan and apply share. */
+function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean }): { prune?: boolean; flags: string[] } {
+  return { prune: flags.prune, flags: flags.sendCallbacks ? ["send-callbacks"] : [] };
+}
+
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
     .option("--save <PLANFILE>", "also save the plan to PLANFILE, for `apply --plan PLANFILE` (docs/SAVED-PLANS.md)")
-    .action(async (flags: PlanFlags) => {
-      const route = routing(flags);
-      const desired = loadFileOrExit(flags.file);
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      let prepared = await computePlan(client, desired, { prune: flags.prune });
-      if (flags.save !== undefined) prepared = await savePlanFile(prepared, client, { planFile: flags.save, file: flags.file, prune: flags.prune === true });
+    // With --out, a failure (file, key, account pin, listing) is reported there too (guard.ts).
+    .action(reported("plan", routing, async (flags: PlanFlags, route, run) => {
+      const desired = run.load();
+      const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
+      await run.checkPin(client, desired);
+      run.stage = "listing";
+      let prepared = await computePlan(client, desired, planOptions(flags));
+      if (flags.save !== undefined) prepared = await savePlanFile(prepared, client, run, { planFile: flags.save, file: flags.file, prune: flags.prune === true, desired });
       const { plan } = prepared;
+      const safety = checkBlastRadius(prepared, desired);
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
-      process.stdout.write(renderPlan(route.terminal, plan, flags.file));
-      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file));
+      process.stdout.write(renderPlan(route.terminal, plan, flags.file, safety));
+      run.written = true;
+      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file, safety));
       if (plan.problems.length > 0) throw new CliExit(1);
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
-    });
+    }));
 
-  withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
+  const apply = withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
+    .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; refused if what it changes changed since")
-    .action(async (flags: ApplyFlags, cmd: Command) => {
-      const route = routing(flags);
-      if (flags.plan !== undefined && flags.prune) {
-        process.stderr.write("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune.\n");
-        throw new CliExit(1);
-      }
-      const desired = flags.plan === undefined ? loadFileOrExit(flags.file) : undefined;
-      const client = clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps });
-      // A saved plan is compared with --file only when --file is given.
-      const fromSaved =
-        flags.plan === undefined
-          ? undefined
-          : await loadPlanFile(client, { planFile: flags.plan, file: cmd.getOptionValueSource("file") === "cli" ? flags.file : undefined });
-      if (fromSaved) flags.file = fromSaved.file;
-      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, { prune: flags.prune });
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; refused if what it changes changed since");
+  apply
+    // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
+    .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
+      // With --plan the saved plan decides; the file is read (and compared with the plan's) only when -f is given.
+      const saved = flags.plan;
+      const fileGiven = saved === undefined || apply.getOptionValueSource("file") === "cli";
+      const desired = fileGiven ? run.load() : undefined;
+      const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
+      if (desired) await run.checkPin(client, desired);
+      run.stage = "listing";
+      const fromSaved = saved === undefined ? undefined : await loadPlanFile(client, run, { planFile: saved, file: fileGiven ? flags.file : undefined, prune: flags.prune });
+      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, planOptions(flags));
+      if (fromSaved && !fileGiven) flags.file = fromSaved.file; // the renderings name the file the plan was made from
       const { plan } = prepared;
+      run.plan = plan;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
       if (route.terminal === "text") {
         process.stderr.write(formatPlanProblems(plan));
         process.stdout.write(formatPlan(plan, flags.file));
       }
+      // The blast-radius limit: refused before any question or write unless --force (safety.ts).
+      const verdict = checkBlastRadius(prepared, fromSaved ? fromSaved.limits : desired!);
+      const safety = verdict.violations.length > 0 ? verdict : undefined;
+      if (safety && !flags.force) {
+        run.stage = "safety";
+        run.safety = safety;
+        run.problems = safetyLines(safety);
+        process.stderr.write("\n" + safetyText(safety, "apply"));
+        if (route.terminal !== "text") process.stdout.write(run.render(route.terminal));
+        throw new CliExit(1);
+      }
+      if (safety && route.terminal === "text") process.stderr.write("\n" + safetyText(safety, "apply", true));
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
         if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file));
+        run.written = true;
         if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, none, flags.file));
         if (plan.problems.length > 0) throw new CliExit(1);
         return;
@@ -185,12 +217,14 @@ export function registerPlanApply(program: Command): void {
       if (!flags.autoApprove) {
         if (!process.stdin.isTTY) {
           process.stderr.write("Error: apply needs confirmation: run it on a terminal, or pass --auto-approve in pipelines.\n");
+          run.problems = ["apply needs confirmation: run it on a terminal, or pass --auto-approve in pipelines; nothing was written"];
           throw new CliExit(1);
         }
         // Never ask about a plan the person has not seen: with a machine format on stdout, show it on stderr.
         if (route.terminal !== "text") process.stderr.write(formatPlan(plan, flags.file));
         if (!(await confirm("\nDo you want to perform these actions? Only 'yes' will be accepted: "))) {
           process.stderr.write("Apply cancelled.\n");
+          run.problems = ["apply cancelled at the confirmation prompt; nothing was written"];
           throw new CliExit(1);
         }
       }
@@ -207,6 +241,7 @@ export function registerPlanApply(program: Command): void {
         },
       });
       let result;
+      run.stage = "apply";
       try {
         result = await applyPlan(client, prepared, {
           concurrency: flags.concurrency,
@@ -219,12 +254,13 @@ export function registerPlanApply(program: Command): void {
         bar?.stop();
       }
       if (route.terminal === "text") process.stdout.write("\n" + formatApplyResult(result));
-      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file));
-      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file));
+      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file, safety));
+      run.written = true;
+      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file, safety));
       if (plan.problems.length > 0 && route.terminal === "text") {
         process.stderr.write(`${plan.problems.length} declared item(s) could not be planned and were not applied (see the errors above).\n`);
       }
       if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
-    });
+    }));
 }

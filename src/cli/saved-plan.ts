@@ -5,7 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import type { WavixClient } from "../client";
+import { ForbiddenError, NotFoundError } from "../client";
+import type { DesiredState } from "../config/types";
 import { checkFile, checkTarget, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../plan";
+import type { RunReport } from "./guard";
 import { describeError } from "../plan/error-text";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
@@ -22,27 +25,38 @@ function readErrorText(err: unknown): string {
   return describeError(err);
 }
 
-function refuse(err: unknown): never {
+/** Prints a refusal, records it for the `--out` report (stage `saved-plan`), exits 1. */
+function refuse(err: unknown, run: RunReport): never {
   if (err instanceof SavedPlanError) {
     process.stderr.write(err.message + "\n");
+    run.stage = "saved-plan";
+    run.problems = [err.headline.replace(/^Error: /, "").replace(/:$/, ""), ...err.items];
     throw new CliExit(1);
   }
   throw err;
 }
 
 /**
- * The account the key belongs to, when the API can say. Today the client has no read that names
- * it, so plans record only the API root (`target.account` is null and is not checked).
+ * The account the key belongs to (`GET /v1/profile`), as text; null when the key may not read it
+ * (a key without the account scope) or the API has no such read. The file's verified pin saves
+ * the request.
  */
-async function accountOf(_client: WavixClient): Promise<string | null> {
-  return null;
+async function accountOf(client: WavixClient, pinned?: number): Promise<string | null> {
+  if (pinned !== undefined) return String(pinned);
+  try {
+    return String((await client.getAccountProfile()).id);
+  } catch (err) {
+    if (err instanceof ForbiddenError || err instanceof NotFoundError) return null;
+    throw err;
+  }
 }
 
 /** `plan --save`: writes the saved plan (atomically) and returns the prepared plan carrying its digest. */
 export async function savePlanFile(
   prepared: PreparedPlan,
   client: WavixClient,
-  options: { planFile: string; file: string; prune: boolean },
+  run: RunReport,
+  options: { planFile: string; file: string; prune: boolean; desired: DesiredState },
 ): Promise<PreparedPlan> {
   let fileBytes: Buffer;
   try {
@@ -55,15 +69,17 @@ export async function savePlanFile(
   try {
     saved = savePlan(prepared, {
       baseUrl: client.baseUrl,
-      account: await accountOf(client),
+      // The file's pin was checked against the key before the plan was read (guard.ts).
+      account: await accountOf(client, options.desired.account_id),
       filePath: options.file,
       fileBytes,
       prune: options.prune,
       toolVersion: require("../../package.json").version as string,
       secrets: [process.env.WAVIX_API_KEY],
+      ...(options.desired.safety !== undefined ? { safety: options.desired.safety } : {}),
     });
   } catch (err) {
-    refuse(err);
+    refuse(err, run);
   }
   try {
     await writeFileAtomic(options.planFile, saved.text);
@@ -81,20 +97,31 @@ export async function savePlanFile(
  */
 export async function loadPlanFile(
   client: WavixClient,
-  options: { planFile: string; file?: string },
-): Promise<{ prepared: PreparedPlan; file: string }> {
+  run: RunReport,
+  options: { planFile: string; file?: string; prune?: boolean },
+): Promise<{ prepared: PreparedPlan; file: string; limits: Pick<DesiredState, "safety"> }> {
+  if (options.prune) refuse(new SavedPlanError("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune."), run);
   let text: string;
   try {
     const bytes = readFileSync(options.planFile);
     if (bytes.length > MAX_PLAN_BYTES) throw new Error(`larger than ${MAX_PLAN_BYTES} bytes`);
     text = bytes.toString("utf8");
   } catch (err) {
-    process.stderr.write(`Error: cannot read --plan ${options.planFile}: ${readErrorText(err)}; nothing was applied.\n`);
-    throw new CliExit(1);
+    refuse(new SavedPlanError(`Error: cannot read --plan ${options.planFile}: ${readErrorText(err)}; nothing was applied.`), run);
   }
   try {
     const { document, prepared } = parseSavedPlan(text);
-    checkTarget(document, { baseUrl: client.baseUrl, account: document.plan.target.account === null ? null : await accountOf(client) });
+    // The API root first: a plan for another API sends nothing there, not even the account read.
+    checkTarget(document, { baseUrl: client.baseUrl });
+    let account: string | null = null;
+    if (document.plan.target.account !== null) {
+      try {
+        account = await accountOf(client);
+      } catch (err) {
+        throw new SavedPlanError(`Error: cannot tell which account the key is for (${describeError(err)}), so the plan made for account ${document.plan.target.account} cannot be checked; nothing was applied.`);
+      }
+    }
+    checkTarget(document, { baseUrl: client.baseUrl, account });
     if (options.file !== undefined) {
       let bytes: Buffer;
       try {
@@ -105,8 +132,8 @@ export async function loadPlanFile(
       checkFile(document, options.file, bytes);
     }
     await recheckSavedPlan(client, prepared);
-    return { prepared, file: document.plan.file.path };
+    return { prepared, file: document.plan.file.path, limits: document.plan.safety !== undefined ? { safety: document.plan.safety } : {} };
   } catch (err) {
-    refuse(err);
+    refuse(err, run);
   }
 }

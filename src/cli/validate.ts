@@ -29,9 +29,13 @@ function count(n: number, one: string, many: string): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
-/** One-line summary of a valid state, every kind in file order: `N sub-accounts, M numbers, K call webhooks`. */
+/** Kinds at or before this file order are always counted (`0 call webhooks`); later ones only when the file names them. */
+const ALWAYS_SUMMARISED = 30;
+
+/** One-line summary of a valid state, in file order: `N sub-accounts, M numbers, K call webhooks`, then the other kinds the file names. */
 export function summarizeState(state: DesiredState): string {
   return kindsInFileOrder()
+    .filter((kind) => kind.file.order <= ALWAYS_SUMMARISED || kind.declared(state) !== undefined)
     .map((kind) => {
       const declared = kind.declared(state);
       return count(declared === undefined ? 0 : kind.count(declared), kind.label.one, kind.label.many);

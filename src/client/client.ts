@@ -25,8 +25,15 @@ import type {
   BrandListResponse,
   BrandVetting,
   Call,
+  Campaign,
+  CampaignNumberList,
+  Profile,
+  ProfileCallbacksUpdate,
+  SenderId,
+  SenderIdCreate,
   CallWebhook,
   CallWebhookEventType,
+  AccountProfile,
   MessageListQuery,
   MessageListResponse,
   NumberBulkUpdateResponse,
@@ -198,6 +205,11 @@ export function normaliseReasons(reasons: unknown): string[] | null {
   if (reasons === null || reasons === undefined) return null;
   if (Array.isArray(reasons)) return reasons.map(String);
   return [String(reasons)];
+}
+
+/** `/v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}` with both ids checked and encoded. */
+function campaignPath(brandId: string, campaignId: string, method: string, route: string): string {
+  return `/v3/10dlc/brands/${segment(brandId, method, route)}/campaigns/${segment(campaignId, method, route)}`;
 }
 
 export class WavixClient {
@@ -423,6 +435,32 @@ export class WavixClient {
     });
   }
 
+  // ---- account (official "Profile") ----
+
+  /**
+   * `GET /v1/profile`: the account the key belongs to. Checked strictly (the account pin compares
+   * its `id`): an answer that is not an object with a positive integer `id` is a ResponseFormatError.
+   */
+  async getAccountProfile(): Promise<AccountProfile> {
+    const result = await this.call<unknown>({ method: "GET", path: "/v1/profile", scope: "account:read", schema: "profile" });
+    const id = result !== null && typeof result === "object" && !Array.isArray(result) ? (result as { id?: unknown }).id : undefined;
+    if (typeof id !== "number" || !Number.isSafeInteger(id) || id < 1) {
+      const got =
+        result === null || typeof result !== "object" || Array.isArray(result)
+          ? (result === null ? "null" : Array.isArray(result) ? "an array" : typeof result)
+          : id === undefined
+            ? "an object without it"
+            : `the id ${JSON.stringify(id) ?? String(id)}`;
+      throw new ResponseFormatError(`expected a JSON object with a positive integer "id" (the account), got ${got} (200)`, {
+        method: "GET",
+        path: "/v1/profile",
+        status: 200,
+        body: undefined,
+      });
+    }
+    return result as AccountProfile;
+  }
+
   // ---- calls (seed 4.2–4.5) ----
 
   /** `POST /v1/calls` → the new Call. Never retried when the outcome is unknown. */
@@ -507,6 +545,108 @@ export class WavixClient {
   listMessages(params: MessageListQuery): Promise<MessageListResponse> {
     const q = query({ type: params.type, page: params.page, per_page: params.perPage });
     return this.call({ method: "GET", path: `/v3/messages${q}`, scope: "messages:read", list: "items" });
+  }
+
+  // ---- SMS Sender IDs (official) ----
+
+  /** `GET /v3/messages/sender-ids` → every Sender ID (the official listing is not paged). */
+  async listSenderIds(): Promise<SenderId[]> {
+    const result = await this.call<{ items: SenderId[] }>({
+      method: "GET",
+      path: "/v3/messages/sender-ids",
+      scope: "messages:read",
+      schema: "sender-id-list",
+      list: "items",
+    });
+    return result.items;
+  }
+
+  /** `GET /v3/messages/sender-ids/{id}`. */
+  getSenderId(id: string): Promise<SenderId> {
+    return this.call({
+      method: "GET",
+      path: `/v3/messages/sender-ids/${segment(id, "GET", "/v3/messages/sender-ids/{id}")}`,
+      scope: "messages:read",
+      schema: "sender-id",
+    });
+  }
+
+  /**
+   * `POST /v3/messages/sender-ids` → the new Sender ID (201). Never retried when the outcome is
+   * unknown: list by `sender_id` before trying again (the sender-id kind does).
+   */
+  createSenderId(body: SenderIdCreate): Promise<SenderId> {
+    return this.call({ method: "POST", path: "/v3/messages/sender-ids", body, scope: "messages:write", schema: "sender-id" });
+  }
+
+  /** `DELETE /v3/messages/sender-ids/{id}`: permanent (official). */
+  deleteSenderId(id: string): Promise<SuccessResponse> {
+    return this.call({
+      method: "DELETE",
+      path: `/v3/messages/sender-ids/${segment(id, "DELETE", "/v3/messages/sender-ids/{id}")}`,
+      scope: "messages:write",
+    });
+  }
+
+  // ---- 10DLC Campaign numbers (official) ----
+
+  /** `GET /v3/10dlc/brands/campaigns` (paged): the account's Campaigns. */
+  listCampaigns(params: { page?: number; perPage?: number } = {}): Promise<Page<Campaign>> {
+    const q = query({ page: params.page, per_page: params.perPage });
+    return this.call({ method: "GET", path: `/v3/10dlc/brands/campaigns${q}`, scope: "campaigns:read", schema: "campaign-list", list: "items" });
+  }
+
+  /** Every page of `listCampaigns`, in order, checked for completeness (see pagination.ts). */
+  iterateCampaignPages(params: { perPage?: number } = {}, walk: PageWalkOptions<Campaign> = {}): AsyncGenerator<Page<Campaign>> {
+    const listing = `/v3/10dlc/brands/campaigns${query({ per_page: params.perPage })}`;
+    return this.pages(listing, (page) => this.listCampaigns({ ...params, page }), (c) => `${c.brand_id}/${c.campaign_id}`, undefined, { pageSize: params.perPage, ...walk });
+  }
+
+  /** `GET /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers` (not paged); 404 when either is unknown. */
+  async listCampaignNumbers(brandId: string, campaignId: string): Promise<CampaignNumberList> {
+    const route = "/v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers";
+    const result = await this.call<CampaignNumberList>({
+      method: "GET",
+      path: `${campaignPath(brandId, campaignId, "GET", route)}/numbers`,
+      scope: "campaigns:read",
+      schema: "campaign-number-list",
+      list: "numbers",
+    });
+    return result;
+  }
+
+  /** `POST /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}`: links (repeating it links once). */
+  linkCampaignNumber(brandId: string, campaignId: string, number: string): Promise<SuccessResponse> {
+    const route = "/v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}";
+    return this.call({
+      method: "POST",
+      path: `${campaignPath(brandId, campaignId, "POST", route)}/numbers/${segment(number, "POST", route)}`,
+      scope: "campaigns:write",
+      // Linking a linked number leaves it linked: repeating it ends in the same state.
+      idempotent: true,
+    });
+  }
+
+  /** `DELETE /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}`: unlinks (its Sender ID is deleted too, official). */
+  unlinkCampaignNumber(brandId: string, campaignId: string, number: string): Promise<SuccessResponse> {
+    const route = "/v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}";
+    return this.call({
+      method: "DELETE",
+      path: `${campaignPath(brandId, campaignId, "DELETE", route)}/numbers/${segment(number, "DELETE", route)}`,
+      scope: "campaigns:write",
+    });
+  }
+
+  // ---- profile (official) ----
+
+  /** `GET /v1/profile`. The answer holds no callback URL (official ProfileResponse). */
+  getProfile(): Promise<Profile> {
+    return this.call({ method: "GET", path: "/v1/profile", scope: "account:read", schema: "profile" });
+  }
+
+  /** `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field optional). */
+  updateProfileCallbacks(body: ProfileCallbacksUpdate): Promise<Profile> {
+    return this.call({ method: "PUT", path: "/v1/profile", body, scope: "account:write", schema: "profile" });
   }
 
   private pages<T>(

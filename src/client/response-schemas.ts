@@ -23,7 +23,12 @@ export type ResponseSchemaName =
   | "two-fa-event-list"
   | "two-fa-session-list"
   | "brand-vetting-list"
-  | "brand-list";
+  | "brand-list"
+  | "sender-id"
+  | "sender-id-list"
+  | "campaign-number-list"
+  | "campaign-list"
+  | "profile";
 
 const ID_BASE = "https://wavix-sync.invalid/schemas/api/";
 

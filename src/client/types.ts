@@ -235,6 +235,12 @@ export interface Page<T> {
   pagination: Pagination;
 }
 
+/** Official ProfileResponse (`GET /v1/profile`): wavix-sync reads only `id`, the account the key belongs to. */
+export interface AccountProfile {
+  id: number;
+  [key: string]: unknown;
+}
+
 /** `{success: true}` of answer, delete and release operations. */
 export interface SuccessResponse {
   success: boolean;
@@ -285,4 +291,72 @@ export interface MessageListResponse {
 /** Official bulk update answer: `items` is optional (the change applies asynchronously). */
 export interface NumberBulkUpdateResponse {
   items?: WavixNumber[];
+}
+
+// ---- SMS Sender IDs (official `/v3/messages/sender-ids`) ----
+
+/** Official SenderIDType: `numeric` (a phone number) or `alphanumeric` (a text sender name). */
+export type SenderIdType = "numeric" | "alphanumeric";
+/** Official SenderIDCreateRequest `usecase`. */
+export type SenderIdUsecase = "transactional" | "promo" | "authentication";
+/** Official SenderIDCreateRequest `monthly_volume`. */
+export type SenderIdMonthlyVolume = "1-1000" | "1001-20000" | "20001-50000" | "50001-100000" | "More than 100000";
+
+/** Official SenderID (list item), SenderIDDetails (create) and SenderIDResponse (retrieve). */
+export interface SenderId {
+  /** The Sender ID's own id (a UUID). */
+  id: string;
+  /** The name messages are sent from. */
+  sender_id: string;
+  type: string;
+  /** Two-letter ISO country codes where it is allowlisted. */
+  allowlisted_in?: string[];
+  usecase?: string;
+  samples?: string[];
+}
+
+/** Official SenderIDCreateRequest. */
+export interface SenderIdCreate {
+  sender_id: string;
+  type: SenderIdType;
+  countries: string[];
+  usecase: SenderIdUsecase;
+  monthly_volume?: SenderIdMonthlyVolume;
+  samples?: string[];
+}
+
+// ---- 10DLC Campaign numbers (official `/v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers`) ----
+
+/** Official TenDLCCampaignNumber: `status` such as `PENDING`, `APPROVED`, `FAILED`. */
+export interface CampaignNumber {
+  number: string;
+  status: string;
+}
+
+/** Official TenDLCCampaignNumberListResponse. */
+export interface CampaignNumberList {
+  brand_id: string;
+  campaign_id: string;
+  numbers: CampaignNumber[];
+}
+
+/** Official TenDLCCampaign: the fields wavix-sync reads. */
+export interface Campaign {
+  brand_id: string;
+  campaign_id: string;
+  [key: string]: unknown;
+}
+
+// ---- Profile (official `/v1/profile`) ----
+
+/** Official ProfileResponse: wavix-sync reads no field of it (the callback URLs are not in it). */
+export interface Profile {
+  id: number;
+  [key: string]: unknown;
+}
+
+/** The part of the official ProfileUpdateRequest wavix-sync sends: the account's callback defaults. */
+export interface ProfileCallbacksUpdate {
+  sms_relay_url?: string;
+  dlr_relay_url?: string;
 }

@@ -23,7 +23,7 @@ function overflowsFloat(text: string, start: number, end: number): boolean {
 }
 
 /** Lists whose items get a `pos` in the state (normalize.ts). */
-const POSITIONED = new Set(["numbers", "sub_accounts"]);
+const POSITIONED = new Set(["numbers", "sub_accounts", "sender_ids", "ten_dlc_campaign_numbers"]);
 
 export interface FastParse {
   data: unknown;

@@ -36,6 +36,15 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
     if (declared !== undefined) (state as unknown as Obj)[kind.file.key] = declared;
   }
 
+  // The account pin and the safety limits (src/plan/account.ts, src/plan/safety.ts).
+  if (typeof data.account_id === "number") state.account_id = data.account_id;
+  if (data.safety !== undefined) {
+    const s = data.safety as Obj;
+    state.safety = {};
+    copy(state.safety, s, "max_destructive_percent");
+    copy(state.safety, s, "min_items");
+  }
+
   if (data.audit !== undefined) {
     const a = data.audit as Obj;
     const audit: AuditConfig = {};

@@ -27,11 +27,13 @@ export interface StringifyOptions {
 /** The plain object (file format) for a state; keys absent from the state stay absent. */
 export function toFileObject(state: DesiredState): Record<string, unknown> {
   const out: Record<string, unknown> = { version: 1 };
+  if (state.account_id !== undefined) out.account_id = state.account_id;
   // Each resource kind's part, in file order (src/kinds/<kind>/file.ts).
   for (const kind of kindsInFileOrder()) {
     const declared = kind.declared(state);
     if (declared) out[kind.file.key] = kind.fileForm.toFile(declared);
   }
+  if (state.safety) out.safety = { ...state.safety };
   if (state.audit) {
     const a: Record<string, unknown> = {};
     if (state.audit.two_fa) {

@@ -86,6 +86,38 @@ export interface AuditConfig {
   };
 }
 
+/** A Sender ID (`sender_ids:`); identity: `sender_id`. The API has no update: a change is a replace. */
+export interface DesiredSenderId {
+  sender_id: string;
+  type: "numeric" | "alphanumeric";
+  /** Two-letter ISO codes, sorted, unique (compared with the API's `allowlisted_in` as a set). */
+  countries: string[];
+  usecase: "transactional" | "promo" | "authentication";
+  /** Sent on create only: the API does not show it back. */
+  monthly_volume?: "1-1000" | "1001-20000" | "20001-50000" | "50001-100000" | "More than 100000";
+  samples?: string[];
+  /** Allows a change to be carried out as delete + create. */
+  replace?: boolean;
+  path: string;
+  pos?: SourcePosition;
+}
+
+/** The numbers linked to one 10DLC Campaign (`ten_dlc_campaign_numbers:`); brand and Campaign are references. */
+export interface DesiredCampaignNumbers {
+  brand_id: string;
+  campaign_id: string;
+  /** Digits, without `+`, unique. */
+  numbers: string[];
+  path: string;
+  pos?: SourcePosition;
+}
+
+/** The account's callback defaults (`account_callbacks:`): write-only profile fields. */
+export interface DesiredAccountCallbacks {
+  sms_relay_url?: string;
+  dlr_relay_url?: string;
+}
+
 export interface DesiredState {
   version: 1;
   /** Absolute or as-given path of the file, for messages. */
@@ -95,7 +127,22 @@ export interface DesiredState {
   numbers?: DesiredNumber[];
   /** Only the event types present are managed. */
   call_webhooks?: Partial<Record<CallWebhookEventType, string>>;
+  sender_ids?: DesiredSenderId[];
+  ten_dlc_campaign_numbers?: DesiredCampaignNumbers[];
+  account_callbacks?: DesiredAccountCallbacks;
   audit?: AuditConfig;
+  /** `account_id:` the account the key must belong to (GET /v1/profile `id`); checked before anything else. */
+  account_id?: number;
+  /** `safety:` limits on destructive changes without `--force` (src/plan/safety.ts); defaults apply when absent. */
+  safety?: SafetySettings;
+}
+
+/** The file's `safety:` section; absent keys take the defaults of src/plan/safety.ts. */
+export interface SafetySettings {
+  /** Most destructive changes of one kind, in percent of its items in the account. @default 30 */
+  max_destructive_percent?: number;
+  /** A kind with fewer items in the account is not limited. @default 10 */
+  min_items?: number;
 }
 
 /** One problem found in the file. `toString()` form: `FILE:LINE:COL: message (at path)`. */

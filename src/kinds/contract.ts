@@ -85,6 +85,11 @@ export interface KindPlan<Op extends OpBase> {
   /** Keys in the account the file does not declare (shown when not pruning). */
   unmanaged: string[];
   unchanged: number;
+  /**
+   * What a person should know that is neither a change nor a problem (a link still pending at the
+   * API, a value the API cannot show back): shown by every renderer, never changes the exit code.
+   */
+  notes?: { key: string; message: string }[];
 }
 
 /** Per-run memo for reads several kinds need (e.g. the sub-account list), so each is sent once. */
@@ -96,6 +101,11 @@ export interface PlanContext {
   readonly client: WavixClient;
   /** `--prune`: remove (or disable) what the file does not declare. */
   readonly prune: boolean;
+  /**
+   * Opt-ins of this run, by name, for what a kind does only when asked (`--send-callbacks`:
+   * `send-callbacks`). The engine passes them through without reading them.
+   */
+  readonly flags: ReadonlySet<string>;
   readonly cache: ReadCache;
   /** The one-sentence form of an error (src/plan/error-text.ts). */
   describe(err: unknown): string;
@@ -121,6 +131,8 @@ export interface Write {
 export interface WriteNote {
   reconciled?: boolean;
   adopted?: boolean;
+  /** The Wavix id of what a create made (or adopted): apply names it. Never a secret. */
+  id?: string | number;
 }
 
 /** What the engine recorded while sending a kind's writes, per op key. */
@@ -155,7 +167,8 @@ export interface KindResults {
 
 /**
  * A kind's part of an export, as file text: a list's items (each its own lines, in order), or one
- * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers).
+ * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers). A value
+ * `undefined` leaves the kind's key out of the file (nothing it manages can be shown).
  */
 export type ExportedText =
   | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
@@ -165,8 +178,8 @@ export type ExportedText =
 export interface KindExport<Declared> {
   /** Reads this kind's part of the account (in pages) as file text. */
   text(client: WavixClient): Promise<ExportedText>;
-  /** The same content as the typed declared state. */
-  state(client: WavixClient): Promise<Declared>;
+  /** The same content as the typed declared state; undefined leaves the key out, as `text` does. */
+  state(client: WavixClient): Promise<Declared | undefined>;
 }
 
 /**
@@ -270,6 +283,11 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   readonly after?: readonly string[];
   /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
   readonly deleteNote?: string;
+  /**
+   * Said instead of "updated in place" when the API has no update and a changed item is deleted
+   * and created again (`replaced: deleted, then created again (the API has no update)`).
+   */
+  readonly updateNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
   declared(state: DesiredState): Declared | undefined;
   /** How many items the file declares (validate's summary). */
@@ -306,5 +324,11 @@ export function reportedResult(op: OpBase, fields: readonly string[], report: Wr
   if (unsent && unsent.size >= fields.length) return { ...base, outcome: "not_started" };
   if (unsent) return { ...base, outcome: "failed", error: `interrupted before ${[...unsent].join(", ")} was sent; the rest was written` };
   const note = report.notes.get(op.key);
-  return { ...base, outcome: "ok", ...(note?.reconciled ? { reconciled: true } : {}), ...(note?.adopted ? { adopted: true } : {}) };
+  return {
+    ...base,
+    outcome: "ok",
+    ...(note?.id !== undefined ? { id: note.id } : {}),
+    ...(note?.reconciled ? { reconciled: true } : {}),
+    ...(note?.adopted ? { adopted: true } : {}),
+  };
 }

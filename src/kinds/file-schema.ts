@@ -30,6 +30,29 @@ const BASE: Obj =
       "description": "Format version of this file. Must be 1.",
       "const": 1
     },
+    "account_id": {
+      "description": "The Wavix account this file describes (the `id` of GET /v1/profile). When present, plan and apply first check that WAVIX_API_KEY belongs to this account and stop, with nothing read or written, when it does not.",
+      "type": "integer",
+      "minimum": 1
+    },
+    "safety": {
+      "description": "Limits on destructive changes (disables, deletes, releases, unlinks) an apply makes without --force. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused.",
+      "type": "object",
+      "additionalProperties": false,
+      "properties": {
+        "max_destructive_percent": {
+          "description": "Most destructive changes of one kind, as a percentage of that kind's items in the account. Default 30.",
+          "type": "number",
+          "minimum": 0,
+          "maximum": 100
+        },
+        "min_items": {
+          "description": "A kind with fewer items than this in the account is not limited. Default 10.",
+          "type": "integer",
+          "minimum": 0
+        }
+      }
+    },
     "audit": {
       "description": "What `wavix-sync audit` checks: 2FA verification sessions and 10DLC brand vettings. Read-only; nothing here is written to the account.",
       "type": "object",
@@ -143,7 +166,7 @@ const BASE: Obj =
 /** The whole schema: the base with every kind's key (in file order) before `audit`, and its definitions. */
 export function assembleFileSchema(): JsonSchema {
   const baseProps = BASE.properties as Obj;
-  const properties: Obj = { version: baseProps.version };
+  const properties: Obj = { version: baseProps.version, account_id: baseProps.account_id };
   const definitions: Obj = { ...(BASE.definitions as Obj) };
   for (const kind of kindsInFileOrder()) {
     if (kind.file.key in properties || kind.file.key in baseProps) throw new Error(`two parts of the file schema claim ${kind.file.key}`);

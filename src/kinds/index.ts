@@ -7,11 +7,17 @@ import type { AnyKind } from "./contract";
 import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
+import { senderIdKind } from "./sender-id";
+import { tenDlcNumberKind } from "./ten-dlc-number";
+import { accountCallbacksKind } from "./account-callbacks";
 
 const REGISTRY = [
   subAccountKind,
   callWebhookKind,
   numberKind,
+  senderIdKind,
+  tenDlcNumberKind,
+  accountCallbacksKind,
 ] as const;
 
 /** A registered kind, with its own types (`ChangeKind` is the union of their names). */

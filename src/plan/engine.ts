@@ -9,12 +9,14 @@ import type { WavixClient } from "../client";
 import type { DesiredState } from "../config/types";
 import { applyWaves, KINDS } from "../kinds";
 import type { AnyKind, OpBase, ReadCache, Write, WriteNote } from "../kinds/contract";
-import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanProblem, Unmanaged } from "./types";
+import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
 import { describeError } from "./error-text";
 
 export interface PlanOptions {
   /** Remove (or disable, for a kind that has no delete) what the file does not declare, kind by kind. @default false */
   readonly prune?: boolean;
+  /** Opt-ins a kind acts on only when asked (the CLI's `--send-callbacks` is `send-callbacks`). @default none */
+  readonly flags?: readonly string[];
 }
 
 export interface ApplyOptions {
@@ -97,10 +99,11 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   const ops: Op[] = [];
   const problems: PlanProblem[] = [];
   const unmanaged: Unmanaged[] = [];
+  const notes: PlanNote[] = [];
   let unchanged = 0;
   // Per kind as well, for the Markdown summary table (plan/md.ts).
   const unchangedByKind = Object.fromEntries(KINDS.map((k) => [k.name, 0])) as Record<ChangeKind, number>;
-  const ctx = { client, prune: options.prune === true, cache: readCache(), describe: errorText };
+  const ctx = { client, prune: options.prune === true, flags: new Set(options.flags ?? []), cache: readCache(), describe: errorText };
 
   // The kinds the file names are read concurrently; a kind the file does not name is not read.
   const declared = KINDS.map((k) => k.declared(desired));
@@ -116,11 +119,14 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     }
     for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message });
     for (const key of part.unmanaged) unmanaged.push({ kind: kind.name, key });
+    for (const n of part.notes ?? []) notes.push({ kind: kind.name, key: n.key, message: n.message });
     unchanged += part.unchanged;
     unchangedByKind[kind.name] += part.unchanged;
   }
 
-  return { plan: { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind }, ops };
+  const plan: Plan = { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind };
+  if (notes.length > 0) plan.notes = notes;
+  return { plan, ops };
 }
 
 /** What the engine records while sending one kind's writes (the kind's WriteReport). */
@@ -194,7 +200,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     }
     try {
       const note = await w.send(client);
-      if (note && (note.reconciled || note.adopted)) for (const k of w.keys) report.notes.set(k, note);
+      if (note && (note.reconciled || note.adopted || note.id !== undefined)) for (const k of w.keys) report.notes.set(k, note);
       settled(kind, w.keys);
     } catch (err: unknown) {
       const instead = w.fallback?.(err);

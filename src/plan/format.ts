@@ -2,7 +2,7 @@
  * Human rendering of a plan and of apply results, in the manner of `terraform plan`:
  * `+ create`, `~ update`, `- delete`, each changed field `before → after`, secrets `(sensitive)`.
  */
-import type { CanonicalDestination, FieldDiff } from "../resources/diff";
+import { UNREADABLE, type CanonicalDestination, type FieldDiff } from "../resources/diff";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
 import { maskDeep, maskText } from "./mask";
 import { kindNamed } from "../kinds";
@@ -29,6 +29,13 @@ export function formatValue(value: unknown): string {
   return JSON.stringify(v);
 }
 
+/** What the plan says a change does: a kind without an update says its update is a replace. */
+function verb(c: PlannedChange): string {
+  const updateNote = c.action === "update" ? kindNamed(c.kind)?.updateNote : undefined;
+  if (updateNote !== undefined) return `will be ${updateNote}`;
+  return `${VERB[c.action]}${c.action === "delete" ? deleteNote(c) : ""}`;
+}
+
 function deleteNote(c: PlannedChange): string {
   // A kind whose "delete" is something else (a sub-account is disabled) says what really happens.
   return kindNamed(c.kind)?.deleteNote ?? "";
@@ -40,6 +47,7 @@ function deleteNote(c: PlannedChange): string {
  * is hidden in the terminal is hidden in a pull-request comment too.
  */
 export function formatFieldValue(f: FieldDiff, side: "before" | "after"): string {
+  if (f.unreadable && side === "before") return UNREADABLE;
   return f.sensitive ? "(sensitive)" : formatValue(f[side]);
 }
 
@@ -78,7 +86,7 @@ export function formatPlan(plan: Plan, file: string): string {
   } else {
     lines.push("wavix-sync will perform the following actions:", "");
     for (const c of plan.changes) {
-      lines.push(`  # ${c.kind} "${c.key}" ${VERB[c.action]}${c.action === "delete" ? deleteNote(c) : ""}`);
+      lines.push(`  # ${c.kind} "${c.key}" ${verb(c)}`);
       lines.push(`  ${SYMBOL[c.action]} ${c.kind} "${c.key}"`);
       const width = Math.max(...c.diff.map((f) => f.path.length));
       for (const f of c.diff) lines.push(fieldLine(c, f, width));
@@ -89,6 +97,10 @@ export function formatPlan(plan: Plan, file: string): string {
       `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged` +
         (plan.problems.length > 0 ? `; ${unplannedNote(plan)}.` : "."),
     );
+  }
+  if (plan.notes && plan.notes.length > 0) {
+    lines.push("");
+    for (const n of plan.notes) lines.push(`Note: ${n.kind} "${n.key}": ${maskText(n.message)}`);
   }
   if (plan.unmanaged.length > 0) {
     lines.push("");
@@ -123,6 +135,8 @@ export function formatApplyResult(result: ApplyResult): string {
   if (notStarted.length > 0) {
     lines.push(`Not started (interrupted before they were sent; the account was not changed for them): ${list(notStarted)}`);
   }
+  const created = ok.filter((r) => r.action === "create");
+  if (created.length > 0) lines.push(`Created: ${createdList(created)}`);
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
   for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
@@ -138,6 +152,12 @@ export function formatApplyResult(result: ApplyResult): string {
       (rest.length > 0 ? `, ${rest.join(", ")} ${rerunNote(failed, notStarted.length + pending.length)}.` : "."),
   );
   return lines.join("\n") + "\n";
+}
+
+/** What apply created, with ids where the kind has them: `sub_account "Acme" (id 2004)`; the first 20, then how many more. */
+export function createdList(created: readonly ChangeResult[], show = 20): string {
+  const shown = created.slice(0, show).map((r) => `${r.kind} "${r.key}"${r.id !== undefined ? ` (id ${r.id})` : ""}`);
+  return shown.join(", ") + (created.length > shown.length ? `, and ${created.length - shown.length} more` : "");
 }
 
 /**

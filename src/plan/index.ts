@@ -6,4 +6,7 @@ export * from "./json";
 export * from "./md";
 export * from "./mask";
 export * from "./error-text";
+export * from "./account";
+export * from "./safety";
+export * from "./failure";
 export * from "./saved";

@@ -10,7 +10,7 @@ function diffJson(f: FieldDiff) {
   // URL passwords masked as in the text plan (mask.ts): --json output lands in CI logs too.
   return f.sensitive
     ? { path: f.path, before: null, after: "(sensitive)" }
-    : { path: f.path, before: maskDeep(f.before ?? null), after: maskDeep(f.after ?? null) };
+    : { path: f.path, before: maskDeep(f.before ?? null), after: maskDeep(f.after ?? null), ...(f.unreadable ? { unreadable: true } : {}) };
 }
 
 export function planJson(plan: Plan) {
@@ -19,6 +19,7 @@ export function planJson(plan: Plan) {
     changes: plan.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map(diffJson) })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
     ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
+    ...(plan.notes && plan.notes.length > 0 ? { notes: plan.notes.map((n) => ({ kind: n.kind, key: n.key, message: maskText(n.message) })) } : {}),
     summary: { ...plan.summary },
     // A saved plan (plan --save, apply --plan): its digest, to match a pull-request comment with an apply.
     ...(plan.saved ? { saved_plan: { digest: plan.saved.digest } } : {}),
@@ -33,6 +34,7 @@ export function applyJson(plan: Plan, result: ApplyResult) {
       key: r.key,
       action: r.action,
       outcome: r.outcome,
+      ...(r.id !== undefined ? { id: r.id } : {}),
       ...(r.error !== undefined ? { error: maskText(r.error) } : {}),
       ...(r.reconciled ? { reconciled: true } : {}),
       ...(r.adopted ? { adopted: true } : {}),

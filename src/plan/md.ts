@@ -15,6 +15,7 @@ import { maskText } from "./mask";
 import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
+import { STAGE_TEXT, type FailureReport } from "./failure";
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
 export const PLAN_MARKER = "<!-- wavix-sync plan -->";
@@ -102,9 +103,14 @@ function diffRow(c: PlannedChange, f: FieldDiff): string {
   return `| ${mdCode(f.path)} | ${before} | ${after} |`;
 }
 
+/** What really happens, where the action's name says less (a sub-account's delete disables it; a sender ID's update replaces it). */
+function actionNote(c: PlannedChange): string {
+  const updateNote = c.action === "update" ? kindNamed(c.kind)?.updateNote : undefined;
+  return c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : updateNote !== undefined ? ` (${updateNote})` : "";
+}
+
 function changeBlock(c: PlannedChange): string[] {
-  // A sub-account has no delete operation: say what really happens (as the terminal does).
-  const note = c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : "";
+  const note = actionNote(c);
   return [
     "<details>",
     `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${note} — ${plural(c.diff.length, "field")}</summary>`,
@@ -117,81 +123,234 @@ function changeBlock(c: PlannedChange): string[] {
   ];
 }
 
+/** Largest Markdown document plan and apply write: GitHub refuses a comment or issue body past 65,536 characters. */
+export const MD_MAX_CHARS = 60_000;
+
+export interface MarkdownOptions {
+  /** Largest document, in characters. @default MD_MAX_CHARS */
+  maxChars?: number;
+  /** Markdown lines placed right after the verdict (the safety refusal). */
+  notes?: string[];
+}
+
+/** Part of a document: fixed lines, or a list of items that is cut to its share of the budget. */
+type Block =
+  | { fixed: string[] }
+  | {
+      /** Lines before the items (none when the list is empty). */
+      head: string[];
+      /** Each item's lines, in order. */
+      items: string[][];
+      /** The line saying how many were left out. */
+      more: (left: number) => string;
+      /** A shorter form of the same items to try when they do not all fit (identical changes grouped). */
+      condensed?: () => string[][];
+      /** The line after the items. @default "" */
+      tail?: string[];
+    };
+
+const count = (n: number) => n.toLocaleString("en-US");
+const size = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
+
+/** The pointer to everything, said when something was grouped or left out. */
+function pointer(command: "plan" | "apply"): string {
+  return `_This summary is shortened to stay within ${count(MD_MAX_CHARS)} characters. Every change is in the JSON report: \`wavix-sync ${command} --format json\` (or \`--out ${command}.json\`, kept as the run's artifact)._`;
+}
+
+/** The items of a list that fit in `budget` characters, and the line saying how many were left out. */
+function take(items: readonly string[][], budget: number, more: (left: number) => string): { lines: string[]; used: number; cut: boolean } {
+  const lines: string[] = [];
+  let used = 0;
+  for (const [i, item] of items.entries()) {
+    const n = size(item);
+    const left = items.length - i;
+    // Room for this item and, unless it is the last one, the "… and N more" line after it.
+    const reserve = left > 1 ? more(left - 1).length + 1 : 0;
+    if (used + n + reserve > budget) {
+      const line = more(left);
+      return { lines: [...lines, line], used: used + line.length + 1, cut: true };
+    }
+    lines.push(...item);
+    used += n;
+  }
+  return { lines, used, cut: false };
+}
+
+/**
+ * The blocks as one document within `max` characters: fixed lines whole, then each list its share
+ * of what is left (a list that needs less gives the rest to those after it); a list that does not
+ * fit is condensed when it can be, then cut with "… and N more", and the pointer is added.
+ */
+function assemble(blocks: readonly Block[], command: "plan" | "apply", max: number): string {
+  const fixed = blocks.reduce((n, b) => n + ("fixed" in b ? size(b.fixed) : size(b.items.length > 0 ? [...b.head, ...(b.tail ?? [""])] : [])), 0);
+  const note = pointer(command);
+  let budget = max - fixed - note.length - 64;
+  const lists = blocks.filter((b) => !("fixed" in b) && b.items.length > 0).length;
+  let listsLeft = lists;
+  let shortened = false;
+  const out: string[] = [];
+  for (const b of blocks) {
+    if ("fixed" in b) {
+      out.push(...b.fixed);
+      continue;
+    }
+    if (b.items.length === 0) continue;
+    const share = Math.max(0, Math.floor(budget / listsLeft));
+    listsLeft--;
+    let part = take(b.items, share, b.more);
+    if (part.cut && b.condensed) {
+      shortened = true;
+      part = take(b.condensed(), share, b.more);
+    }
+    if (part.cut) shortened = true;
+    budget -= part.used;
+    out.push(...b.head, ...part.lines, ...(b.tail ?? [""]));
+  }
+  if (shortened) out.push(note, "");
+  let text = finish(out);
+  // Only a fixed part past the bound (a file name of thousands of characters) gets here: cut at a line.
+  if (text.length > max) text = finish([text.slice(0, text.lastIndexOf("\n", max - note.length - 8)), "", note]);
+  return text;
+}
+
+/** A value cut for a grouped line (the full one is in the JSON report). */
+function short(text: string, max = 120): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+/** What one change does, on one line: `sms_enabled` `false` → `true`; … */
+function changeSummary(c: PlannedChange): string {
+  return c.diff
+    .map((f) => (c.action === "create" ? `${mdCode(f.path)} = ${mdCode(short(formatFieldValue(f, "after")))}` : `${mdCode(f.path)} ${mdCode(short(formatFieldValue(f, "before")))} → ${mdCode(short(formatFieldValue(f, "after")))}`))
+    .join("; ");
+}
+
+/** Identical changes (same kind, action and field changes) as one item each: `10,000 numbers: …`, the first keys, how many more. */
+function groupedChanges(changes: readonly PlannedChange[]): string[][] {
+  const groups = new Map<string, PlannedChange[]>();
+  for (const c of changes) {
+    const sig = `${c.kind}\u0000${c.action}\u0000${JSON.stringify(c.diff.map((f) => [f.path, formatFieldValue(f, "before"), formatFieldValue(f, "after")]))}`;
+    const list = groups.get(sig) ?? [];
+    list.push(c);
+    groups.set(sig, list);
+  }
+  const ordered = [...groups.values()].sort((a, b) => kindRank(a[0].kind) - kindRank(b[0].kind) || b.length - a.length || compareText(a[0].key, b[0].key));
+  return ordered.map((g) => {
+    const c = g[0];
+    const label = kindNamed(c.kind)?.label;
+    const what = g.length === 1 ? `${c.kind} ${mdCode(c.key)}` : `**${count(g.length)} ${label?.many ?? c.kind}**`;
+    const note = actionNote(c);
+    const head = `- ${what} ${c.action}${note}: ${changeSummary(c) || "(no field)"}`;
+    if (g.length === 1) return [head];
+    const first = g.slice(0, 10).map((x) => mdCode(x.key));
+    return [head, `  - ${first.join(", ")}${g.length > first.length ? ` … and ${count(g.length - first.length)} more` : ""}`];
+  });
+}
+
 /** The line naming a saved plan's digest, so a pull-request comment and an apply can be matched. */
 function savedLine(plan: Plan): string[] {
   if (!plan.saved) return [];
   return [`Saved plan \`${shortDigest(plan.saved.digest)}\` (${mdText(plan.saved.digest)}): \`wavix-sync apply --plan\` carries out exactly these changes, or refuses if the account changed since.`, ""];
 }
 
-function planBody(plan: Plan, file: string): string[] {
-  const lines: string[] = [...savedLine(plan)];
-  if (plan.problems.length > 0) {
-    lines.push(`**${plural(plan.problems.length, "problem")}** (these items cannot be planned; the run exits 1):`, "");
-    for (const p of [...plan.problems].sort(byKindThenKey)) {
-      lines.push(`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`);
-    }
-    lines.push("");
-  }
-  lines.push(verdict(plan, file), "");
-  lines.push(...summaryTable(plan), "");
-  if (plan.changes.length > 0) {
-    for (const c of [...plan.changes].sort(byKindThenKey)) lines.push(...changeBlock(c), "");
-  }
-  if (plan.unmanaged.length > 0) {
-    lines.push(
-      `**Unmanaged** (in the account, not in ${mdText(file)}; left alone — declare them, or use \`--prune\`):`,
-      "",
-      ...[...plan.unmanaged].sort(byKindThenKey).map((u) => `- ${u.kind} ${mdText(u.key)}`),
-      "",
-    );
-  }
-  return lines;
+function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[] {
+  const blocks: Block[] = [{ fixed: savedLine(plan) }];
+  blocks.push({
+    head: [`**${plural(plan.problems.length, "problem")}** (these items cannot be planned; the run exits 1):`, ""],
+    items: [...plan.problems].sort(byKindThenKey).map((p) => [`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`]),
+    more: (n) => `- … and ${count(n)} more problems`,
+  });
+  blocks.push({ fixed: [verdict(plan, file), "", ...(options.notes && options.notes.length > 0 ? [...options.notes, ""] : []), ...summaryTable(plan), ""] });
+  const changes = [...plan.changes].sort(byKindThenKey);
+  blocks.push({
+    head: [],
+    items: changes.map((c) => [...changeBlock(c), ""]),
+    condensed: () => groupedChanges(changes),
+    more: (n) => `- … and ${count(n)} more (every change is in the JSON report)`,
+  });
+  blocks.push({
+    head: ["**Notes:**", ""],
+    items: [...(plan.notes ?? [])].sort(byKindThenKey).map((n) => [`- ${n.kind} ${mdText(n.key)}: ${mdText(maskText(n.message))}`]),
+    more: (n) => `- … and ${count(n)} more notes`,
+  });
+  blocks.push({
+    head: [`**Unmanaged** (in the account, not in ${mdText(file)}; left alone — declare them, or use \`--prune\`):`, ""],
+    items: [...plan.unmanaged].sort(byKindThenKey).map((u) => [`- ${u.kind} ${mdText(u.key)}`]),
+    more: (n) => `- … and ${count(n)} more`,
+  });
+  return blocks;
 }
 
 function finish(lines: string[]): string {
   return `${lines.join("\n").replace(/\n+$/, "")}\n`;
 }
 
-/** `plan --format md`: the pull-request comment. */
-export function formatPlanMarkdown(plan: Plan, file: string): string {
-  return finish([PLAN_MARKER, `### wavix-sync plan for ${mdText(file)}`, "", ...planBody(plan, file)]);
+/** `plan --format md`: the pull-request comment, at most `maxChars` (60,000) characters whatever the plan. */
+export function formatPlanMarkdown(plan: Plan, file: string, options: MarkdownOptions = {}): string {
+  const blocks: Block[] = [{ fixed: [PLAN_MARKER, `### wavix-sync plan for ${mdText(file)}`, ""] }, ...planBlocks(plan, file, options)];
+  return assemble(blocks, "plan", options.maxChars ?? MD_MAX_CHARS);
 }
 
-/** `apply --format md`: the plan as applied, then the outcome and every item that failed or is pending. */
-export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: string): string {
+/** `apply --format md`: the plan as applied, then the outcome, what was created (ids) and every item that failed or is pending. */
+export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: string, options: MarkdownOptions = {}): string {
+  const max = options.maxChars ?? MD_MAX_CHARS;
   const ok = result.results.filter((r) => r.outcome === "ok");
   const failed = [...result.results.filter((r) => r.outcome === "failed")].sort(byKindThenKey);
   const counts = { create: 0, update: 0, delete: 0 };
   for (const r of ok) counts[r.action]++;
-  const lines = [APPLY_MARKER, `### wavix-sync apply for ${mdText(file)}`, "", ...planBody(plan, file)];
-  if (plan.changes.length === 0) return finish(lines);
+  const blocks: Block[] = [{ fixed: [APPLY_MARKER, `### wavix-sync apply for ${mdText(file)}`, ""] }, ...planBlocks(plan, file, options)];
+  if (plan.changes.length === 0) return assemble(blocks, "apply", max);
   const notStarted = [...result.results.filter((r) => r.outcome === "not_started")].sort(byKindThenKey);
   const done = failed.length === 0 && notStarted.length === 0 && result.pending.length === 0;
   const complete = done && plan.problems.length === 0;
-  lines.push(
-    `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-      (failed.length > 0 ? `, ${failed.length} failed` : "") +
-      (notStarted.length > 0 ? `, ${notStarted.length} not started` : "") +
-      (failed.length > 0 || notStarted.length > 0 ? ` ${rerunNote(failed, notStarted.length)}.` : ".") +
-      (complete ? "" : " :x:"),
-    "",
-  );
-  if (failed.length > 0) {
-    lines.push("| Failed | Action | Error |", "| --- | --- | --- |");
-    for (const r of failed) lines.push(`| ${r.kind} ${mdText(r.key)} | ${r.action} | ${mdText(maskText(r.error ?? ""))} |`);
-    lines.push("");
-  }
-  if (notStarted.length > 0) {
-    lines.push(`- Not started (the run was interrupted before sending them): ${notStarted.map((r) => `${r.kind} ${mdText(r.key)}`).join(", ")}`, "");
-  }
-  const reconciled = ok.filter((r) => r.reconciled).sort(byKindThenKey);
-  for (const r of reconciled) {
-    lines.push(`- Note: ${r.kind} ${mdText(r.key)}: the create's outcome was unknown; found it created and adopted it (no duplicate).`);
-  }
-  if (result.pending.length > 0) {
-    lines.push(
-      `- Still applying when the wait ran out (asynchronous bulk change; a later plan shows them): ${[...result.pending].sort(compareText).map(mdText).join(", ")}`,
-    );
-  }
-  return finish(lines);
+  blocks.push({
+    fixed: [
+      `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
+        (failed.length > 0 ? `, ${failed.length} failed` : "") +
+        (notStarted.length > 0 ? `, ${notStarted.length} not started` : "") +
+        (failed.length > 0 || notStarted.length > 0 ? ` ${rerunNote(failed, notStarted.length)}.` : ".") +
+        (complete ? "" : " :x:"),
+      "",
+    ],
+  });
+  const created = ok.filter((r) => r.action === "create").sort(byKindThenKey);
+  blocks.push({
+    head: ["**Created:**", ""],
+    items: created.map((r) => [`- ${r.kind} ${mdText(r.key)}${r.id !== undefined ? ` (id ${mdText(String(r.id))})` : ""}`]),
+    more: (n) => `- … and ${count(n)} more`,
+  });
+  blocks.push({
+    head: ["| Failed | Action | Error |", "| --- | --- | --- |"],
+    items: failed.map((r) => [`| ${r.kind} ${mdText(r.key)} | ${r.action} | ${mdText(maskText(r.error ?? ""))} |`]),
+    more: (n) => `| … and ${count(n)} more | | |`,
+  });
+  blocks.push({
+    head: ["- Not started (the run was interrupted before sending them):"],
+    items: notStarted.map((r) => [`  - ${r.kind} ${mdText(r.key)}`]),
+    more: (n) => `  - … and ${count(n)} more`,
+  });
+  blocks.push({
+    head: [],
+    items: ok
+      .filter((r) => r.reconciled)
+      .sort(byKindThenKey)
+      .map((r) => [`- Note: ${r.kind} ${mdText(r.key)}: the create's outcome was unknown; found it created and adopted it (no duplicate).`]),
+    more: (n) => `- … and ${count(n)} more notes`,
+  });
+  blocks.push({
+    head: ["- Still applying when the wait ran out (asynchronous bulk change; a later plan shows them):"],
+    items: [...result.pending].sort(compareText).map((k) => [`  - ${mdText(k)}`]),
+    more: (n) => `  - … and ${count(n)} more`,
+  });
+  return assemble(blocks, "apply", max);
+}
+
+/** The report of a run that failed (src/plan/failure.ts) as Markdown, with its marker so a bot replaces the last comment. */
+export function formatFailureMarkdown(r: FailureReport, options: MarkdownOptions = {}): string {
+  const blocks: Block[] = [
+    { fixed: [r.command === "plan" ? PLAN_MARKER : APPLY_MARKER, `### wavix-sync ${r.command} for ${mdText(r.file)}`, "", `**Failed** (${r.stage}): ${mdText(STAGE_TEXT[r.stage])}. :x:`, ""] },
+    { head: [], items: r.problems.map((p) => [`- :x: ${mdText(maskText(p))}`]), more: (n) => `- … and ${count(n)} more problems` },
+  ];
+  if (r.plan) blocks.push(...planBlocks(r.plan, r.file, options));
+  return assemble(blocks, r.command, options.maxChars ?? MD_MAX_CHARS);
 }

@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import type { WavixClient } from "../client";
+import type { SafetySettings } from "../config/types";
 import { KINDS } from "../kinds";
 import type { AnyKind, Drift, OpBase } from "../kinds/contract";
 import { canonicalKey, SENSITIVE, type FieldDiff } from "../resources/diff";
@@ -27,17 +28,20 @@ export interface SavedPlanDocument {
   readonly version: typeof SAVED_PLAN_VERSION;
   /** `sha256:` and the hex SHA-256 of the canonical JSON of `plan` (keys sorted, no blanks). */
   readonly digest: string;
+  /** When it was saved; outside the digest, so the same account and file give the same digest. */
+  readonly created_at: string;
   readonly plan: SavedPlanBody;
 }
 
 export interface SavedPlanBody {
-  readonly created_at: string;
   readonly tool: { readonly name: "wavix-sync"; readonly version: string };
   /** What the plan was made against: the API root and, when the API says, the account. */
   readonly target: { readonly base_url: string; readonly account: string | null };
   /** The desired-state file the plan was made from: its path as given and the SHA-256 of its bytes. */
   readonly file: { readonly path: string; readonly sha256: string };
   readonly prune: boolean;
+  /** The file's `safety:` section (absent: the defaults); `apply --plan` checks the same limits. */
+  readonly safety?: SafetySettings;
   readonly changes: readonly SavedPlanChange[];
   readonly problems: readonly PlanProblem[];
   readonly unmanaged: readonly Unmanaged[];
@@ -77,6 +81,8 @@ export interface SaveContext {
   readonly filePath: string;
   readonly fileBytes: Uint8Array;
   readonly prune: boolean;
+  /** The file's `safety:` section, when it has one. */
+  readonly safety?: SafetySettings;
   readonly toolVersion: string;
   /** Values that must never be in the file (the API key): saving is refused when one is. */
   readonly secrets?: readonly (string | undefined)[];
@@ -135,18 +141,24 @@ export function savePlan(prepared: PreparedPlan, ctx: SaveContext, kinds: readon
   });
   const plan = prepared.plan;
   const body: SavedPlanBody = {
-    created_at: (ctx.now ?? new Date()).toISOString(),
     tool: { name: "wavix-sync", version: ctx.toolVersion },
     target: { base_url: ctx.baseUrl, account: ctx.account ?? null },
     file: { path: ctx.filePath, sha256: sha256(ctx.fileBytes) },
     prune: ctx.prune,
+    ...(ctx.safety !== undefined ? { safety: { ...ctx.safety } } : {}),
     changes,
     problems: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: p.message })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
     summary: { ...plan.summary },
     ...(plan.unchangedByKind ? { unchanged_by_kind: { ...plan.unchangedByKind } } : {}),
   };
-  const document: SavedPlanDocument = { format: SAVED_PLAN_FORMAT, version: SAVED_PLAN_VERSION, digest: planDigest(body), plan: body };
+  const document: SavedPlanDocument = {
+    format: SAVED_PLAN_FORMAT,
+    version: SAVED_PLAN_VERSION,
+    digest: planDigest(body),
+    created_at: (ctx.now ?? new Date()).toISOString(),
+    plan: body,
+  };
   const text = JSON.stringify(document, null, 2) + "\n";
   for (const secret of ctx.secrets ?? []) {
     if (secret && secret.length >= 4 && text.includes(secret)) {
@@ -204,6 +216,7 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
   };
   need(isRecord(body.target) && typeof body.target.base_url === "string" && (body.target.account === null || typeof body.target.account === "string"), "target is not { base_url, account }");
   need(isRecord(body.file) && typeof body.file.path === "string" && typeof body.file.sha256 === "string", "file is not { path, sha256 }");
+  need(body.safety === undefined || (isRecord(body.safety) && Object.values(body.safety).every((v) => typeof v === "number")), "safety is not the file's safety: section");
   need(Array.isArray(body.changes) && Array.isArray(body.problems) && Array.isArray(body.unmanaged) && isRecord(body.summary), "changes, problems, unmanaged or summary is missing");
   if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
 
@@ -243,7 +256,7 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
 /** What `apply --plan` talks to, to compare with the plan's target. */
 export interface ApplyTarget {
   readonly baseUrl: string;
-  /** The account the key belongs to, when the API can say; null or undefined otherwise. */
+  /** The account the key belongs to; null when the API cannot say; undefined: not compared (yet). */
   readonly account?: string | null;
 }
 
@@ -253,7 +266,7 @@ export function checkTarget(document: SavedPlanDocument, target: ApplyTarget): v
   if (t.base_url !== target.baseUrl) {
     throw new SavedPlanError(`Error: this plan was made against ${t.base_url}, and this run talks to ${target.baseUrl}; nothing was applied.`);
   }
-  if (t.account !== null && t.account !== (target.account ?? null)) {
+  if (t.account !== null && target.account !== undefined && t.account !== target.account) {
     const now = target.account ? `account ${target.account}` : "an account it cannot identify";
     throw new SavedPlanError(`Error: this plan was made for account ${t.account}, and the key in WAVIX_API_KEY is for ${now}; nothing was applied.`);
   }

@@ -22,6 +22,13 @@ export interface PlanProblem {
   message: string;
 }
 
+/** Something a person should know about a declared item that is neither a change nor a problem. */
+export interface PlanNote {
+  kind: ChangeKind;
+  key: string;
+  message: string;
+}
+
 export interface Unmanaged {
   kind: ChangeKind;
   key: string;
@@ -38,6 +45,8 @@ export interface Plan {
   changes: PlannedChange[];
   unmanaged: Unmanaged[];
   problems: PlanProblem[];
+  /** Neither changes nor problems (a link still pending, a value the API cannot show back); absent when none. */
+  notes?: PlanNote[];
   summary: PlanSummary;
   /** `summary.unchanged` split by kind (the Markdown summary table); absent on plans built by hand. */
   unchangedByKind?: Record<ChangeKind, number>;
@@ -58,6 +67,8 @@ export interface ChangeResult {
   outcome: ItemOutcome;
   /** Why it failed: the API's message, with the field it named. Never a secret. */
   error?: string;
+  /** The Wavix id of what a create made (or adopted), when the kind has one (a sub-account's). */
+  id?: string | number;
   /** Set when a create whose outcome was unknown was found by re-reading instead of sent again. */
   reconciled?: boolean;
   /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */

@@ -28,4 +28,4 @@ export {
   subAccountArgs,
 } from "./program";
 export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
-export { shimFor, MAX_PROVIDER_TEXT, PROVIDER_LOAD_SPECIFIER, type ProviderKind } from "./shim";
+export { shimFor, providerText, WavixDynamicResource, MAX_PROVIDER_TEXT, PROVIDER_LOAD_SPECIFIER, type ProviderKind } from "./shim";

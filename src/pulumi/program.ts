@@ -14,7 +14,9 @@ import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
 import { subAccountArgs, subAccountLogicalName } from "../kinds/sub-account/pulumi";
 import { getBrandVettingsOutput, getTwoFaEventsOutput } from "./data-sources";
-import type { CallWebhook, PhoneNumber, SubAccount } from "./resources";
+import type { AccountCallbacks, CallWebhook, PhoneNumber, SenderId, SubAccount, TenDlcCampaignNumber } from "./resources";
+import { tenDlcNumberLogicalName } from "../kinds/ten-dlc-number/pulumi";
+import { senderIdLogicalName } from "../kinds/sender-id/pulumi";
 
 /** The resources of one file, keyed by identity. */
 export interface DeclaredResources {
@@ -24,6 +26,12 @@ export interface DeclaredResources {
   numbers: Record<string, PhoneNumber>;
   /** By event type. */
   callWebhooks: Partial<Record<CallWebhookEventType, CallWebhook>>;
+  /** By `sender_id`. */
+  senderIds: Record<string, SenderId>;
+  /** By `brand/campaign/number`. */
+  tenDlcCampaignNumbers: Record<string, TenDlcCampaignNumber>;
+  /** `profile`, when the file declares a callback URL. */
+  accountCallbacks: { profile?: AccountCallbacks };
 }
 
 /**
@@ -36,6 +44,8 @@ export const logicalName = {
   subAccount: subAccountLogicalName,
   number: numberLogicalName,
   callWebhook: callWebhookLogicalName,
+  senderId: senderIdLogicalName,
+  tenDlcNumber: tenDlcNumberLogicalName,
 };
 
 export { subAccountArgs, phoneNumberArgs };
@@ -46,11 +56,36 @@ export { subAccountArgs, phoneNumberArgs };
  */
 export function declareResources(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): DeclaredResources {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const kind of kindsInFileOrder()) {
-    const declared = kind.declared(state);
-    out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
-  }
+  withoutStackTraces(() => {
+    for (const kind of kindsInFileOrder()) {
+      const declared = kind.declared(state);
+      out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts);
+    }
+  });
   return out as unknown as DeclaredResources;
+}
+
+/**
+ * Runs `fn` with no stack trace captured by any Error created meanwhile.
+ *
+ * `@pulumi/pulumi` captures the whole stack of every resource it registers (`Resource.callsites`
+ * in its resource.ts sets `Error.stackTraceLimit` to Infinity, creates an Error and parses its
+ * text) and sends it to the engine, which stores it in the checkpoint (`sourcePosition`,
+ * `stackTrace`: about 800 bytes a resource, with machine paths) — for thousands of numbers most of
+ * a no-change `up`'s CPU. Our resources are declared from a file: those frames say nothing. V8
+ * captures a stack only while `Error.stackTraceLimit` is a number data property, so for the
+ * duration it is an accessor that ignores assignments; the property is put back after, whatever
+ * happens.
+ */
+export function withoutStackTraces<T>(fn: () => T): T {
+  const saved = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
+  if (!saved || !saved.configurable) return fn();
+  Object.defineProperty(Error, "stackTraceLimit", { configurable: true, enumerable: saved.enumerable, get: () => undefined, set: () => undefined });
+  try {
+    return fn();
+  } finally {
+    Object.defineProperty(Error, "stackTraceLimit", saved);
+  }
 }
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
@@ -83,6 +118,8 @@ export interface ProgramOutputs {
   subAccountApiKeys: pulumi.Output<Record<string, string>>;
   /** Wavix number ID by digits. */
   numberIds: Record<string, pulumi.Output<number>>;
+  /** Sender ID Wavix id by `sender_id` (present when the file declares `sender_ids`). */
+  senderIdIds?: Record<string, pulumi.Output<string>>;
   /** Present when the file has an `audit` section. */
   audit?: pulumi.Output<AuditSummary>;
 }
@@ -116,18 +153,17 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
   const config = new pulumi.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
-  // @pulumi/pulumi captures a stack trace for every resource it registers (its debuggable
-  // promises, and source-map-support formatting them), which was most of a no-change `up`'s CPU
-  // for thousands of numbers (issue #19). Our resources are declared from the file, so their stack
-  // traces say nothing: none are captured while they are declared, and the limit is restored after.
-  const limit = Error.stackTraceLimit;
-  Error.stackTraceLimit = 0;
-  let declared: Record<string, Record<string, unknown>>;
-  try {
-    declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
-  } finally {
-    Error.stackTraceLimit = limit;
+  // The file's account pin is the providers' `wavix:accountId` (they check it before any request).
+  const pin = new pulumi.Config("wavix").get("accountId");
+  if (state.account_id !== undefined && pin?.trim() !== String(state.account_id)) {
+    throw new Error(
+      pin === undefined
+        ? `${file} pins account_id ${state.account_id}: set the same pin for the providers with \`pulumi config set wavix:accountId ${state.account_id}\``
+        : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account`,
+    );
   }
+  // No stack trace is captured while the resources are declared (withoutStackTraces).
+  const declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
 
   // Each kind's stack outputs, in file order (subAccountIds, subAccountApiKeys, numberIds).
   const outputs = {} as ProgramOutputs;

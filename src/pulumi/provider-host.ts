@@ -6,7 +6,8 @@
  * Validation reuses the desired-state file's own checks (`parseDesiredState`).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { WavixClient } from "../client";
+import { WavixApiError, WavixClient, type FetchLike } from "../client";
+import { accountPinnedFetch, checkAccountPin } from "../plan/account";
 import { warnEngine } from "./engine-log";
 import { parseDesiredState, type LoadResult } from "../config";
 import type { ConfigProblem } from "../config/types";
@@ -22,6 +23,8 @@ export type Props = Record<string, unknown>;
 interface Credentials {
   apiKey?: string;
   baseUrl?: string;
+  /** `wavix:accountId`: the account the key must belong to (src/plan/account.ts). */
+  accountId?: number;
 }
 
 let credentials: Credentials = {};
@@ -44,8 +47,8 @@ export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
     const v = req.config.get(`wavix:${k}`) ?? req.config.get(`wavix:config:${k}`);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
   };
-  const next: Credentials = { apiKey: get("apiKey"), baseUrl: get("baseUrl") };
-  if (next.apiKey !== credentials.apiKey || next.baseUrl !== credentials.baseUrl) {
+  const next: Credentials = { apiKey: get("apiKey"), baseUrl: get("baseUrl"), accountId: accountIdOf(get("accountId")) };
+  if (next.apiKey !== credentials.apiKey || next.baseUrl !== credentials.baseUrl || next.accountId !== credentials.accountId) {
     credentials = next;
     master = undefined;
     subClients = new Map();
@@ -62,15 +65,36 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 /** Under Pulumi, stack config is the documented place for the key (docs/CONTRACT.md part 6). */
 export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
 
-/** The master account's client, built on first use (WavixClient falls back to the environment). */
+/** `wavix:accountId` as a number; NaN (never equal to an account) when it is not a positive integer. */
+function accountIdOf(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  return /^\s*[1-9]\d{0,15}\s*$/.test(v) ? Number(v) : NaN;
+}
+
+/**
+ * The master account's client, built on first use (WavixClient falls back to the environment).
+ * With `wavix:accountId`, no request of this host (the master's or a sub-account's) is sent before
+ * one `GET /v1/profile` has shown that the key belongs to that account (src/plan/account.ts).
+ */
 export function masterClient(): WavixClient {
-  master ??= new WavixClient({
-    apiKey: credentials.apiKey,
-    baseUrl: credentials.baseUrl,
-    missingApiKeyHint: MISSING_KEY_HINT,
-    onWarning: warnEngine,
-  });
+  if (master) return master;
+  const options = { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: warnEngine };
+  const pinned = credentials.accountId;
+  if (pinned === undefined) return (master = new WavixClient(options));
+  const plain = new WavixClient(options);
+  const check = async () => {
+    if (!Number.isSafeInteger(pinned)) {
+      throw new WavixApiError("wavix:accountId must be the account's id, a whole number of at least 1; nothing was sent", { method: "GET", path: "/v1/profile", status: 0 });
+    }
+    await checkAccountPin(plain, pinned, "wavix:accountId");
+  };
+  master = new WavixClient({ ...options, fetch: accountPinnedFetch(plainFetch(), check) });
   return master;
+}
+
+/** The fetch a client uses when given none. */
+function plainFetch(): FetchLike {
+  return (input, init) => globalThis.fetch(input, init);
 }
 
 /**

@@ -11,3 +11,6 @@ export { UNKNOWN, applyConfig, configure, MISSING_KEY_HINT } from "./provider-ho
 export { PhoneNumber } from "../kinds/number/provider";
 export { SubAccount } from "../kinds/sub-account/provider";
 export { CallWebhook } from "../kinds/call-webhook/provider";
+export { SenderId } from "../kinds/sender-id/provider";
+export { TenDlcCampaignNumber } from "../kinds/ten-dlc-number/provider";
+export { AccountCallbacks } from "../kinds/account-callbacks/provider";

@@ -9,3 +9,6 @@ export { RESOURCE_MODULE } from "./module";
 export { SubAccount, type SubAccountArgs } from "../kinds/sub-account/pulumi";
 export { PhoneNumber, type PhoneNumberArgs, type DestinationArgs } from "../kinds/number/pulumi";
 export { CallWebhook, type CallWebhookArgs } from "../kinds/call-webhook/pulumi";
+export { SenderId, type SenderIdArgs } from "../kinds/sender-id/pulumi";
+export { TenDlcCampaignNumber, type TenDlcCampaignNumberArgs } from "../kinds/ten-dlc-number/pulumi";
+export { AccountCallbacks, type AccountCallbacksArgs } from "../kinds/account-callbacks/pulumi";

@@ -1,22 +1,25 @@
 /**
- * The provider object Pulumi serializes into state for every dynamic resource (docs/CONTRACT.md part 6).
+ * The provider text Pulumi stores in state for every dynamic resource (`__provider`, in its inputs
+ * and its outputs; docs/CONTRACT.md part 6).
  *
- * The engine runs the provider text stored in the OLD state on delete and refresh, in a host
- * started in whatever folder the program runs from at that time. So the text is a loader, frozen
- * from version 1 on: the kind and one `configure` method, nothing else, and it must keep working
- * whatever the project becomes. Do not edit `loader`: a change makes new state differ from old
- * (test/pulumi/shim.test.ts pins the exact text, and its size: at most MAX_PROVIDER_TEXT).
+ * The engine's dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, `getProvider`) runs
+ * the text it is given: for check, diff, create and update the program's new text, for read and
+ * delete the text stored in the OLD state, in a host started in whatever folder the program runs
+ * from at that time. So every text ever written must keep working whatever the project becomes:
+ * each is a loader — the kind and one `configure` method — that resolves `wavix-sync/provider`
+ * as Node resolves it for a file in the host's working directory (the package itself when that
+ * folder is inside it, else `node_modules/wavix-sync` in that folder or any folder above) and lets
+ * it put the kind's methods on the provider object. No key, no client, no machine path is in a text.
  *
- * Inside the dynamic-provider host (`@pulumi/pulumi/cmd/dynamic-provider`, `getProvider`), the text
- * is deserialized once per process and `configure` is awaited before any other method is looked
- * up on the object. `configure` resolves `wavix-sync/provider` as Node resolves it for
- * a file in the host's working directory: the package itself when that folder is inside it (its
- * nearest package.json is named `wavix-sync`: self-reference through `exports`), else
- * `node_modules/wavix-sync` in that folder or any folder above. That module (`provider-load.ts`)
- * copies the kind's methods onto the provider object and applies the configuration. No key, no
- * client, no machine path is in the text.
+ * Version 1 (`test/fixtures/pulumi-shim-v1/`) was `@pulumi/pulumi`'s serialization of a loader
+ * object: 592 characters, stored twice per resource. Version 2 is the same loader written out by
+ * hand as the smallest module the host accepts (`exports.handler` returning the provider): under
+ * 150 characters. The host does not replace a resource whose text changed (its `diff` delegates to
+ * ours, which ignores `__provider`), so state written with version 1 moves to version 2 on the next
+ * `up` without a step of its own, and both keep loading (test/pulumi/shim.test.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import * as pulumiRuntime from "@pulumi/pulumi";
 
 /** The kinds `provider-impl.js` exports: every registered kind's Pulumi type name (src/kinds). */
 export type ProviderKind = import("../kinds").RegisteredKind["pulumi"]["type"];
@@ -28,8 +31,16 @@ export type ProviderKind = import("../kinds").RegisteredKind["pulumi"]["type"];
  */
 export const PROVIDER_LOAD_SPECIFIER = "wavix-sync/provider";
 
-/** Longest provider text accepted in state (docs/CONTRACT.md part 6: a few hundred characters). */
+/** Longest provider text accepted in state (docs/CONTRACT.md part 6; version 1 was 592). */
 export const MAX_PROVIDER_TEXT = 600;
+
+/**
+ * The version-2 provider text of a kind. FROZEN once released, like version 1: state keeps every
+ * text ever written (test/fixtures/pulumi-shim-v2/ pins them).
+ */
+export function providerText(kind: ProviderKind): string {
+  return `exports.handler=()=>({kind:${JSON.stringify(kind)},configure(r){require("module").createRequire(process.cwd()+"/")(${JSON.stringify(PROVIDER_LOAD_SPECIFIER)})(this,r)}});\n`;
+}
 
 interface Loader {
   kind: ProviderKind;
@@ -58,4 +69,25 @@ export function shimFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
     shims.set(kind, shim);
   }
   return shim;
+}
+
+/**
+ * What `pulumi.dynamic.Resource` is, with the version-2 provider text: the same type token
+ * (`pulumi-nodejs:dynamic/<module>:<type>`) and the text set under `__provider`, but written out
+ * rather than serialized from a closure (which made it four times longer). Same arguments as
+ * `pulumi.dynamic.Resource`: the provider is a shim of `shimFor`.
+ */
+export class WavixDynamicResource extends pulumiRuntime.CustomResource {
+  constructor(
+    provider: pulumi.dynamic.ResourceProvider,
+    name: string,
+    props: pulumi.Inputs,
+    opts: pulumi.CustomResourceOptions | undefined,
+    module: string,
+    type: string,
+  ) {
+    if (props.__provider !== undefined) throw new Error("A dynamic resource must not define the __provider key");
+    const kind = (provider as unknown as Loader).kind;
+    super(`pulumi-nodejs:dynamic/${module}:${type}`, name, { ...props, __provider: providerText(kind) }, opts);
+  }
 }

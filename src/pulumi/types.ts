@@ -86,3 +86,44 @@ export interface CallWebhookInputs {
 }
 
 export type CallWebhookOutputs = CallWebhookInputs;
+
+export interface SenderIdInputs {
+  /** The name messages are sent from (digits for a numeric one): the identity. */
+  senderId: string;
+  type: "numeric" | "alphanumeric";
+  /** Two-letter ISO codes (a set). */
+  countries: string[];
+  usecase: "transactional" | "promo" | "authentication";
+  /** Sent on create only (the API does not show it back). */
+  monthlyVolume?: "1-1000" | "1001-20000" | "20001-50000" | "50001-100000" | "More than 100000";
+  /** A set; left as it is when omitted. */
+  samples?: string[];
+  /** Allow a change to be carried out as a replace (delete, then create). */
+  replace?: boolean;
+}
+
+export interface SenderIdOutputs extends SenderIdInputs {
+  /** The Sender ID's Wavix id (a UUID; also the resource ID). */
+  wavixId: string;
+}
+
+export interface TenDlcCampaignNumberInputs {
+  /** The 10DLC Brand (a reference: created outside wavix-sync). */
+  brandId: string;
+  /** The 10DLC Campaign (a reference). */
+  campaignId: string;
+  /** Digits; a leading `+` is dropped. */
+  number: string;
+}
+
+export interface TenDlcCampaignNumberOutputs extends TenDlcCampaignNumberInputs {
+  /** The link's status as the API reports it (`PENDING`, `APPROVED`, `FAILED`...). */
+  status: string;
+}
+
+export interface AccountCallbacksInputs {
+  smsRelayUrl?: string;
+  dlrRelayUrl?: string;
+}
+
+export type AccountCallbacksOutputs = AccountCallbacksInputs;

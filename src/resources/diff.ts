@@ -14,7 +14,12 @@ export interface FieldDiff {
   before: unknown;
   after: unknown;
   sensitive?: boolean;
+  /** The API cannot show the current value (a write-only field): `before` is shown as {@link UNREADABLE}. */
+  unreadable?: boolean;
 }
+
+/** Shown instead of the value the API cannot show back. */
+export const UNREADABLE = "(cannot be read back)";
 
 /** A destination reduced to what identifies its routing: server-made fields (id, srtp, trunk_label) dropped. */
 export interface CanonicalDestination {

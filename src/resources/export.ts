@@ -51,7 +51,8 @@ export async function streamExport(
     const part = parts[i];
     const key = kind.file.key;
     if (part.form === "value") {
-      buffer += topLevelYaml(key, part.value);
+      // Nothing the kind can show (a write-only setting, a key without the scope): the key is left out.
+      if (part.value !== undefined) buffer += topLevelYaml(key, part.value);
       continue;
     }
     items[key] = part.items.length;
@@ -74,6 +75,8 @@ export async function exportAccount(client: WavixClient): Promise<DesiredState> 
   const kinds = kindsInFileOrder();
   const parts = await Promise.all(kinds.map((k) => k.export.state(client)));
   const state: Record<string, unknown> = { version: 1, file: "(export)" };
-  kinds.forEach((k, i) => (state[k.file.key] = parts[i]));
+  kinds.forEach((k, i) => {
+    if (parts[i] !== undefined) state[k.file.key] = parts[i];
+  });
   return state as unknown as DesiredState;
 }

@@ -176,6 +176,12 @@ export function demoSeed(): SimSeed {
         ],
       },
     ],
+    // 10DLC: a Campaign of brand B6AI7PA with one approved number (whose numeric Sender ID Wavix made).
+    campaigns: [{ brand_id: "B6AI7PA", campaign_id: "CSIM001", numbers: [{ number: "15551230003", status: "APPROVED" }] }],
+    senderIds: [
+      { id: "3c7a5a90-43e0-43e0-b006-fdfea30c5a7c", sender_id: "ACME", type: "alphanumeric", allowlisted_in: ["FR", "GB"], usecase: "promo", samples: ["Acme: 20% off today"] },
+      { id: "9d2f6b1e-5a3c-4f7e-8b2d-6c1a0e9f3b47", sender_id: "15551230003", type: "numeric", allowlisted_in: ["US"], usecase: "transactional", samples: [] },
+    ],
     messages: [
       {
         message_id: "0b9e2c1a-6d4f-4a8e-9c3b-5f7a1d2e4c60",

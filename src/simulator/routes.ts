@@ -7,6 +7,7 @@ import { json, notFound, forbidden, type SimResponse, ValidationFailure } from "
 import { setEndpoints, type SimStore } from "./store";
 import type { Scope } from "./types";
 import type { SimVariation } from "./variations";
+import { MESSAGING_ROUTES } from "./messaging";
 import {
   checkName,
   E164,
@@ -485,6 +486,7 @@ export const ROUTES: readonly Route[] = [
   route("POST", `/v1/calls/${UUID_SEGMENT}/streams`, "calls", startStream),
   route("GET", "/v1/two-fa/session/([^/]+)/events", "two_fa", twoFaEvents, { response: "two-fa-event-list" }),
   route("GET", "/v1/two-fa/service/([^/]+)/sessions", "two_fa", twoFaSessions, { response: "two-fa-session-list" }),
+  ...MESSAGING_ROUTES,
   route("GET", "/v3/10dlc/brands", "campaigns", listBrands, { response: "brand-list" }),
   route("GET", "/v3/10dlc/brands/([^/]+)/vettings", "campaigns", brandVettings, { response: "brand-vetting-list" }),
   route("GET", "/v3/messages", "messages", listMessages),

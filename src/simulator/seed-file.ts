@@ -70,7 +70,16 @@ const LISTS: Record<string, Shape | undefined> = {
   brands: undefined,
   messages: undefined,
   disabledFeatures: undefined,
+  senderIds: {
+    sender_id: { check: "string", required: true },
+    type: { check: { oneOf: ["numeric", "alphanumeric"] }, required: true },
+    allowlisted_in: { check: "list" },
+    samples: { check: "list" },
+  },
+  campaigns: { brand_id: { check: "string", required: true }, campaign_id: { check: "string", required: true }, numbers: { check: "list" } },
 };
+/** Keys holding one mapping. */
+const MAPPINGS = new Set(["profile", "profileCallbacks"]);
 const SCALARS: Record<string, Check> = { organizationId: "integer", rngSeed: "number" };
 
 function describe(v: unknown): string {
@@ -114,8 +123,13 @@ export function seedProblems(seed: Record<string, unknown>): string[] {
       if (w) out.push(`${key} ${w}`);
       continue;
     }
+    if (MAPPINGS.has(key)) {
+      const w = wrong("object", value);
+      if (w) out.push(`${key} ${w}`);
+      continue;
+    }
     if (!(key in LISTS)) {
-      out.push(`unknown key "${key}" (expected ${[...Object.keys(SCALARS), ...Object.keys(LISTS)].join(", ")})`);
+      out.push(`unknown key "${key}" (expected ${[...Object.keys(SCALARS), ...Object.keys(LISTS), ...MAPPINGS].join(", ")})`);
       continue;
     }
     if (!Array.isArray(value)) {

@@ -12,6 +12,7 @@ import type {
   WavixNumber,
 } from "../client/types";
 import { SeededRandom } from "./rng";
+import { MessagingStore } from "./messaging";
 import type {
   Scope,
   SimSeed,
@@ -109,6 +110,8 @@ export class SimStore {
   readonly twoFaSessions = new Map<string, SimTwoFaSessionRecord>();
   readonly brands = new Map<string, SimSeedBrand>();
   messages: Array<Record<string, unknown>> = [];
+  /** Sender IDs, 10DLC Campaigns and their numbers, the profile (src/simulator/messaging.ts). */
+  readonly messaging: MessagingStore;
   private nextNumberId = 1;
   private nextDestinationId = 1;
   private nextSubAccountId = 1;
@@ -150,6 +153,11 @@ export class SimStore {
     }
     for (const brand of seed.brands ?? []) this.brands.set(brand.brand_id, brand);
     this.messages = [...(seed.messages ?? [])];
+    this.messaging = new MessagingStore(
+      { senderIds: seed.senderIds, campaigns: seed.campaigns, profile: seed.profile, callbacks: seed.profileCallbacks },
+      this.masterId,
+      this.rng,
+    );
   }
 
   /** Add a number (seeded or by a test); missing fields take defaults, a missing id the next free one. */
@@ -274,6 +282,7 @@ export class SimStore {
       twoFaServices: [...this.twoFaServices.values()],
       brands: [...this.brands.values()],
       messages: this.messages,
+      ...this.messaging.dump(),
       disabledFeatures: [...this.disabledFeatures].map(([org, set]) => ({ organization: org, features: [...set] })),
     };
   }

@@ -11,6 +11,9 @@ import type {
   WavixNumber,
 } from "../client/types";
 import type { SimVariation } from "./variations";
+import type { SimSeedCampaign, SimSeedSenderId } from "./messaging";
+
+export type { SimSeedCampaign, SimSeedSenderId } from "./messaging";
 
 /** Resources a restricted key is scoped on (seed part 5, item 5). */
 export const SCOPES = [
@@ -156,6 +159,14 @@ export interface SimSeed {
   brands?: SimSeedBrand[];
   /** Messages returned by `GET /v3/messages` (shape free). */
   messages?: Array<Record<string, unknown>>;
+  /** SMS Sender IDs of the master organisation (`GET /v3/messages/sender-ids`). */
+  senderIds?: SimSeedSenderId[];
+  /** 10DLC Campaigns (of seeded brands) with their linked numbers. */
+  campaigns?: SimSeedCampaign[];
+  /** Fields of `GET /v1/profile` (official ProfileResponse); defaults fill the rest. */
+  profile?: Record<string, unknown>;
+  /** The account's callback defaults `sms_relay_url`/`dlr_relay_url` (write-only: never served). */
+  profileCallbacks?: { sms_relay_url?: string; dlr_relay_url?: string };
   /** Seed of the simulator RNG (ids, keys, fault probabilities). @default 1 */
   rngSeed?: number;
 }

@@ -61,7 +61,7 @@ describe("simulator seed files", () => {
       `simulator seed ${seed}: numbers[1].id must be an integer, got the string "two"`,
       `simulator seed ${seed}: numbers[1].sms_enabled must be true or false, got the string "yes"`,
       `simulator seed ${seed}: subAccounts[0] is missing "api_key"`,
-      `simulator seed ${seed}: unknown key "number" (expected organizationId, rngSeed, numbers, subAccounts, callWebhooks, calls, twoFaServices, brands, messages, disabledFeatures)`,
+      `simulator seed ${seed}: unknown key "number" (expected organizationId, rngSeed, numbers, subAccounts, callWebhooks, calls, twoFaServices, brands, messages, disabledFeatures, senderIds, campaigns, profile, profileCallbacks)`,
     ]);
   });
 

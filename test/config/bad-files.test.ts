@@ -89,7 +89,7 @@ const EXPECTED: Record<string, string[]> = {
     "two-fa-window.yaml:8:24: max_failure_ratio must be at most 1, got 1.5 (at audit.two_fa.max_failure_ratio)",
   ],
   "unknown-key-far.yaml": [
-    'unknown-key-far.yaml:2:1: unknown key "colour" (expected version, sub_accounts, numbers, call_webhooks or audit) (at colour)',
+    'unknown-key-far.yaml:2:1: unknown key "colour" (expected version, account_id, sub_accounts, numbers, call_webhooks, sender_ids, ten_dlc_campaign_numbers, account_callbacks, safety or audit) (at colour)',
   ],
   "unknown-key-typo.yaml": ['unknown-key-typo.yaml:4:5: unknown key "sms_enabeld": did you mean "sms_enabled"? (at numbers[0].sms_enabeld)'],
   "unknown-transport.yaml": [

@@ -153,6 +153,11 @@ describe("request schemas against the official document", () => {
         "GET /v3/10dlc/brands/{brand_id}/vettings", "GET /v3/10dlc/brands",
         "POST /v1/calls", "GET /v1/calls", "POST /v1/calls/{id}/answer", "POST /v1/calls/{call_id}/streams",
         "GET /v3/messages",
+        "GET /v3/messages/sender-ids", "POST /v3/messages/sender-ids", "GET /v3/messages/sender-ids/{id}", "DELETE /v3/messages/sender-ids/{id}",
+        "GET /v3/10dlc/brands/campaigns", "GET /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers",
+        "POST /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}",
+        "DELETE /v3/10dlc/brands/{brand_id}/campaigns/{campaign_id}/numbers/{number}",
+        "GET /v1/profile", "PUT /v1/profile",
       ].sort(),
     );
   });
@@ -197,6 +202,11 @@ const RESPONSE_OFFICIAL: Record<string, string> = {
   "call.schema.json": "Call",
   "call-list.schema.json": "CallListResponse",
   "call-webhook.schema.json": "CallWebhook",
+  "sender-id.schema.json": "SenderIDResponse",
+  "sender-id-list.schema.json": "SenderIDListResponse",
+  "campaign-number-list.schema.json": "TenDLCCampaignNumberListResponse",
+  "campaign-list.schema.json": "TenDLCCampaignListResponse",
+  "profile.schema.json": "ProfileResponse",
 };
 
 describe("response schemas against the official document", () => {

@@ -1,5 +1,5 @@
 /**
- * Throwaway Pulumi projects for the engine emulator (./engine-emulator.ts), laid out as users
+ * Throwaway Pulumi projects for the real engine (./real-pulumi.ts `RealStack`), laid out as users
  * have them, so the program and the provider host really run from another working directory:
  *
  * - `checkoutProject`: a copy of this repository as `npm ci` leaves it (package.json, the built

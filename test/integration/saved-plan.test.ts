@@ -109,10 +109,11 @@ describe("plan --save", () => {
     const text = readFileSync(planFile, "utf8");
     noSecrets(text);
     const doc = JSON.parse(text);
-    expect(Object.keys(doc)).toEqual(["format", "version", "digest", "plan"]);
+    expect(Object.keys(doc)).toEqual(["format", "version", "digest", "created_at", "plan"]);
     expect(doc).toMatchObject({ format: "wavix-sync-plan", version: 1 });
     expect(doc.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(doc.plan.target).toEqual({ base_url: sim.url, account: null });
+    // The account the key is for (GET /v1/profile: the master organisation).
+    expect(doc.plan.target).toEqual({ base_url: sim.url, account: String(sim.store.masterId) });
     const fileSha = `sha256:${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
     expect(doc.plan.file).toEqual({ path: file, sha256: fileSha });
     const byKey = Object.fromEntries(doc.plan.changes.map((c: { kind: string; key: string }) => [`${c.kind}:${c.key}`, c]));
@@ -184,10 +185,12 @@ describe("apply --plan", () => {
     expect(accountOf(sim)).toEqual(accountOf(direct.sim));
     // Every request of the direct apply's writing part, plus the recheck: one sub-account listing (a
     // create needs it; it covers the update too), one webhook listing, one GET for the one number.
+    // First the account (GET /v1/profile), then the recheck.
     const recheck = ["GET /v1/calls/webhooks", "GET /v1/numbers/11", "GET /v1/sub-organizations"];
-    expect(requests(sim.log.slice(planned))).toEqual([...directApply, ...recheck].sort());
+    expect(requests(sim.log.slice(planned))).toEqual([...directApply, "GET /v1/profile", ...recheck].sort());
     const log = sim.log.slice(planned);
-    expect(requests(log.slice(0, 3))).toEqual(recheck);
+    expect(log[0].path).toBe("/v1/profile");
+    expect(requests(log.slice(1, 4))).toEqual(recheck);
   });
 
   it("with only updates, reads each sub-account by id and not the listing", async () => {
@@ -198,7 +201,7 @@ describe("apply --plan", () => {
     const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
     expect(run.code).toBe(0);
     // The recheck: one GET by id each, no listing; then the writes as a direct apply makes them.
-    expect(requests(sim.log.slice(planned, planned + 2))).toEqual(["GET /v1/sub-organizations/2001", "GET /v1/sub-organizations/2002"]);
+    expect(requests(sim.log.slice(planned, planned + 3))).toEqual(["GET /v1/profile", "GET /v1/sub-organizations/2001", "GET /v1/sub-organizations/2002"]);
     const firstWrite = sim.log.findIndex((e) => e.method !== "GET");
     expect(sim.log.slice(planned, firstWrite).filter((e) => e.path === "/v1/sub-organizations")).toEqual([]);
   });
@@ -222,8 +225,8 @@ describe("apply --plan", () => {
     expect(run.stderr).toContain('call_webhook "on-call": url was null when planned, now "https://someone.else/on"');
     expect(run.stdout).toBe("");
     noSecrets(run.stdout + run.stderr);
-    // Three GETs: the same bounded recheck as above.
-    expect(sim.log.length - before).toBe(3);
+    // The account, then the same bounded recheck as above.
+    expect(sim.log.length - before).toBe(4);
   });
 
   it("applies when what changed is something the plan does not touch", async () => {
@@ -244,6 +247,30 @@ describe("apply --plan", () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`Error: this plan was made against ${a.sim.url}, and this run talks to ${b.sim.url}; nothing was applied.\n`);
     expect(b.sim.log).toEqual([]);
+  });
+
+  it("refuses a plan made for another account (the key is a sub-account's), before any read of what it changes", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    const planned = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], { ...env, WAVIX_API_KEY: SUB_KEY_A });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Error: this plan was made for account ${sim.store.masterId}, and the key in WAVIX_API_KEY is for account 2001; nothing was applied.\n`);
+    expect(requests(sim.log.slice(planned))).toEqual(["GET /v1/profile"]);
+  });
+
+  it("a refusal is the --out report (stage saved-plan), so a pipeline's summary says why", async () => {
+    const { sim, env } = await start();
+    const { dir, planFile } = await savePlan(env);
+    sim.store.subAccounts.get(2001)!.data.status = "disabled";
+    const out = join(dir, "apply.md");
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve", "--out", out], env);
+    expect(run.code).toBe(1);
+    const md = readFileSync(out, "utf8");
+    expect(md).toContain("saved-plan");
+    expect(md).toContain('sub\\_account "Acme Support": status was "enabled" when planned, now "disabled"'.replace(/\\\\/g, "\\"));
+    noSecrets(md);
+    expect(writes(sim)).toEqual([]);
   });
 
   it("refuses another format version, a damaged file, a hand-edited one and something else, before any request", async () => {
@@ -318,7 +345,7 @@ describe("apply --plan", () => {
     expect(writes(sim)).toEqual([]);
   });
 
-  it("a plan of no changes saves, and applies with no request at all", async () => {
+  it("a plan of no changes saves, and applies with no request but the account's", async () => {
     const { sim, env } = await start();
     const none = `version: 1\nnumbers:\n  - number: "15550000002"\n    transcription_threshold: 10\n`;
     const { planFile, r } = await savePlan(env, none);
@@ -330,7 +357,7 @@ describe("apply --plan", () => {
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out).toMatchObject({ changes: [], ok: true, saved_plan: { digest: doc.digest } });
-    expect(sim.log.length).toBe(planned);
+    expect(requests(sim.log.slice(planned))).toEqual(["GET /v1/profile"]);
   });
 
   it("apply --plan without --auto-approve still asks (and a pipeline without a terminal is refused)", async () => {

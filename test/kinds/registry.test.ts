@@ -12,13 +12,13 @@ const ROOT = path.join(__dirname, "..", "..");
 const fake = (name: string, after?: string[]): AnyKind => ({ ...KINDS[0], name: name as AnyKind["name"], after });
 
 describe("the kind registry", () => {
-  it("keeps plans, reports and results in the order they always had: sub-accounts, call webhooks, numbers", () => {
-    expect(KINDS.map((k) => k.name)).toEqual(["sub_account", "call_webhook", "number"]);
+  it("keeps plans, reports and results in the order they always had: sub-accounts, call webhooks, numbers (then the newer kinds)", () => {
+    expect(KINDS.map((k) => k.name)).toEqual(["sub_account", "call_webhook", "number", "sender_id", "ten_dlc_number", "account_callbacks"]);
     expect(kindRank("number")).toBe(2);
   });
 
   it("keeps the file's (schema, export, validate) order: sub_accounts, numbers, call_webhooks", () => {
-    expect(kindsInFileOrder().map((k) => k.file.key)).toEqual(["sub_accounts", "numbers", "call_webhooks"]);
+    expect(kindsInFileOrder().map((k) => k.file.key)).toEqual(["sub_accounts", "numbers", "call_webhooks", "sender_ids", "ten_dlc_campaign_numbers", "account_callbacks"]);
   });
 
   it("has unique names and file keys", () => {
@@ -27,7 +27,7 @@ describe("the kind registry", () => {
   });
 
   it("applies today's kinds in one wave (no ordering between them)", () => {
-    expect(applyWaves().map((w) => w.map((k) => k.name))).toEqual([["sub_account", "call_webhook", "number"]]);
+    expect(applyWaves().map((w) => w.map((k) => k.name))).toEqual([["sub_account", "call_webhook", "number", "sender_id", "ten_dlc_number", "account_callbacks"]]);
   });
 
   it("orders a kind after the kinds it names: a trunk before the numbers routed to it", () => {

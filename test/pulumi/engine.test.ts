@@ -1,12 +1,14 @@
-// The Pulumi layer as `pulumi up` runs it (docs/CONTRACT.md part 6, issue #11): each test drives the
-// engine emulator (test/helpers/engine-emulator.ts: the real runner and the real dynamic-provider
-// host, a checkpoint between runs) over several runs against the simulator, in throwaway projects
-// laid out as users have them (test/helpers/pulumi-project.ts).
+// The Pulumi layer as `pulumi up` runs it (docs/CONTRACT.md part 6): each test drives the real
+// Pulumi CLI (`npm run pulumi:cli`; test/helpers/real-pulumi.ts `RealStack`: `stack init`, `config
+// set`, `up`, `preview`, `refresh`, `destroy` with a file backend) over several runs against the
+// simulator, in throwaway projects laid out as users have them (test/helpers/pulumi-project.ts):
+// the engine resolves `main` (pkg/engine/project.go getPwdMain), the language host runs the
+// program with `@pulumi/pulumi/cmd/run`, the dynamic-provider plugin runs the state's provider text.
 import { renameSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_SUB_ACCOUNT_KEYS, generateAccount, startSimulator, type Simulator } from "../../src/simulator";
-import { EngineEmulator, EngineError, getPwdMain, must, type OperationResult } from "../helpers/engine-emulator";
+import { EngineError, RealStack, engineUnavailable, must, type OperationResult } from "../helpers/real-pulumi";
 import { checkoutProject, consumerProject, type TempProject } from "../helpers/pulumi-project";
 import { PROVIDER_KEY } from "../helpers/pulumi-host";
 
@@ -34,8 +36,8 @@ function track<T extends TempProject>(p: T): T {
 }
 
 /** A stack whose credentials come from stack config only (none in the environment). */
-function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): EngineEmulator {
-  return new EngineEmulator({
+function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): RealStack {
+  return new RealStack({
     projectDir: p.dir,
     config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url, ...config },
     secretKeys: ["wavix:apiKey"],
@@ -63,17 +65,9 @@ call_webhooks:
   on-call: https://hooks.acme.example/on-call
 `;
 
-describe("getPwdMain (pkg/engine/project.go)", () => {
-  it("runs a file's program in its folder, a folder's in itself, no main in the root", () => {
-    const root = path.resolve(__dirname, "..", "..");
-    expect(getPwdMain(root, "dist/pulumi/program-main.js")).toEqual({ pwd: path.join(root, "dist", "pulumi"), entry: "program-main.js" });
-    expect(getPwdMain(root, "dist/pulumi")).toEqual({ pwd: path.join(root, "dist", "pulumi"), entry: "." });
-    expect(getPwdMain(root, undefined)).toEqual({ pwd: root, entry: "." });
-    expect(() => getPwdMain(root, "/etc")).toThrow(/relative/);
-  });
-});
+const unavailable = engineUnavailable();
 
-describe("the root Pulumi.yaml", () => {
+describe.skipIf(unavailable)("the root Pulumi.yaml", () => {
   it("applies wavix.yaml of the project root although the program runs in dist/pulumi, then stays quiet", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": FILE }));
@@ -133,7 +127,7 @@ describe("the root Pulumi.yaml", () => {
   it("names `wavix:apiKey` when no key is set", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": FILE }));
-    const stack = new EngineEmulator({ projectDir: p.dir, config: { "wavix:baseUrl": s.url }, env: { WAVIX_API_KEY: undefined } });
+    const stack = new RealStack({ projectDir: p.dir, config: { "wavix:baseUrl": s.url }, env: { WAVIX_API_KEY: undefined } });
     const err = await stack.up().then(
       () => undefined,
       (e: unknown) => e as EngineError,
@@ -143,7 +137,7 @@ describe("the root Pulumi.yaml", () => {
   }, LONG);
 });
 
-describe("a sub-account pinned with id:", () => {
+describe.skipIf(unavailable)("a sub-account pinned with id:", () => {
   it("renamed in the file, is renamed in place and stays enabled; a refresh keeps the pin", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": "version: 1\nsub_accounts:\n  - name: Acme Support\n    id: 2001\n    status: enabled\n" }));
@@ -187,7 +181,7 @@ describe("a sub-account pinned with id:", () => {
   }, LONG);
 });
 
-describe("state written before a change of main or build layout", () => {
+describe.skipIf(unavailable)("state written before a change of main or build layout", () => {
   it("still refreshes, updates and deletes after dist/ moves to build/ and main follows", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": FILE }));
@@ -214,6 +208,42 @@ describe("state written before a change of main or build layout", () => {
     expect(stack.state()).toEqual([]);
     expect(s.store.subAccounts.get(2001)!.data.status).toBe("disabled");
     expect(s.store.numbers.has(4003)).toBe(true);
+  }, LONG);
+
+  it("state written with the version-1 provider text moves to version 2 without a step or a write, and still deletes", async () => {
+    const s = await simulator();
+    const root = path.resolve(__dirname, "..", "..");
+    const v1Text = (kind: string) => readFileSync(path.join(root, "test", "fixtures", "pulumi-shim-v1", `${kind}.js`), "utf8");
+    const v2Text = (kind: string) => readFileSync(path.join(root, "test", "fixtures", "pulumi-shim-v2", `${kind}.js`), "utf8");
+    // What wavix-sync declared before version 2: pulumi.dynamic.Resource serializing the shim.
+    const before = `const pulumi = require("@pulumi/pulumi");
+const { shimFor } = require("wavix-sync/pulumi");
+new pulumi.dynamic.Resource(shimFor("PhoneNumber"), "line", { number: "15551230003", smsEnabled: true, wavixId: undefined }, {}, "wavix", "PhoneNumber");
+new pulumi.dynamic.Resource(shimFor("CallWebhook"), "hook", { eventType: "on-call", url: "https://h.example/1" }, {}, "wavix", "CallWebhook");
+`;
+    const after = (withHook: boolean) => `const { CallWebhook, PhoneNumber } = require("wavix-sync/pulumi");
+new PhoneNumber("line", { number: "15551230003", smsEnabled: true });
+${withHook ? 'new CallWebhook("hook", { eventType: "on-call", url: "https://h.example/1" });' : ""}
+`;
+    const p = track(consumerProject(root, { "Pulumi.yaml": "name: upgrade\nruntime: nodejs\nmain: index.js\n", "index.js": before }));
+    const stack = stackOf(p, s);
+    await must(stack.up());
+    expect(stack.resource("line")!.inputs[PROVIDER_KEY]).toBe(v1Text("PhoneNumber"));
+
+    p.write("index.js", after(true));
+    const mark = s.log.length;
+    const r = await must(stack.up());
+    expect(ops(r)).toMatchObject({ line: "same", hook: "same" });
+    expect(writesSince(s, mark)).toEqual([]);
+    // The new inputs hold version 2; the outputs keep the text they were written with until an update.
+    expect(stack.resource("line")!.inputs[PROVIDER_KEY]).toBe(v2Text("PhoneNumber"));
+
+    // Refresh and delete run the state's texts (version 1 outputs) in the host: both still load.
+    expect((await must(stack.refresh())).steps.every((x) => x.op === "refresh")).toBe(true);
+    p.write("index.js", after(false));
+    const del = s.log.length;
+    expect(ops(await must(stack.up())).hook).toBe("delete");
+    expect(writesSince(s, del)).toEqual(["DELETE /v1/calls/webhooks"]);
   }, LONG);
 
   it("works from a project that installed wavix-sync, whatever folder main names", async () => {
@@ -266,7 +296,7 @@ exports.lineId = line.wavixId;
   );
 }
 
-describe("numbers of sub-accounts", () => {
+describe.skipIf(unavailable)("numbers of sub-accounts", () => {
   it("moving a number to another sub-account updates it and never releases it", async () => {
     const s = await simulator();
     const p = tenantProject();
@@ -303,7 +333,7 @@ describe("numbers of sub-accounts", () => {
   }, LONG);
 });
 
-describe("engine rules the providers rely on", () => {
+describe.skipIf(unavailable)("engine rules the providers rely on", () => {
   it("protect blocks a delete, retainOnDelete skips the provider, a replace creates before it deletes", async () => {
     const s = await simulator();
     const program = (hooks: string) => `
@@ -344,7 +374,7 @@ new SubAccount("guarded", { name: "Acme Support", status: "enabled" }, { protect
       () => undefined,
       (e: unknown) => e as EngineError,
     );
-    expect(failed?.message).toMatch(/protection/);
+    expect(failed?.message).toMatch(/cannot be deleted\s+because it is protected/);
     expect(stack.resource("guarded")).toBeDefined();
     expect(s.store.subAccounts.get(2001)!.data.status).toBe("enabled");
   }, LONG);
@@ -373,14 +403,15 @@ new SubAccount("guarded", { name: "Acme Support", status: "enabled" }, { protect
       () => undefined,
       (e: unknown) => e as EngineError,
     );
-    expect(err?.message).toMatch(/subAccountId: /);
-    expect(err?.message).toMatch(/defaultDestinations\.smsEndpoint: /);
+    // The engine words a check failure as `property <name> value {…} has a problem: <reason>`.
+    expect(err?.message).toMatch(/property subAccountId value .* has a problem: subAccountId must be at least 1/);
+    expect(err?.message).toMatch(/property defaultDestinations\.smsEndpoint value .* has a problem: expected an http\(s\) URL/);
     expect(err?.message).not.toMatch(/\bid: |sms_endpoint/);
   }, LONG);
 });
 
-describe("checkpoint size", () => {
-  it("grows by about 2 KB per adopted number (provider text ≤ 600 characters, twice)", async () => {
+describe.skipIf(unavailable)("checkpoint size", () => {
+  it("holds at most 1 KB per adopted number (a 140-character provider text, no stack traces)", async () => {
     const n = 200;
     const seed = generateAccount({ numbers: n, subAccounts: 0 });
     const s = await simulator(seed);
@@ -390,13 +421,19 @@ describe("checkpoint size", () => {
     await must(stack.up());
     const bytes = Buffer.byteLength(stack.checkpointText());
     const perNumber = bytes / n;
+    if (process.env.DUMP_CHECKPOINT) writeFileSync(process.env.DUMP_CHECKPOINT, stack.checkpointText());
     process.stdout.write(`checkpoint: ${bytes} bytes for ${n} numbers (${Math.round(perNumber)} B each; ~${((perNumber * 10_000) / 1e6).toFixed(1)} MB for 10,000)\n`);
-    // The provider text is stored in inputs and outputs (JSON-escaped, pretty-printed as Pulumi does).
-    expect(perNumber).toBeLessThan(2_500);
+    // The engine pretty-prints the checkpoint; the provider text is stored in inputs and outputs.
+    expect(perNumber).toBeLessThanOrEqual(1024);
+    // No call stack stored for our resources (the stack resource itself is the runner's).
+    const resources = (JSON.parse(stack.checkpointText()) as { checkpoint: { latest: { resources: Array<Record<string, unknown>> } } }).checkpoint.latest.resources;
+    const ours = resources.filter((r) => String(r.type).includes(":dynamic/wavix:"));
+    expect(ours).toHaveLength(n);
+    expect(ours.filter((r) => "stackTrace" in r || "sourcePosition" in r)).toEqual([]);
   }, LONG);
 });
 
-describe("examples/pulumi", () => {
+describe.skipIf(unavailable)("examples/pulumi", () => {
   it("runs as `pulumi up` runs it (TypeScript through the runner), twice, the second time quietly", async () => {
     const s = await simulator();
     const root = path.resolve(__dirname, "..", "..");
@@ -407,7 +444,7 @@ describe("examples/pulumi", () => {
     // The file pins the demo account's own Legacy Team (id 2002) and creates the three tenants.
     // As after `npm install` in examples/pulumi: wavix-sync (file:../..) and @pulumi/pulumi installed.
     const p = track(consumerProject(root, files));
-    const stack = new EngineEmulator({
+    const stack = new RealStack({
       projectDir: path.join(p.dir, "examples", "pulumi"),
       config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url },
       secretKeys: ["wavix:apiKey"],

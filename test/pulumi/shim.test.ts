@@ -1,7 +1,8 @@
-// The provider text stored in state for every resource (docs/CONTRACT.md part 6, issue #11 items 3 and
-// 10): one loader, frozen from version 1 on, at most 600 characters, that the real
-// dynamic-provider host loads from any working directory inside the project or from a project
-// that installed wavix-sync. test/fixtures/pulumi-shim-v1/ holds the texts as first written.
+// The provider text stored in state for every resource (docs/CONTRACT.md part 6): a loader the real
+// dynamic-provider host loads from any working directory inside the project or from a project that
+// installed wavix-sync. Every version ever written stays loadable: test/fixtures/pulumi-shim-v1/
+// holds the texts as first written (592 characters, serialized by @pulumi/pulumi), and
+// test/fixtures/pulumi-shim-v2/ the ones written now (under 150, written out by hand).
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,7 +19,10 @@ const ARGS = {
   CallWebhook: { name: "call-webhook:on-call", args: { eventType: "on-call", url: "https://h.example/x" } },
 };
 
-const v1 = (kind: string): string => readFileSync(path.join(PROJECT_ROOT, "test", "fixtures", "pulumi-shim-v1", `${kind}.js`), "utf8");
+const fixture = (version: number, kind: string): string =>
+  readFileSync(path.join(PROJECT_ROOT, "test", "fixtures", `pulumi-shim-v${version}`, `${kind}.js`), "utf8");
+const v1 = (kind: string): string => fixture(1, kind);
+const v2 = (kind: string): string => fixture(2, kind);
 
 let sim: Simulator;
 let consumer: TempProject;
@@ -37,34 +41,36 @@ afterAll(async () => {
 });
 
 describe("the serialized provider", () => {
-  it("is the frozen version-1 loader, at most 600 characters, with no key and no path", async () => {
+  it("is the frozen version-2 loader, under 150 characters, with no key and no path", async () => {
     for (const kind of KINDS) {
       const [r] = await capturePulumiResources("dist/pulumi/resources.js", kind, { args: ARGS[kind], env: { WAVIX_API_KEY: KEY } });
-      expect(r.provider).toBe(v1(kind));
-      expect(r.provider.length).toBeLessThanOrEqual(600);
+      expect(r.provider).toBe(v2(kind));
+      expect(r.provider.length).toBeLessThan(150);
       expect(r.provider).not.toContain(KEY);
       expect(r.provider).not.toContain(PROJECT_ROOT);
     }
   }, 120_000);
 
-  /** A host started in `cwd` that checks a PhoneNumber with the version-1 text. */
-  async function checkFrom(cwd: string): Promise<{ host: PulumiHost; result: Promise<unknown> }> {
+  /** A host started in `cwd` that checks a PhoneNumber with the text of `version`. */
+  async function checkFrom(cwd: string, text = v2("PhoneNumber")): Promise<{ host: PulumiHost; result: Promise<unknown> }> {
     const host = await startPulumiHost({ cwd, env: { WAVIX_API_KEY: undefined } });
     await host.configure({ "wavix:apiKey": KEY, "wavix:baseUrl": sim.url }, { secretKeys: ["wavix:apiKey"] });
-    const result = host.check("urn:pulumi:dev::p::pulumi-nodejs:dynamic/wavix:PhoneNumber::n", {}, { [PROVIDER_KEY]: v1("PhoneNumber"), number: "+15551230003" });
+    const result = host.check("urn:pulumi:dev::p::pulumi-nodejs:dynamic/wavix:PhoneNumber::n", {}, { [PROVIDER_KEY]: text, number: "+15551230003" });
     return { host, result };
   }
 
-  it("loads in the host from the project root, from dist/pulumi, and from a project that installed wavix-sync", async () => {
-    for (const cwd of [PROJECT_ROOT, path.join(PROJECT_ROOT, "dist", "pulumi"), consumer.dir, path.join(consumer.dir, "node_modules")]) {
-      const { host, result } = await checkFrom(cwd);
-      try {
-        expect(await result, cwd).toMatchObject({ inputs: { number: "15551230003" }, failures: [] });
-      } finally {
-        await host.close();
+  it("both versions load in the host from the project root, from dist/pulumi, and from a project that installed wavix-sync", async () => {
+    for (const text of [v1("PhoneNumber"), v2("PhoneNumber")]) {
+      for (const cwd of [PROJECT_ROOT, path.join(PROJECT_ROOT, "dist", "pulumi"), consumer.dir, path.join(consumer.dir, "node_modules")]) {
+        const { host, result } = await checkFrom(cwd, text);
+        try {
+          expect(await result, cwd).toMatchObject({ inputs: { number: "15551230003" }, failures: [] });
+        } finally {
+          await host.close();
+        }
       }
     }
-  }, 120_000);
+  }, 180_000);
 
   it("says which package it could not find from a folder outside any project", async () => {
     const { host, result } = await checkFrom(outside);

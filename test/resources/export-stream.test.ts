@@ -43,9 +43,10 @@ describe("streamExport", () => {
     expect(summary).toEqual({ subAccounts: 30, numbers: 1234 });
     // Header, 13 chunks of numbers, the webhooks.
     expect(chunks).toHaveLength(15);
-    // Pages of 100: 13 for the numbers, 1 for the sub-accounts, 1 for the webhooks.
-    expect(sim.log).toHaveLength(15);
-    expect(requestsAtFirstWrite).toBe(15);
+    // Pages of 100: 13 for the numbers, 1 for the sub-accounts, 1 for the webhooks, 1 for the
+    // Sender IDs, 1 for the 10DLC Campaigns (none, so no Campaign's numbers).
+    expect(sim.log).toHaveLength(17);
+    expect(requestsAtFirstWrite).toBe(17);
     const parsed = parseDesiredState(whole, "exported.yaml");
     expect(parsed.ok).toBe(true);
     if (parsed.ok) expect(parsed.state.numbers?.map((n) => n.number)).toEqual([...(parsed.state.numbers ?? [])].map((n) => n.number).sort());
@@ -73,6 +74,10 @@ describe("streamExport", () => {
         }
         if (url.pathname === "/v1/sub-organizations") {
           return sendJson(res, 200, { sub_organizations: [], pagination: { current_page: 1, per_page: 100, total: 0, total_pages: 1 } });
+        }
+        if (url.pathname === "/v3/messages/sender-ids") return sendJson(res, 200, { items: [] });
+        if (url.pathname === "/v3/10dlc/brands/campaigns") {
+          return sendJson(res, 200, { items: [], pagination: { current_page: 1, per_page: 25, total: 0, total_pages: 1 } });
         }
         return sendJson(res, 200, []);
       });

@@ -4,7 +4,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { CallWebhookEventType } from "../../client/types";
 import type { DesiredState } from "../../config/types";
 import type { PulumiProgramPart } from "../contract";
@@ -20,7 +20,7 @@ export interface CallWebhookArgs {
 }
 
 /** The account's call webhook for one event type; deleting the resource deletes the webhook. */
-export class CallWebhook extends pulumi.dynamic.Resource {
+export class CallWebhook extends WavixDynamicResource {
   declare public readonly eventType: pulumi.Output<CallWebhookEventType>;
   declare public readonly url: pulumi.Output<string>;
 

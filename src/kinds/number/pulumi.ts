@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { TransportCode } from "../../client/types";
 import type { DesiredNumber } from "../../config/types";
 import type { TransportInput } from "../../pulumi/types";
@@ -49,7 +49,7 @@ export interface PhoneNumberArgs {
 }
 
 /** A number the account already owns, adopted and kept in the declared state. */
-export class PhoneNumber extends pulumi.dynamic.Resource {
+export class PhoneNumber extends WavixDynamicResource {
   declare public readonly number: pulumi.Output<string>;
   declare public readonly subAccountId: pulumi.Output<number | undefined>;
   declare public readonly smsEnabled: pulumi.Output<boolean | undefined>;

@@ -142,7 +142,8 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
         if (op.action === "create") {
           const made = await createSubAccount(client, op.desired);
           op.createdId = made.account.id;
-          return made;
+          // The note names the id only: the record holds the new sub-account's key.
+          return { reconciled: made.reconciled, adopted: made.adopted, id: made.account.id };
         }
         if (op.action === "update") await updateSubAccount(client, op.current, op.desired);
         else await disableSubAccount(client, op.current);

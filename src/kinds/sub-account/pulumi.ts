@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
-import { shimFor } from "../../pulumi/shim";
+import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredSubAccount } from "../../config/types";
 import type { PulumiProgramPart } from "../contract";
 
@@ -32,7 +32,7 @@ export interface SubAccountArgs {
 /**
  * A Wavix sub-account. Deleting it disables it (the API has no delete). `apiKey` is always secret.
  */
-export class SubAccount extends pulumi.dynamic.Resource {
+export class SubAccount extends WavixDynamicResource {
   declare public readonly name: pulumi.Output<string>;
   declare public readonly status: pulumi.Output<"enabled" | "disabled" | undefined>;
   declare public readonly defaultDestinations: pulumi.Output<{ smsEndpoint?: string | null; dlrEndpoint?: string | null } | undefined>;

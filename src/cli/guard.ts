@@ -1,0 +1,139 @@
+/**
+ * What plan and apply add around the engine for issue #20, kept out of plan-apply.ts so that file
+ * only calls in: the account pin (before any other request), the blast-radius limit's wording, and
+ * the report written to `--out` when a run fails before it could write one (validation,
+ * authentication, listing, the safety limit, the apply itself): verdict "failed", the problems,
+ * never a secret.
+ */
+import type { WavixClient } from "../client";
+import { ForbiddenError, UnauthorizedError } from "../client";
+import { formatProblem, loadDesiredState } from "../config";
+import type { DesiredState } from "../config/types";
+import {
+  AccountMismatchError,
+  checkAccountPin,
+  describeError,
+  failureJson,
+  failureText,
+  formatFailureMarkdown,
+  formatPlan,
+  formatSafetyRefusal,
+  mdText,
+  safetyLines,
+  type FailureReport,
+  type FailureStage,
+  type Plan,
+  type SafetyVerdict,
+} from "../plan";
+import { writeFileAtomic } from "./files";
+import { CliExit } from "./output";
+
+type Format = "text" | "json" | "md";
+
+/** The Markdown lines for a plan over the safety limit (after the verdict). */
+export function safetyMarkdown(verdict: SafetyVerdict | undefined, forced = false): string[] {
+  if (!verdict || verdict.violations.length === 0) return [];
+  const head = forced ? ":warning: **Over the safety limit, applied with --force:**" : ":warning: **Apply would be refused without `--force`:**";
+  return [head, "", ...safetyLines(verdict).map((l) => `- ${mdText(l)}`)];
+}
+
+/** The text lines for a plan over the safety limit, after the plan. */
+export function safetyText(verdict: SafetyVerdict | undefined, command: "plan" | "apply", forced = false): string {
+  if (!verdict || verdict.violations.length === 0) return "";
+  if (forced) return ["Over the safety limit; applying anyway (--force):", ...safetyLines(verdict).map((l) => `  - ${l}`)].join("\n") + "\n";
+  return formatSafetyRefusal(verdict, command);
+}
+
+/** One run of plan or apply: where it stands, what went wrong, and whether a report was written. */
+export class RunReport {
+  stage: FailureStage = "validation";
+  problems: string[] = [];
+  plan?: Plan;
+  safety?: SafetyVerdict;
+  /** Set once the run wrote its own report to `--out` (a plan, an apply's results). */
+  written = false;
+
+  constructor(
+    readonly command: "plan" | "apply",
+    readonly file: string,
+    readonly out: { path: string; format: Format } | undefined,
+  ) {}
+
+  /** Loads the file; on problems prints each (`FILE:LINE:COL: message (at path)`), records them, exits 1. */
+  load(): DesiredState {
+    const result = loadDesiredState(this.file, { secretValues: [process.env.WAVIX_API_KEY] });
+    if (!result.ok) {
+      this.problems = result.problems.map(formatProblem);
+      for (const p of this.problems) process.stderr.write(p + "\n");
+      throw new CliExit(1);
+    }
+    return result.state;
+  }
+
+  /** The client (stage authentication); a missing key is recorded for the report. */
+  client(make: () => WavixClient): WavixClient {
+    this.stage = "authentication";
+    if (!process.env.WAVIX_API_KEY) this.problems = ["WAVIX_API_KEY is not set"];
+    const c = make();
+    this.problems = [];
+    return c;
+  }
+
+  /** The account pin, when the file has one: one GET /v1/profile before anything else. */
+  async checkPin(client: WavixClient, desired: DesiredState): Promise<void> {
+    if (desired.account_id === undefined) return;
+    await checkAccountPin(client, desired.account_id, `${this.file} account_id`);
+  }
+
+  /** The report of this failed run, in a format. */
+  render(format: Format): string {
+    const r: FailureReport = { command: this.command, file: this.file, stage: this.stage, problems: this.problems, ...(this.plan ? { plan: this.plan } : {}) };
+    if (format === "json") return JSON.stringify(failureJson(r), null, 2) + "\n";
+    if (format === "md") return formatFailureMarkdown(r, { notes: safetyMarkdown(this.safety) });
+    return failureText(r) + (this.plan ? "\n" + formatPlan(this.plan, this.file) + safetyText(this.safety, this.command) : "");
+  }
+
+  /** Records why the run failed and writes the report to `--out` when the run wrote none. Never throws. */
+  async failed(err: unknown): Promise<void> {
+    if (!(err instanceof CliExit)) {
+      if (err instanceof UnauthorizedError || err instanceof ForbiddenError || err instanceof AccountMismatchError) this.stage = "authentication";
+      this.problems = [...this.problems, describeError(err)];
+    }
+    if (this.problems.length === 0) this.problems = [`the ${this.command} stopped (${this.stage}); see the errors on standard error`];
+    if (!this.out || this.written) return;
+    this.written = true;
+    try {
+      await writeFileAtomic(this.out.path, scrub(this.render(this.out.format)));
+    } catch (e) {
+      process.stderr.write(`Error: cannot write --out ${this.out.path}: ${(e as Error).message}\n`);
+    }
+  }
+}
+
+/** The key never reaches a report, whatever a message held. */
+function scrub(text: string): string {
+  const key = process.env.WAVIX_API_KEY;
+  return key && key.length >= 4 ? text.split(key).join("***") : text;
+}
+
+/**
+ * A command's action that reports its failures: `route` gives the `--out` file (it may exit on
+ * bad flags, before any report); on any failure of `body` the failure report is written to
+ * `--out` (when the run wrote none), then the run fails as before.
+ */
+export function reported<F extends { file: string }, R extends { file?: { path: string; format: Format } }>(
+  command: "plan" | "apply",
+  route: (flags: F) => R,
+  body: (flags: F, route: R, run: RunReport) => Promise<void>,
+): (flags: F) => Promise<void> {
+  return async (flags) => {
+    const r = route(flags);
+    const run = new RunReport(command, flags.file, r.file);
+    try {
+      await body(flags, r, run);
+    } catch (err) {
+      await run.failed(err);
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,22 @@
+/** The file's `account_callbacks:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
+import type { FileFragment } from "../contract";
+
+export const accountCallbacksFragment: FileFragment = {
+  order: 60,
+  "key": "account_callbacks",
+  "schema": {
+    "description": "The account's default SMS callbacks (profile `sms_relay_url`, `dlr_relay_url`). The API never shows them back, so plan cannot compare them: they are sent only when a run is given `--send-callbacks`. Only the keys present are sent; no other profile field is managed.",
+    "type": "object",
+    "additionalProperties": false,
+    "properties": {
+      "sms_relay_url": {
+        "description": "URL inbound SMS are forwarded to.",
+        "$ref": "#/definitions/httpUrl"
+      },
+      "dlr_relay_url": {
+        "description": "URL message delivery reports (DLRs) are forwarded to.",
+        "$ref": "#/definitions/httpUrl"
+      }
+    }
+  }
+};

@@ -1,0 +1,140 @@
+/**
+ * The Sender ID kind: identity is `sender_id`; missing ones are created; with `--prune`,
+ * undeclared ones are deleted (but never a numeric one Wavix made for a number linked to a 10DLC
+ * Campaign: unlinking the number deletes it). The API has no update: a Sender ID that differs is
+ * replaced (deleted, then created again) only where the file says `replace: true`; otherwise the
+ * plan refuses it as a problem. A replace is destructive.
+ */
+import type { SenderId } from "../../client/types";
+import type { DesiredSenderId } from "../../config/types";
+import { quoteName } from "../../config/messages";
+import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
+import { reportedResult } from "../contract";
+import { describeError } from "../../plan/error-text";
+import { accountLinkedNumbers } from "../ten-dlc-number/handler";
+import { createDiff, createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
+import { senderIdsFragment } from "./schema";
+import { senderIdFileForm } from "./file";
+import { senderIdExport } from "./export";
+
+export type SenderIdOp =
+  | (OpBase & { action: "create"; desired: DesiredSenderId })
+  | (OpBase & { action: "update"; desired: DesiredSenderId; current: SenderId })
+  | (OpBase & { action: "delete"; current: SenderId });
+
+/** The cache name of the account's Sender ID list. */
+export const SENDER_ID_LIST = "sender-ids";
+
+const fieldList = (paths: string[]): string => paths.join(", ");
+
+/** Numbers linked to a 10DLC Campaign of the account, read once per plan (only when pruning numeric Sender IDs). */
+function linkedNumbers(ctx: PlanContext): Promise<Set<string>> {
+  return ctx.cache.once("ten-dlc-linked-numbers", () => accountLinkedNumbers(ctx.client));
+}
+
+export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], SenderIdOp, "SenderId"> = {
+  name: "sender_id",
+  label: { one: "sender ID", many: "sender IDs" },
+  file: senderIdsFragment,
+  fileForm: senderIdFileForm,
+  export: senderIdExport,
+  updateNote: "replaced: deleted, then created again (the API has no update)",
+  pulumi: {
+    type: "SenderId",
+    collection: "senderIds",
+    provider: () => (require("./provider") as typeof import("./provider")).SenderId,
+    program: () => (require("./pulumi") as typeof import("./pulumi")).senderIdProgram,
+  },
+  declared: (state) => state.sender_ids,
+  count: (declared) => declared.length,
+  read: (ctx) => ctx.cache.once(SENDER_ID_LIST, () => listAllSenderIds(ctx.client)),
+
+  async plan(ctx, declared, all) {
+    const out: KindPlan<SenderIdOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const byKey = new Map<string, SenderId[]>();
+    for (const s of all) byKey.set(currentKey(s), [...(byKey.get(currentKey(s)) ?? []), s]);
+    const claimed = new Set<string>();
+    for (const d of declared) {
+      claimed.add(d.sender_id);
+      const found = byKey.get(d.sender_id) ?? [];
+      if (found.length > 1) {
+        out.problems.push({
+          key: d.sender_id,
+          message: `the account has ${found.length} Sender IDs ${quoteName(d.sender_id)} (ids ${found.map((s) => s.id).join(", ")}): delete all but one, then plan again`,
+        });
+        continue;
+      }
+      const current = found[0];
+      if (!current) {
+        out.changes.push({ diff: createDiff(d), op: { key: d.sender_id, action: "create", desired: d } });
+        continue;
+      }
+      const diff = diffSenderId(d, current);
+      if (diff.length === 0) {
+        out.unchanged++;
+      } else if (d.replace === true) {
+        out.changes.push({ diff, op: { key: d.sender_id, action: "update", desired: d, current }, destructive: true });
+      } else {
+        out.problems.push({
+          key: d.sender_id,
+          message:
+            `differs from the file (${fieldList(diff.map((f) => f.path))}), but the API has no update: it can only be replaced ` +
+            `(deleted, then created again, and approved again); add \`replace: true\` to it in the file to allow that (${d.path})`,
+        });
+      }
+    }
+    const undeclared = all.filter((s) => !claimed.has(currentKey(s)));
+    if (!ctx.prune) {
+      out.unmanaged.push(...undeclared.map(currentKey));
+      return out;
+    }
+    // Wavix makes a numeric Sender ID for a number approved in a 10DLC Campaign, and deletes it
+    // when the number is unlinked (official): prune leaves those to the Campaign's links.
+    const linked = undeclared.some((s) => s.type === "numeric") ? await linkedNumbers(ctx) : new Set<string>();
+    for (const s of undeclared) {
+      if (s.type === "numeric" && linked.has(currentKey(s))) {
+        out.unmanaged.push(currentKey(s));
+        continue;
+      }
+      out.changes.push({ diff: [{ path: "sender_id", before: s.sender_id, after: null }], op: { key: currentKey(s), action: "delete", current: s } });
+    }
+    return out;
+  },
+
+  writes: (ops) =>
+    ops.map((op): Write => ({
+      keys: [op.key],
+      fields: () => [],
+      async send(client) {
+        if (op.action === "delete") return deleteSenderId(client, op.current.id);
+        if (op.action === "update") await deleteSenderId(client, op.current.id);
+        const { reconciled } = await createSenderId(client, op.desired);
+        return reconciled ? { reconciled } : undefined;
+      },
+      failure(_key, err) {
+        if (op.action !== "update") return undefined;
+        return `replacing it failed (${describeError(err)}); the old Sender ID may be deleted already: a re-run creates it again`;
+      },
+    })),
+
+  // One listing confirms every create, replace and delete.
+  async confirm(ctx, ops, report) {
+    const results = ops.map((op) => reportedResult(op, [], report));
+    if (ops.length === 0) return { results };
+    try {
+      const now = await listAllSenderIds(ctx.client);
+      ops.forEach((op, i) => {
+        const r = results[i];
+        if (r.outcome !== "ok") return;
+        const shows =
+          op.action === "delete"
+            ? !now.some((s) => s.id === op.current.id)
+            : now.some((s) => currentKey(s) === op.key && (op.action === "create" || s.id !== op.current.id));
+        if (!shows) Object.assign(r, { outcome: "failed", error: "the change did not show when read back" });
+      });
+    } catch (err) {
+      for (const r of results) if (r.outcome === "ok") Object.assign(r, { outcome: "failed", error: `read-back failed: ${ctx.describe(err)}` });
+    }
+    return { results };
+  },
+};

@@ -1,0 +1,89 @@
+/**
+ * The blast-radius limit (issue #20): an apply whose destructive changes (the contract's
+ * `destructive` flag: disables, deletes, releases, unlinks, replaces) reach more than a share of a
+ * kind's items in the account is refused unless `--force` is given. Generic over the registry: it
+ * counts per kind name and never names one.
+ *
+ * A kind's items in the account are what its plan saw there: unchanged, updated, deleted and
+ * unmanaged items (creates do not exist yet).
+ */
+import type { DesiredState, SafetySettings } from "../config/types";
+import type { PreparedPlan } from "./engine";
+import type { ChangeKind } from "./types";
+
+/** Defaults of the file's `safety:` section. */
+export const SAFETY_DEFAULTS: Required<SafetySettings> = { max_destructive_percent: 30, min_items: 10 };
+
+/** One kind over the limit. */
+export interface SafetyViolation {
+  kind: ChangeKind;
+  /** Destructive changes of that kind in the plan. */
+  destructive: number;
+  /** Its items in the account, as the plan saw them. */
+  existing: number;
+  /** `destructive / existing`, in percent (rounded to one decimal). */
+  percent: number;
+}
+
+export interface SafetyVerdict {
+  limits: Required<SafetySettings>;
+  /** Where the limits come from: the file's `safety:` section or the defaults. */
+  source: "file" | "defaults";
+  /** Kinds over the limit, in plan order; empty when apply may go ahead. */
+  violations: SafetyViolation[];
+}
+
+/** The limits in force for a file. */
+export function safetyLimits(desired: Pick<DesiredState, "safety">): Required<SafetySettings> {
+  return { ...SAFETY_DEFAULTS, ...(desired.safety ?? {}) };
+}
+
+/** Checks a prepared plan against the limits (pure: no request). */
+export function checkBlastRadius(prepared: PreparedPlan, desired: Pick<DesiredState, "safety">): SafetyVerdict {
+  const limits = safetyLimits(desired);
+  const { plan } = prepared;
+  const destructive = new Map<ChangeKind, number>();
+  for (const o of prepared.ops) if (o.destructive) destructive.set(o.kind, (destructive.get(o.kind) ?? 0) + 1);
+  const violations: SafetyViolation[] = [];
+  for (const [kind, count] of destructive) {
+    const existing =
+      (plan.unchangedByKind?.[kind] ?? 0) +
+      plan.changes.filter((c) => c.kind === kind && c.action !== "create").length +
+      plan.unmanaged.filter((u) => u.kind === kind).length;
+    if (existing < limits.min_items) continue;
+    const share = (count / existing) * 100;
+    if (share > limits.max_destructive_percent) violations.push({ kind, destructive: count, existing, percent: Math.round(share * 10) / 10 });
+  }
+  return { limits, source: desired.safety === undefined ? "defaults" : "file", violations };
+}
+
+/** One sentence per kind over the limit: how many, of which kind, which limit. */
+export function safetyLines(verdict: SafetyVerdict): string[] {
+  const { limits } = verdict;
+  return verdict.violations.map(
+    (v) =>
+      `${v.destructive} destructive change${v.destructive === 1 ? "" : "s"} of ${v.kind} (${v.percent}% of the ${v.existing} in the account) ` +
+      `exceed${v.destructive === 1 ? "s" : ""} the limit of safety.max_destructive_percent ${limits.max_destructive_percent}% ` +
+      `(for a kind with at least safety.min_items ${limits.min_items}${verdict.source === "defaults" ? "; the defaults" : ""})`,
+  );
+}
+
+/** What `plan` says when apply would be refused, and what a refused apply says: text lines. */
+export function formatSafetyRefusal(verdict: SafetyVerdict, command: "plan" | "apply"): string {
+  if (verdict.violations.length === 0) return "";
+  const head = command === "plan" ? "Apply would be refused without --force:" : "Apply refused (nothing was written):";
+  return [head, ...safetyLines(verdict).map((l) => `  - ${l}`), "Review the plan; to apply it anyway, run apply with --force (or raise the limits in the file's safety: section)."].join("\n") + "\n";
+}
+
+/** The JSON form, added to `plan --json`/`apply --json` only when a kind is over the limit. */
+export function safetyJson(verdict: SafetyVerdict, forced = false) {
+  if (verdict.violations.length === 0) return {};
+  return {
+    safety: {
+      refused: !forced,
+      ...(forced ? { forced: true } : {}),
+      limits: { ...verdict.limits },
+      violations: verdict.violations.map((v) => ({ ...v })),
+    },
+  };
+}
