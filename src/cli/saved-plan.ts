@@ -98,7 +98,7 @@ export async function savePlanFile(
 export async function loadPlanFile(
   client: WavixClient,
   run: RunReport,
-  options: { planFile: string; file?: string; prune?: boolean },
+  options: { planFile: string; file?: string; prune?: boolean; /** The file's account pin, already checked against the key. */ pinned?: number },
 ): Promise<{ prepared: PreparedPlan; file: string; limits: Pick<DesiredState, "safety"> }> {
   if (options.prune) refuse(new SavedPlanError("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune."), run);
   let text: string;
@@ -113,15 +113,6 @@ export async function loadPlanFile(
     const { document, prepared } = parseSavedPlan(text);
     // The API root first: a plan for another API sends nothing there, not even the account read.
     checkTarget(document, { baseUrl: client.baseUrl });
-    let account: string | null = null;
-    if (document.plan.target.account !== null) {
-      try {
-        account = await accountOf(client);
-      } catch (err) {
-        throw new SavedPlanError(`Error: cannot tell which account the key is for (${describeError(err)}), so the plan made for account ${document.plan.target.account} cannot be checked; nothing was applied.`);
-      }
-    }
-    checkTarget(document, { baseUrl: client.baseUrl, account });
     if (options.file !== undefined) {
       let bytes: Buffer;
       try {
@@ -131,6 +122,15 @@ export async function loadPlanFile(
       }
       checkFile(document, options.file, bytes);
     }
+    let account: string | null = null;
+    if (document.plan.target.account !== null) {
+      try {
+        account = await accountOf(client, options.pinned);
+      } catch (err) {
+        throw new SavedPlanError(`Error: cannot tell which account the key is for (${describeError(err)}), so the plan made for account ${document.plan.target.account} cannot be checked; nothing was applied.`);
+      }
+    }
+    checkTarget(document, { baseUrl: client.baseUrl, account });
     await recheckSavedPlan(client, prepared);
     return { prepared, file: document.plan.file.path, limits: document.plan.safety !== undefined ? { safety: document.plan.safety } : {} };
   } catch (err) {

@@ -216,7 +216,7 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
   };
   need(isRecord(body.target) && typeof body.target.base_url === "string" && (body.target.account === null || typeof body.target.account === "string"), "target is not { base_url, account }");
   need(isRecord(body.file) && typeof body.file.path === "string" && typeof body.file.sha256 === "string", "file is not { path, sha256 }");
-  need(body.safety === undefined || (isRecord(body.safety) && Object.values(body.safety).every((v) => typeof v === "number")), "safety is not the file's safety: section");
+  need(body.safety === undefined || (isRecord(body.safety) && Object.values(body.safety).every((v) => Number.isFinite(v))), "safety is not the file's safety: section");
   need(Array.isArray(body.changes) && Array.isArray(body.problems) && Array.isArray(body.unmanaged) && isRecord(body.summary), "changes, problems, unmanaged or summary is missing");
   if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
 
