@@ -6,7 +6,10 @@
 import type { Brand, BrandVetting, TwoFaEvent, TwoFaSession } from "../client/types";
 import { NotFoundError } from "../client/errors";
 import type { TwoFaServiceWindow } from "../config/types";
-import type { CollectedBrand, CollectedSession } from "./types";
+import type { CollectedBrand, CollectedSession, Finding } from "./types";
+
+/** Brands read per page with `brands: all` (the API's default is 25; its maximum 100). */
+export const BRANDS_PER_PAGE = 100;
 
 /**
  * The part of `WavixClient` the audit reads. A structural type so the audit can be handed any
@@ -16,7 +19,8 @@ export interface AuditClient {
   listTwoFaEvents(sessionUuid: string): Promise<TwoFaEvent[]>;
   listTwoFaSessions(serviceId: string, from: string, to: string): Promise<TwoFaSession[]>;
   listBrandVettings(brandId: string): Promise<BrandVetting[]>;
-  iterateBrandPages(): AsyncIterable<{ items: Brand[] }>;
+  /** Walked with `per_page` so the walk can tell a short last page from a page the server cut. */
+  iterateBrandPages(params: { perPage: number }): AsyncIterable<{ items: Brand[] }>;
 }
 
 /** What to collect for 2FA: listed sessions, and every session of listed services in their windows. */
@@ -55,6 +59,8 @@ export class AuditCollectionError extends Error {
 export interface Collected<T> {
   items: T[];
   missing: MissingItem[];
+  /** What the API sent that could not be read (e.g. a session without `session_id`), as report findings. */
+  findings: Finding[];
 }
 
 const NOT_FOUND = Symbol("not found");
@@ -100,13 +106,32 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
   const windows = selection.services ?? [];
   const listed = await Promise.all(windows.map((w) => settle(client.listTwoFaSessions(w.service_id, w.from, w.to))));
   const missing: MissingItem[] = [];
+  const findings: Finding[] = [];
+  const skipped: TwoFaSession[] = [];
   listed.forEach((result, i) => {
     const id = windows[i].service_id;
     if (result === NOT_FOUND) {
       missing.push({ kind: "two_fa_service", id, message: `2FA service ${id} not found` });
       return;
     }
-    for (const s of result) add(s.session_id, id);
+    for (const s of result) {
+      // `session_id` is optional in the official ListSessionsResponseItem: without it there are no
+      // events to ask for (never `/session/undefined/events`).
+      if (typeof s.session_id === "string" && s.session_id.trim() !== "") add(s.session_id, id);
+      else skipped.push(s);
+    }
+    if (skipped.length > 0) {
+      findings.push({
+        severity: "warning",
+        code: "session_without_id",
+        subject: id,
+        message: `2FA service ${id}: ${skipped.length} session(s) listed without a session_id (${skipped
+          .slice(0, 3)
+          .map((s) => `created ${JSON.stringify(s.created_at ?? null)}`)
+          .join(", ")}${skipped.length > 3 ? ", …" : ""}); their events cannot be read and are not in the report`,
+      });
+      skipped.length = 0;
+    }
   });
 
   const results = await Promise.all(requests);
@@ -120,7 +145,7 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
       items.push({ session_id: id, ...(serviceId !== undefined ? { service_id: serviceId } : {}), events });
     }
   });
-  return { items, missing: [...missingSessions, ...missing] };
+  return { items, missing: [...missingSessions, ...missing], findings };
 }
 
 /**
@@ -140,7 +165,7 @@ export async function collectTenDlc(client: AuditClient, selection: TenDlcSelect
 
   const brands = selection.brands ?? [];
   if (brands === "all") {
-    for await (const page of client.iterateBrandPages()) {
+    for await (const page of client.iterateBrandPages({ perPage: BRANDS_PER_PAGE })) {
       for (const b of page.items) start(b.brand_id);
     }
   } else {
@@ -154,5 +179,5 @@ export async function collectTenDlc(client: AuditClient, selection: TenDlcSelect
     if (vettings === NOT_FOUND) missing.push({ kind: "brand", id, message: `10DLC brand ${id} not found` });
     else items.push({ brand_id: id, vettings });
   });
-  return { items, missing };
+  return { items, missing, findings: [] };
 }

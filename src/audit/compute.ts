@@ -49,7 +49,7 @@ export function computeAudit(
   const now = options.now ?? new Date();
   const twoFa = computeTwoFa(data.sessions, config?.two_fa?.max_failure_ratio);
   const tenDlc = computeTenDlc(data.brands, config?.ten_dlc?.min_vetting_score);
-  const findings = sortFindings([...twoFa.findings, ...tenDlc.findings]);
+  const findings = sortFindings([...(data.findings ?? []), ...twoFa.findings, ...tenDlc.findings]);
   return {
     // Whole seconds, as docs/CONTRACT.md part 5 shows it ("2026-11-22T10:00:00Z").
     generated_at: formatUtc(Math.floor(now.getTime() / 1000) * 1000),
@@ -79,8 +79,18 @@ export function computeTwoFa(
     findings.push(...normalised.findings);
     out.push(normalised.value.session);
     allCharges.push(...normalised.value.charges);
+    const unknown = new Map<string, number>();
     for (const e of normalised.value.session.events) {
       if (e.status === "success" || e.status === "failed" || e.status === "pending") byStatus[e.status] += 1;
+      else unknown.set(e.status, (unknown.get(e.status) ?? 0) + 1);
+    }
+    for (const [status, n] of unknown) {
+      findings.push({
+        severity: "warning",
+        code: "unknown_event_status",
+        subject: s.session_id,
+        message: `2FA session ${s.session_id}: ${n} event(s) with status ${JSON.stringify(status)}, not success, failed or pending; kept in the session, counted in no status total`,
+      });
     }
   }
   if (maxFailureRatio !== undefined && out.length > 0) {

@@ -46,7 +46,7 @@ export async function audit(
   ]);
   const missing = [...twoFa.missing, ...tenDlc.missing];
   if (missing.length > 0) throw new AuditCollectionError(missing);
-  return computeAudit({ sessions: twoFa.items, brands: tenDlc.items }, config, { now: options.now });
+  return computeAudit({ sessions: twoFa.items, brands: tenDlc.items, findings: [...twoFa.findings, ...tenDlc.findings] }, config, { now: options.now });
 }
 
 /** Normalised 2FA data for a data source: sessions with sorted events and exact totals. */

@@ -22,6 +22,8 @@ export interface CollectedBrand {
 export interface CollectedAuditData {
   sessions: CollectedSession[];
   brands: CollectedBrand[];
+  /** Findings raised while collecting (e.g. `session_without_id`). @default [] */
+  findings?: Finding[];
 }
 
 export type TwoFaEventStatus = "success" | "failed" | "pending";
@@ -100,6 +102,10 @@ export type FindingSeverity = "error" | "warning";
  * - `vetting_pending` (warning): the brand has a vetting with status `PENDING`.
  * - `invalid_charge` (warning): an event charge that is not decimal text; left out of the totals.
  * - `invalid_timestamp` (warning): a time that cannot be read; kept as sent and sorted last.
+ * - `session_without_id` (warning): a service listed sessions without `session_id` (optional in the
+ *   official ListSessionsResponseItem); their events cannot be asked for, so they are not in the report.
+ * - `unknown_event_status` (warning): an event status other than success, failed or pending; the
+ *   event is kept in its session but counted in no `events_by_status` bucket.
  */
 export type FindingCode =
   | "two_fa_failure_ratio_exceeded"
@@ -107,7 +113,9 @@ export type FindingCode =
   | "vetting_score_missing"
   | "vetting_pending"
   | "invalid_charge"
-  | "invalid_timestamp";
+  | "invalid_timestamp"
+  | "session_without_id"
+  | "unknown_event_status";
 
 export interface Finding {
   severity: FindingSeverity;

@@ -106,7 +106,13 @@ let driftSummaryArmed = false;
  * WAVIX_SYNC_VERBOSE=1, otherwise summed up in one line on stderr when the command ends, so a
  * pipeline log shows that the API answered differently without drowning the plan.
  */
-export function noteDrift(message: string): void {
+export function noteDrift(message: string, info?: { additive?: boolean }): void {
+  // A property the API added is harmless (ignored): one quiet note per field and kind with
+  // WAVIX_SYNC_VERBOSE=1, nothing otherwise (it must not flag every pipeline run).
+  if (info?.additive) {
+    if (process.env.WAVIX_SYNC_VERBOSE) process.stderr.write(`Note: ${message}\n`);
+    return;
+  }
   driftCount++;
   if (process.env.WAVIX_SYNC_VERBOSE) {
     process.stderr.write(`Warning: ${message}\n`);

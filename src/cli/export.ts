@@ -7,10 +7,22 @@ import { clientFromEnv, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./co
 /** Where editors find the schema when wavix-sync is installed in the repo. */
 const SCHEMA_PATH = "./node_modules/wavix-sync/schemas/wavix.schema.json";
 
-/** Writes to stdout, waiting when the pipe is full (a slow reader holds the export back, memory stays flat). */
+/**
+ * Writes to stdout, waiting when the pipe is full (a slow reader holds the export back, memory stays
+ * flat). A failed write (a full disk behind `> file`, ENOSPC) rejects naming standard output; the
+ * stream's own 'error' event is caught so it cannot end the process with a stack trace.
+ */
 function writeStdout(chunk: string): Promise<void> {
   return new Promise((resolve, reject) => {
-    process.stdout.write(chunk, (err) => (err ? reject(err) : resolve()));
+    const fail = (err: Error): void => {
+      if ((err as NodeJS.ErrnoException).code !== undefined) (err as NodeJS.ErrnoException).path = "standard output";
+      reject(err);
+    };
+    try {
+      process.stdout.write(chunk, (err) => (err ? fail(err) : resolve()));
+    } catch (err) {
+      fail(err as Error);
+    }
   });
 }
 
@@ -23,15 +35,19 @@ export function registerExport(program: Command): void {
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
     .action(async (flags: { out?: string; timeout?: number; maxRps?: number }) => {
       const client = clientFromEnv({ timeout: flags.timeout, maxRps: flags.maxRps });
+      const onWarning = (message: string): void => void process.stderr.write(`Warning: ${message}\n`);
       if (flags.out) {
         const out = flags.out;
         let summary = { subAccounts: 0, numbers: 0 };
         await writeFileAtomicStream(out, async (write) => {
-          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH });
+          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning });
         });
         process.stderr.write(`Wrote ${out} (${summary.subAccounts} sub-accounts, ${summary.numbers} numbers).\n`);
       } else {
-        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH });
+        // A failed write is reported once by the command (writeStdout rejects); not again as an event.
+        const quiet = (): void => undefined;
+        process.stdout.on("error", quiet);
+        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH, onWarning });
       }
     });
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -7,7 +7,30 @@ import { basename, dirname, join } from "node:path";
  * rename never crosses a filesystem), then a rename. The temporary file is removed when the write
  * fails; its name is unique per call, so concurrent writes of one target do not collide.
  */
+/**
+ * True when `file` exists and is not a regular file or a folder: a device (`/dev/full`,
+ * `/dev/stdout`) or a pipe. Such a target is written in place: a rename would replace the device
+ * itself with a regular file (as root, /dev/full would stop being the device).
+ */
+async function isSpecial(file: string): Promise<boolean> {
+  const s = await stat(file).catch(() => undefined);
+  return s !== undefined && !s.isFile() && !s.isDirectory();
+}
+
+/** A write error names the file the person gave (a FileHandle's errors name none). */
+function naming(err: unknown, file: string): unknown {
+  if (err instanceof Error && (err as NodeJS.ErrnoException).code !== undefined) {
+    const e = err as NodeJS.ErrnoException & { dest?: string };
+    if (e.dest === undefined) e.path = file;
+  }
+  return err;
+}
+
 export async function writeFileAtomic(file: string, text: string): Promise<void> {
+  if (await isSpecial(file)) {
+    await writeFile(file, text).catch((err: unknown) => Promise.reject(naming(err, file)));
+    return;
+  }
   await mkdir(dirname(file), { recursive: true });
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   try {
@@ -15,7 +38,7 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
-    throw err;
+    throw naming(err, file);
   }
 }
 
@@ -25,6 +48,19 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
  * has finished; when it throws, the temporary file is removed and the target is left as it was.
  */
 export async function writeFileAtomicStream(file: string, produce: (write: (chunk: string) => Promise<void>) => Promise<void>): Promise<void> {
+  if (await isSpecial(file)) {
+    const device = await open(file, "w");
+    try {
+      await produce(async (chunk) => {
+        await device.write(chunk);
+      });
+    } catch (err) {
+      throw naming(err, file);
+    } finally {
+      await device.close().catch(() => undefined);
+    }
+    return;
+  }
   await mkdir(dirname(file), { recursive: true });
   const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
   const handle = await open(tmp, "w", 0o644);
@@ -39,6 +75,6 @@ export async function writeFileAtomicStream(file: string, produce: (write: (chun
     await rename(tmp, file);
   } catch (err) {
     await unlink(tmp).catch(() => undefined);
-    throw err;
+    throw naming(err, file);
   }
 }

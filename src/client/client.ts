@@ -81,6 +81,14 @@ export interface WavixClientOptions {
    */
   timeoutMs?: number;
   /**
+   * The whole request: every attempt and the backoff between them, from the first attempt's start
+   * (Retry-After waits the server asks for are not counted). Past it the request fails with a
+   * `TimeoutError` saying so, however many retries were left: a server dripping a byte a second
+   * would otherwise cost 5 attempts × `timeoutMs`. An attempt near the deadline gets only what is left.
+   * @default 4 × timeoutMs (2 minutes with the default timeout)
+   */
+  deadlineMs?: number;
+  /**
    * Requests in flight at once, shared with clients made by `withApiKey`.
    * @default 8
    */
@@ -117,10 +125,12 @@ export interface WavixClientOptions {
    */
   pacing?: Omit<PacerOptions, "maxRequestsPerSecond" | "now">;
   /**
-   * Receives contract-drift notices (a response that does not match `schemas/api`). Never the key.
+   * Receives contract-drift notices (a response that does not match `schemas/api`), scrubbed of
+   * every key of the client family. A property the API added comes once per record kind and field,
+   * with `info.additive` (harmless: ignored), so a front end may show it quietly.
    * @default a no-op
    */
-  onWarning?: (message: string) => void;
+  onWarning?: (message: string, info?: { additive?: boolean }) => void;
   /**
    * Where to set the key, named in {@link MissingApiKeyError} (the Pulumi provider names `wavix:apiKey`).
    * @default "set WAVIX_API_KEY (or pass apiKey to the client)"
@@ -163,6 +173,9 @@ export interface PageWalkOptions<T> {
   /** The first page, when the caller already read it (saves a request). @default undefined */
   firstPage?: Page<T>;
 }
+
+/** Number properties the kinds iterate (seed 2.2 `destination`: a list). */
+const NUMBER_ARRAYS = ["destination"] as const;
 
 function query(params: Record<string, string | number | boolean | undefined | readonly (string | number)[]>): string {
   const search = new URLSearchParams();
@@ -228,6 +241,8 @@ export class WavixClient {
     }
     const timeoutMs = options.timeoutMs ?? 30_000;
     if (!(timeoutMs > 0)) throw new RangeError(`timeoutMs must be positive, got ${timeoutMs}`);
+    const deadlineMs = options.deadlineMs ?? 4 * timeoutMs;
+    if (!(deadlineMs > 0)) throw new RangeError(`deadlineMs must be positive, got ${deadlineMs}`);
     const fetchImpl = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
     if (typeof fetchImpl !== "function") throw new TypeError("no fetch available: pass the fetch option");
     const maxPages = options.maxPages ?? DEFAULT_MAX_PAGES;
@@ -243,6 +258,7 @@ export class WavixClient {
       fetch: fetchImpl,
       retry: resolveRetryOptions(options.retry),
       timeoutMs,
+      deadlineMs,
       maxResponseBytes,
       onRetry: options.onRetry ?? (() => undefined),
       onWarning: options.onWarning ?? (() => undefined),
@@ -286,13 +302,13 @@ export class WavixClient {
 
   /** `GET /v1/numbers/{id}` (scope `numbers:read`). */
   getNumber(id: number): Promise<WavixNumber> {
-    return this.call({ method: "GET", path: `/v1/numbers/${segment(id, "GET", "/v1/numbers/{id}")}`, scope: "numbers:read", schema: "number" });
+    return this.call({ method: "GET", path: `/v1/numbers/${segment(id, "GET", "/v1/numbers/{id}")}`, scope: "numbers:read", schema: "number", arrayFields: NUMBER_ARRAYS });
   }
 
   /** `GET /v1/numbers?search=&page=&per_page=` → `{items, pagination}`. */
   listNumbers(params: ListNumbersParams = {}): Promise<NumberListResponse> {
     const q = query({ search: params.search, page: params.page, per_page: params.perPage });
-    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items" });
+    return this.call({ method: "GET", path: `/v1/numbers${q}`, scope: "numbers:read", schema: "number-list", list: "items", arrayFields: NUMBER_ARRAYS });
   }
 
   /** Every page of `listNumbers`, in order, checked for completeness (see pagination.ts). */

@@ -65,6 +65,8 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
 
   const seen = new Set<unknown>();
   let firstIds: unknown[] | undefined;
+  // The page size the first page claims: a server that cut `per_page` (answering 25 to 100) says so.
+  let firstPerPage: number | undefined;
   let count = 0;
   // Totals can only be checked when the listing is read from its start.
   let claimedTotal: number | undefined;
@@ -104,7 +106,7 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
     const pagination = (result.pagination ?? undefined) as Partial<Page<T>["pagination"]> | undefined;
     const current = claim(pagination?.current_page);
     // A server ignoring paging: page 2 is page 1 again, and page 1 provably held everything.
-    if (page === first + 1 && first === 1 && firstIds !== undefined && ignoresPaging(firstIds, items.map(walk.idOf), walk.pageSize, claimedTotal)) return;
+    if (page === first + 1 && first === 1 && firstIds !== undefined && ignoresPaging(firstIds, items.map(walk.idOf), walk.pageSize, claimedTotal, firstPerPage)) return;
     if (current !== undefined && current !== page) {
       throw fail(page, `asked for page ${page}, the server answered page ${current} (it may ignore paging)`);
     }
@@ -135,7 +137,10 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
       }
       seen.add(id);
     }
-    if (page === first) firstIds = items.map(walk.idOf);
+    if (page === first) {
+      firstIds = items.map(walk.idOf);
+      firstPerPage = claim(pagination?.per_page);
+    }
     count += items.length;
     if (claimedTotal !== undefined && count > claimedTotal) {
       throw fail(page, `${count} items read by page ${page}, more than the ${claimedTotal} it claims`);
@@ -148,9 +153,20 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
   }
 }
 
-/** Page 2 repeats a short page 1 id for id, and no claimed total says there is more. */
-function ignoresPaging(firstIds: readonly unknown[], ids: readonly unknown[], pageSize: number | undefined, claimedTotal: number | undefined): boolean {
+/**
+ * Page 2 repeats a short page 1 id for id, and no claim says there is more: neither a claimed total
+ * nor a claimed page size of the length of page 1 (a server that cut 100 to 25 and ignores `page` is
+ * consistent, but short: 25 of 150 read).
+ */
+function ignoresPaging(
+  firstIds: readonly unknown[],
+  ids: readonly unknown[],
+  pageSize: number | undefined,
+  claimedTotal: number | undefined,
+  claimedPerPage: number | undefined,
+): boolean {
   if (pageSize === undefined || firstIds.length === 0 || firstIds.length >= pageSize) return false;
+  if (claimedPerPage !== undefined && claimedPerPage < pageSize && firstIds.length >= claimedPerPage) return false;
   if (claimedTotal !== undefined && claimedTotal !== firstIds.length) return false;
   return ids.length === firstIds.length && ids.every((id, i) => id === firstIds[i]);
 }

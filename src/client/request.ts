@@ -102,10 +102,18 @@ export interface TransportConfig {
   fetch: FetchLike;
   retry: ResolvedRetryOptions;
   timeoutMs: number;
+  /** The whole request, every attempt and wait included (see `request`). */
+  deadlineMs: number;
   maxResponseBytes: number;
   onRetry: (notice: RetryNotice) => void;
-  onWarning: (message: string) => void;
+  onWarning: (message: string, info?: WarningInfo) => void;
   shared: SharedTransport;
+}
+
+/** What kind of notice `onWarning` receives. */
+export interface WarningInfo {
+  /** A property the API added (not in the documented schema): harmless, ignored; worth a quiet note. */
+  additive?: boolean;
 }
 
 /** Most distinct drift warnings reported per client family; beyond that they are dropped. */
@@ -138,6 +146,13 @@ export interface RequestSpec {
    */
   listOptional?: boolean;
   /**
+   * Properties of the record (each list item, or the body) that callers iterate: present and not
+   * null, each must be an array, or the answer is a `ResponseFormatError` naming the request (not a
+   * `TypeError` such as "is not iterable" deep in a caller). E.g. a number's `destination`.
+   * @default []
+   */
+  arrayFields?: readonly string[];
+  /**
    * A property of the result (or, for a list operation, of each list item) that holds a secret,
    * e.g. a sub-account's `api_key`: its values are remembered so that no later error of this
    * client family can print them.
@@ -157,6 +172,8 @@ export interface RequestSpec {
 class AttemptFailure extends Error {
   /** How long the failed attempt took (a timeout is itself a long silence worth announcing). */
   elapsedMs = 0;
+  /** The time the attempt was given (less than `timeoutMs` when the request's deadline was near). */
+  timeoutMs = Number.POSITIVE_INFINITY;
 
   constructor(
     readonly error: WavixApiError,
@@ -168,13 +185,21 @@ class AttemptFailure extends Error {
 
 export async function request<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { retry, shared } = config;
+  // The whole request (every attempt and backoff) ends by this time, counted from the first attempt
+  // (time queued behind the concurrency bound and Retry-After waits do not count): a server
+  // dripping a byte a second would otherwise cost every attempt its full timeout.
+  let deadlineAt: number | undefined;
+  let attempts = 0;
+  let pastDeadline = false;
   try {
     return await pRetry(
       () =>
         shared.limit(async () => {
           const started = Date.now();
+          deadlineAt ??= started + config.deadlineMs;
+          attempts += 1;
           try {
-            return await attempt<T>(config, spec);
+            return await attempt<T>(config, spec, Math.max(1, Math.min(config.timeoutMs, deadlineAt - started)));
           } catch (error) {
             if (error instanceof AttemptFailure) error.elapsedMs = Date.now() - started;
             throw error;
@@ -192,6 +217,14 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
           if (!decision.retry) return false;
           // The server's Retry-After, then our own backoff: at least what the server asked for.
           const waitMs = decision.waitMs + backoffDelayMs(retry, attemptNumber);
+          // A wait the server asked for (Retry-After, bounded by maxRetryAfterMs) is not counted
+          // against the deadline: the server is answering, and told us when to come back.
+          if (deadlineAt !== undefined) deadlineAt += decision.waitMs;
+          // No retry that could not even start before the deadline.
+          if (deadlineAt !== undefined && Date.now() + waitMs >= deadlineAt) {
+            pastDeadline = true;
+            return false;
+          }
           try {
             config.onRetry({
               method: spec.method,
@@ -212,9 +245,24 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
       },
     );
   } catch (error) {
-    if (error instanceof AttemptFailure) throw error.error;
+    if (error instanceof AttemptFailure) {
+      // An attempt cut short by the deadline, or a retry the deadline left no room for.
+      const cut = error.error instanceof TimeoutError && error.timeoutMs < config.timeoutMs;
+      if (pastDeadline || cut) throw deadlineError(config, spec, error.error, attempts);
+      throw error.error;
+    }
     throw error;
   }
+}
+
+/** The request's deadline passed: one error saying so, with what the last attempt met. */
+function deadlineError(config: TransportConfig, spec: RequestSpec, last: WavixApiError, attempts: number): TimeoutError {
+  const seconds = (config.deadlineMs / 1000).toFixed(config.deadlineMs % 1000 === 0 ? 0 : 1);
+  const lastText = last.message.startsWith(`${spec.method} ${spec.path}: `) ? last.message.slice(spec.method.length + spec.path.length + 3) : last.message;
+  return new TimeoutError(
+    `no complete answer within the request deadline of ${seconds} s (${attempts} attempt${attempts === 1 ? "" : "s"}; last: ${lastText})`,
+    { method: spec.method, path: spec.path, status: 0, cause: last, outcomeUnknown: last.outcomeUnknown },
+  );
 }
 
 /** A short reason for a retry notice: the status, or what went wrong on the wire. */
@@ -268,14 +316,14 @@ function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown)
   }
 }
 
-async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
+async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs: number): Promise<T> {
   const { method, path } = spec;
   // Outcome unknown = the server may have acted on a non-idempotent request (docs/CONTRACT.md part 8).
   const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
   const sentAt = await config.shared.pacer.take();
   config.shared.stats.requests += 1;
 
-  const signal = AbortSignal.timeout(config.timeoutMs);
+  const signal = AbortSignal.timeout(timeoutMs);
   const headers: Record<string, string> = {
     accept: "application/json",
     authorization: `Bearer ${config.apiKey}`,
@@ -295,7 +343,9 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
       outcomeUnknown: unknownIfPost,
     };
     if (signal.aborted) {
-      return new AttemptFailure(new TimeoutError(`timed out after ${config.timeoutMs} ms`, init), undefined);
+      const failure = new AttemptFailure(new TimeoutError(`timed out after ${timeoutMs} ms`, init), undefined);
+      failure.timeoutMs = timeoutMs;
+      return failure;
     }
     const cause = init.cause as Error;
     const detail = cause.cause instanceof Error ? `${cause.message} (${cause.cause.message})` : cause.message;
@@ -385,6 +435,10 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec): Promise<T
           retryAfterMs,
         );
       }
+    }
+    const malformed = malformedRecord(spec, body);
+    if (malformed !== undefined) {
+      throw new AttemptFailure(new ResponseFormatError(`${malformed} (${status})`, { ...base, body: redact(body, secretsOf(config)) }), retryAfterMs);
     }
     return body as T;
   }
@@ -523,13 +577,48 @@ function reportDrift(config: TransportConfig, spec: RequestSpec, body: unknown):
   // The route without IDs, so the same drift on /v1/numbers/1 and /v1/numbers/2 warns once.
   const route = `${spec.method} ${spec.path.split("?")[0].replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
   for (const problem of problems) {
-    const key = `${route}|${problem.key}`;
+    // An added property is noted once per record kind and field, whatever the route; other drift per route.
+    const key = problem.additive ? problem.key : `${route}|${problem.key}`;
     if (warned.has(key) || warned.size >= MAX_DISTINCT_WARNINGS) continue;
     warned.add(key);
+    // The server's text (a property name, a path) may echo a key back: scrubbed like an error body.
+    const text = redact(problem.text, secretsOf(config));
     try {
-      config.onWarning(`${route}: response drift: ${problem.text}`);
+      if (problem.additive) config.onWarning(`${route}: response addition: ${text}`, { additive: true });
+      else config.onWarning(`${route}: response drift: ${text}`);
     } catch {
       // A warning sink that throws must not fail the request.
     }
   }
+}
+
+/**
+ * What makes a success body unusable as records (a list item that is null or not an object, a
+ * property callers iterate that is not an array), worded for the error; undefined when usable.
+ */
+function malformedRecord(spec: RequestSpec, body: unknown): string | undefined {
+  const isRecord = (v: unknown): boolean => v !== null && typeof v === "object" && !Array.isArray(v);
+  const typeOf = (v: unknown): string => (v === null ? "null" : Array.isArray(v) ? "an array" : typeof v);
+  const fields = spec.arrayFields ?? [];
+  const checkFields = (record: Record<string, unknown>, where: string): string | undefined => {
+    for (const f of fields) {
+      const v = record[f];
+      if (v !== undefined && v !== null && !Array.isArray(v)) return `expected ${where}${f} to be an array or null, got ${typeOf(v)}`;
+    }
+    return undefined;
+  };
+  if (spec.list === undefined) return isRecord(body) ? checkFields(body as Record<string, unknown>, "") : undefined;
+  const list = spec.list === true ? body : isRecord(body) ? (body as Record<string, unknown>)[spec.list] : undefined;
+  if (!Array.isArray(list)) return undefined;
+  const name = spec.list === true ? "" : spec.list;
+  for (let i = 0; i < list.length; i++) {
+    const item: unknown = list[i];
+    if (!isRecord(item)) {
+      const wanted = spec.list === true ? "a JSON array of records" : `a JSON object with ${/^[aeiou]/.test(spec.list) ? "an" : "a"} "${spec.list}" array of records`;
+      return `expected ${wanted}, got ${typeOf(item)} at ${name}[${i}]`;
+    }
+    const bad = checkFields(item as Record<string, unknown>, `${name}[${i}].`);
+    if (bad !== undefined) return bad;
+  }
+  return undefined;
 }

@@ -88,7 +88,7 @@ function describe(error: ErrorObject): string {
  * Problems found in `value` against the named schema, each as one line, with a key for
  * de-duplication (array indexes folded, so 10,000 numbers with the same drift warn once).
  */
-export function checkResponse(name: ResponseSchemaName, value: unknown): { key: string; text: string }[] {
+export function checkResponse(name: ResponseSchemaName, value: unknown): { key: string; text: string; additive?: boolean }[] {
   const { validators, loadError } = compile();
   if (loadError !== undefined) {
     return [{ key: "schemas-unavailable", text: `response schemas unavailable, responses not checked: ${loadError}` }];
@@ -96,8 +96,40 @@ export function checkResponse(name: ResponseSchemaName, value: unknown): { key: 
   const validate = validators.get(name);
   if (!validate) return [{ key: `no-schema:${name}`, text: `no response schema named ${name}` }];
   if (validate(value)) return [];
-  return (validate.errors ?? []).map((error) => ({
-    key: `${name}|${error.instancePath.replace(/\/\d+(?=\/|$)/g, "/*")}|${error.keyword}|${JSON.stringify(error.params)}`,
-    text: `${describe(error)} (schema ${name})`,
-  }));
+  return (validate.errors ?? []).map((error) => {
+    const path = error.instancePath.replace(/\/\d+(?=\/|$)/g, "/*");
+    if (error.keyword === "additionalProperties") {
+      // A property the API added: harmless (ignored), so noted once per record kind and field,
+      // whichever route showed it (a number's new field from the listing, a GET and a PATCH alike).
+      const kind = RECORD_KIND[name] ?? name;
+      const at = path.replace(LIST_PREFIX, "");
+      const field = String((error.params as { additionalProperty?: unknown }).additionalProperty);
+      return {
+        key: `additive|${kind}|${at}|${field}`,
+        text: `${kind}${at === "" ? "" : ` ${at}`}: new property ${JSON.stringify(field)} (not in the documented schema; ignored)`,
+        additive: true,
+      };
+    }
+    return { key: `${name}|${path}|${error.keyword}|${JSON.stringify(error.params)}`, text: `${describe(error)} (schema ${name})` };
+  });
 }
+
+/** The record a response schema is made of, for noting additive fields once per kind. */
+const RECORD_KIND: Partial<Record<ResponseSchemaName, string>> = {
+  number: "number",
+  "number-list": "number",
+  "number-bulk-update": "number",
+  "sub-account": "sub-account",
+  "sub-account-list": "sub-account",
+  call: "call",
+  "call-list": "call",
+  "call-webhook": "call webhook",
+  "call-webhook-list": "call webhook",
+  "two-fa-event-list": "2FA event",
+  "two-fa-session-list": "2FA session",
+  "brand-vetting-list": "brand vetting",
+  "brand-list": "brand",
+};
+
+/** The list part of a listing's path (`/items/*`, `/sub_organizations/*`, `/*`): records are named without it. */
+const LIST_PREFIX = /^(\/(items|sub_organizations|calls))?\/\*(?=\/|$)/;

@@ -192,7 +192,8 @@ export interface TwoFaEvent {
 /** Official ListSessionsResponseItem. */
 export interface TwoFaSession {
   created_at: string;
-  session_id: string;
+  /** Optional in the official ListSessionsResponseItem. */
+  session_id?: string;
   phone_number: string;
   destination_country: string;
   status: string;

@@ -155,7 +155,14 @@ export function parseWithPositions(text: string, file: string, options: LoadOpti
 
   // YAML syntax first: when the text does not parse, the structure below it cannot be trusted.
   const syntax: ConfigProblem[] = [];
-  for (const e of [...doc.errors, ...doc.warnings]) {
+  // A key twice in one mapping is named, and the other checks still run (YAML would keep the last).
+  const duplicates = duplicateKeys(doc, lineCounter);
+  for (const d of duplicates) {
+    syntax.push({ file, ...d.at, path: formatPath(d.segments), message: `duplicate key ${JSON.stringify(d.key)}: first at line ${d.firstLine}; a key may appear once in a mapping (YAML would silently keep only the last)` });
+  }
+  const named = duplicates.length > 0;
+  const fatal = doc.errors.filter((e) => !(named && e.code === "DUPLICATE_KEY"));
+  for (const e of [...fatal, ...doc.warnings]) {
     const message =
       e.code === "MULTIPLE_DOCS"
         ? "the file holds more than one YAML document (---); keep everything in one"
@@ -164,7 +171,7 @@ export function parseWithPositions(text: string, file: string, options: LoadOpti
           : lowerFirst(e.message);
     syntax.push({ file, ...at(e.pos[0]), path: "", message: `YAML: ${message}` });
   }
-  if (doc.errors.length > 0) return { ok: false, problems: sortProblems(syntax) };
+  if (fatal.length > 0) return { ok: false, problems: sortProblems(syntax) };
 
   let data: unknown;
   const firstAlias = (): { line: number; col: number } => {
@@ -299,4 +306,31 @@ function sortProblems(problems: ConfigProblem[]): ConfigProblem[] {
       return true;
     })
     .sort((a, b) => a.line - b.line || a.col - b.col || a.path.localeCompare(b.path) || a.message.localeCompare(b.message));
+}
+
+/** Keys that come twice in one mapping, at the later key, with the line of the first. */
+function duplicateKeys(doc: Document, lineCounter: import("yaml").LineCounter): Array<{ key: string; segments: PathSegment[]; at: { line: number; col: number }; firstLine: number }> {
+  const { isMap, isPair, isScalar, isSeq } = yamlLib();
+  const out: Array<{ key: string; segments: PathSegment[]; at: { line: number; col: number }; firstLine: number }> = [];
+  const walk = (node: unknown, segments: PathSegment[], depth: number): void => {
+    if (depth > 200) return;
+    if (isMap(node)) {
+      const seen = new Map<string, number>();
+      for (const pair of node.items) {
+        if (!isPair(pair) || !isScalar(pair.key) || pair.key.range === undefined || pair.key.range === null) continue;
+        // Merge keys may repeat (`<<: *a` then `<<: *b`); yaml merges them (its value may be a symbol).
+        if (typeof pair.key.value === "symbol" || pair.key.value === "<<") continue;
+        const key = String(pair.key.value);
+        const line = lineCounter.linePos(pair.key.range[0]).line;
+        const first = seen.get(key);
+        if (first === undefined) seen.set(key, line);
+        else out.push({ key, segments: [...segments, key], at: lineCounter.linePos(pair.key.range[0]), firstLine: first });
+        walk(pair.value, [...segments, key], depth + 1);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...segments, i], depth + 1));
+    }
+  };
+  walk(doc.contents, [], 0);
+  return out;
 }

@@ -130,6 +130,9 @@ export function asciiUrls(data: unknown): void {
 }
 
 /** YYYY-MM-DD naming a real day (the schema reports the others). */
+/** Longest 2FA window, inclusive (a leap year): one request per session in it (docs/CONTRACT.md part 3). */
+export const MAX_WINDOW_DAYS = 366;
+
 function isCalendarDate(s: string): boolean {
   if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
   const t = Date.parse(`${s}T00:00:00Z`);
@@ -201,6 +204,15 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
           segments: ["audit", "two_fa", "services", i, "to"],
           message: `the window ends (${s.to}) before it starts (${s.from})`,
         });
+      } else if (isCalendarDate(s.from) && isCalendarDate(s.to)) {
+        // Every session in a window costs one request for its events: ten years is thousands of GETs.
+        const days = (Date.parse(`${s.to}T00:00:00Z`) - Date.parse(`${s.from}T00:00:00Z`)) / 86_400_000 + 1;
+        if (days > MAX_WINDOW_DAYS) {
+          problems.push({
+            segments: ["audit", "two_fa", "services", i, "to"],
+            message: `the window spans ${days} days, more than ${MAX_WINDOW_DAYS}: the audit reads each session's events with one request, so a window is at most a year (audit a longer span as several windows on purpose)`,
+          });
+        }
       }
     });
   }

@@ -61,7 +61,12 @@ type Pair = { key: unknown; value: unknown };
 function findPair(doc: Document, map: Node, key: string, depth = 0): Pair | undefined {
   const { isAlias, isMap, isScalar, isSeq } = yamlLib();
   if (!isMap(map)) return undefined;
-  const own = map.items.find((p) => isScalar(p.key) && String(p.key.value) === key);
+  // The last pair with the key: a key given twice (a problem of its own) holds its later value, as in the data.
+  let own: Pair | undefined;
+  for (let i = map.items.length - 1; i >= 0 && own === undefined; i--) {
+    const p = map.items[i];
+    if (isScalar(p.key) && String(p.key.value) === key) own = p;
+  }
   if (own || depth > 20) return own;
   for (const p of map.items) {
     // With `merge` on, yaml gives the key's value as the string or a symbol described "<<".

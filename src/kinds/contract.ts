@@ -170,9 +170,13 @@ export interface KindResults {
  * value. `chunked`: a list long enough to be written a chunk of items at a time (numbers). A value
  * `undefined` leaves the kind's key out of the file (nothing it manages can be shown).
  */
-export type ExportedText =
+export type ExportedText = (
   | { readonly form: "list"; readonly items: readonly string[]; readonly chunked?: boolean }
-  | { readonly form: "value"; readonly value: unknown };
+  | { readonly form: "value"; readonly value: unknown }
+) & {
+  /** What the account holds that the file cannot declare, left out (printed as warnings). @default [] */
+  readonly warnings?: readonly string[];
+};
 
 /** How a kind writes the account into a file on which plan is clean (no secrets). */
 export interface KindExport<Declared> {

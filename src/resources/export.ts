@@ -24,6 +24,8 @@ export interface StreamExportOptions {
    * @default 1000
    */
   chunkItems?: number;
+  /** What was left out of the file (e.g. an event type the file cannot declare). @default ignored */
+  onWarning?: (message: string) => void;
 }
 
 /** What an export wrote. */
@@ -44,6 +46,7 @@ export async function streamExport(
 ): Promise<ExportSummary> {
   const kinds = kindsInFileOrder();
   const parts = await Promise.all(kinds.map((k) => k.export.text(client)));
+  for (const part of parts) for (const w of part.warnings ?? []) options.onWarning?.(w);
   const chunkItems = options.chunkItems ?? 1000;
   const items: Record<string, number> = {};
   let buffer = `${schemaHeader(options.schemaPath)}version: 1\n`;

@@ -84,6 +84,18 @@ describe("Markdown", () => {
     expect(mdCell("one\ntwo")).toBe("one<br>two");
   });
 
+  it("makes server strings inert like plan.md: `</td><script>` stays text, no mention, no link (issue #22)", () => {
+    expect(mdCell("</td><script>alert(1)</script>")).toBe("&lt;/td&gt;&lt;script&gt;alert(1)&lt;/script&gt;");
+    expect(mdCell("@team #12 [x](http://e.x) *b*")).toBe("&#64;team &#35;12 \\[x\\](http://e.x) \\*b\\*");
+    const hostile = {
+      ...report,
+      two_fa: { ...report.two_fa, sessions: report.two_fa.sessions.map((x) => ({ ...x, events: x.events.map((e) => ({ ...e, event: "</td><script>x()</script>" })) })) },
+    };
+    const md = renderMarkdown(hostile);
+    expect(md).not.toMatch(/<\/?(td|script)/);
+    expect(md).toContain("&lt;/td&gt;&lt;script&gt;x()&lt;/script&gt;");
+  });
+
   it("puts findings first, then totals and per-session and per-brand tables", () => {
     const md = renderMarkdown(report);
     const findings = md.indexOf("## Findings");
@@ -92,8 +104,8 @@ describe("Markdown", () => {
     expect(findings).toBeGreaterThan(0);
     expect(findings).toBeLessThan(twoFa);
     expect(twoFa).toBeLessThan(tenDlc);
-    expect(md).toContain("| error | two_fa_failure_ratio_exceeded | two_fa |");
-    expect(md).toContain("| error | vetting_score_below_minimum | B\\|1 |");
+    expect(md).toContain("| error | `two_fa_failure_ratio_exceeded` | two\\_fa |");
+    expect(md).toContain("| error | `vetting_score_below_minimum` | B\\|1 |");
     expect(md).toContain("- Charges: 0.0525 USD");
     expect(md).toContain("| s1 | no | 2 | 0.0525 |");
     expect(md).toContain("| B\\|1 | 50 | no | 1 | ACTIVE | Low score, see details; Says \"no\" |");

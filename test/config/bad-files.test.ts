@@ -68,7 +68,11 @@ const EXPECTED: Record<string, string[]> = {
     "sub-account-default-destinations.yaml:5:21: expected an http(s) URL, got null (at sub_accounts[0].default_destinations.sms_endpoint)",
     'sub-account-default-destinations.yaml:6:7: unknown key "dlr" (expected sms_endpoint or dlr_endpoint) (at sub_accounts[0].default_destinations.dlr)',
   ],
-  "syntax-duplicate-key.yaml": ["syntax-duplicate-key.yaml:3:1: YAML: map keys must be unique"],
+  // The key is named, and the other checks still run (issue #22).
+  "syntax-duplicate-key.yaml": [
+    'syntax-duplicate-key.yaml:3:1: duplicate key "numbers": first at line 2; a key may appear once in a mapping (YAML would silently keep only the last) (at numbers)',
+    'syntax-duplicate-key.yaml:4:13: invalid number "1555123000x": expected digits, with an optional leading "+" (at numbers[0].number)',
+  ],
   "syntax-unclosed-flow.yaml": [
     "syntax-unclosed-flow.yaml:4:1: YAML: flow map in block collection must be sufficiently indented and end with a }",
   ],

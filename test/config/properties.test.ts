@@ -68,8 +68,10 @@ const subAccount = fc.record(
 );
 
 const date = fc.date({ min: new Date("2020-01-01T00:00:00Z"), max: new Date("2030-12-31T00:00:00Z"), noInvalidDate: true });
-const service = fc.tuple(fc.stringMatching(/^[0-9a-f]{32}$/), date, date).map(([service_id, a, b]) => {
-  const [from, to] = [a, b].map((d) => d.toISOString().slice(0, 10)).sort();
+// A window of at most 366 days (the file's cap: one request per session in it).
+const service = fc.tuple(fc.stringMatching(/^[0-9a-f]{32}$/), date, fc.integer({ min: 0, max: 365 })).map(([service_id, a, days]) => {
+  const from = a.toISOString().slice(0, 10);
+  const to = new Date(Date.parse(`${from}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
   return { service_id, from, to };
 });
 

@@ -75,9 +75,22 @@ describe("wavix-sync validate", () => {
   });
 
   it("reports YAML syntax errors with their position", () => {
+    const f = "test/config/fixtures/bad/syntax-unclosed-flow.yaml";
+    const r = run(["validate", "-f", f]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(new RegExp(`^${f}:\\d+:\\d+: YAML: `));
+  });
+
+  it("names a duplicate key and still runs every other check (issue #22)", () => {
     const f = "test/config/fixtures/bad/syntax-duplicate-key.yaml";
     const r = run(["validate", "-f", f]);
-    expect(r).toEqual({ code: 1, stdout: "", stderr: `${f}:3:1: YAML: map keys must be unique\n` });
+    expect(r).toEqual({
+      code: 1,
+      stdout: "",
+      stderr:
+        `${f}:3:1: duplicate key "numbers": first at line 2; a key may appear once in a mapping (YAML would silently keep only the last) (at numbers)\n` +
+        `${f}:4:13: invalid number "1555123000x": expected digits, with an optional leading "+" (at numbers[0].number)\n`,
+    });
   });
 
   it("sends no request, even with a key and a reachable API", async () => {

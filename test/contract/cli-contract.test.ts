@@ -96,8 +96,25 @@ numbers:
 });
 
 describe("drift warnings", () => {
-  it("one summary line on stderr by default; the details with WAVIX_SYNC_VERBOSE=1", async () => {
+  it("added fields are harmless: nothing by default, one note per field and kind with WAVIX_SYNC_VERBOSE=1 (issue #22)", async () => {
     sim = await startSimulator({ port: 0, variations: ["unknown-extra-fields"] });
+    const file = writeYaml(scratch(), "wavix.yaml", `version: 1\nnumbers:\n  - number: "15551230001"\n    sms_enabled: true\n`);
+    const quiet = await run(["plan", "-f", file]);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stderr.split("\n").filter((l) => l.startsWith("Warning:"))).toEqual([]);
+    const loud = await run(["plan", "-f", file], { WAVIX_SYNC_VERBOSE: "1" });
+    const notes = loud.stderr.split("\n").filter((l) => l.includes("x_sim_extra"));
+    expect(notes.length).toBeGreaterThan(0);
+    expect(new Set(notes).size).toBe(notes.length);
+    for (const n of notes) expect(n).toMatch(/^Note: /);
+    expect(loud.stderr).not.toContain("WAVIX_SYNC_VERBOSE=1 to see them");
+  });
+
+  it("other drift (a field missing): one summary line on stderr by default; the details with WAVIX_SYNC_VERBOSE=1", async () => {
+    // The simulator answers without a required field on purpose: its own response check is off.
+    sim = await startSimulator({ port: 0, checkResponses: false });
+    const label = sim.store.numbers.get(4001)!.data as unknown as Record<string, unknown>;
+    delete label.label;
     const file = writeYaml(scratch(), "wavix.yaml", `version: 1\nnumbers:\n  - number: "15551230001"\n    sms_enabled: true\n`);
     const quiet = await run(["plan", "-f", file]);
     expect(quiet.code, quiet.stderr).toBe(0);
@@ -105,7 +122,6 @@ describe("drift warnings", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^Warning: \d+ API response differences? from the documented schema \(contract drift\); set WAVIX_SYNC_VERBOSE=1 to see them$/);
     const loud = await run(["plan", "-f", file], { WAVIX_SYNC_VERBOSE: "1" });
-    expect(loud.stderr).toContain("x_sim_extra");
-    expect(loud.stderr).not.toContain("WAVIX_SYNC_VERBOSE=1 to see them");
+    expect(loud.stderr).toMatch(/^Warning: .*missing required property "label"/m);
   });
 });

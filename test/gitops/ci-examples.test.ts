@@ -486,8 +486,8 @@ describe("GitLab CI example", JOBS, () => {
     passed(await runGitlabJob(p, "wavix:reviewed", "push", ctx(reviewedJob("{}\n", `${sha256("version: 1\n")}  wavix.yaml\n`))));
     expect(curlCalls().map(method)).toEqual([
       `GET ${API}/repository/commits/5e1f00d5e1f00d5e1f00d5e1f00d5e1f00d5e1f0/merge_requests`,
-      `GET ${API}/merge_requests/7/pipelines`,
       `GET ${API}/merge_requests/7`,
+      `GET ${API}/merge_requests/7/pipelines`,
       `GET ${API}/pipelines/600/jobs?scope%5B%5D=success&per_page=100`,
       `GET ${API}/jobs/9001/artifacts/wavix.plan`,
       `GET ${API}/jobs/9001/artifacts/wavix.yaml.sha256`,

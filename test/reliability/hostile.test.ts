@@ -4,14 +4,18 @@
  * lost, no write from a partial or stale view, bounded reads. `WRITE_RELIABILITY_DOC=1` writes the
  * measured rows into docs/RELIABILITY.md (the `hostile` block).
  */
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { IncompleteListingError, WavixClient, type WavixClientOptions } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
 import type { DesiredState } from "../../src/config/types";
 import { applyPlan, computePlan } from "../../src/plan";
 import { exportAccount } from "../../src/resources/export";
+import { audit } from "../../src/audit";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
-import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { demoSeed } from "../../src/simulator/demo";
+import { BIN, runCli, scratch, writeYaml } from "../helpers/cli";
 import { lyingPagination, startHostileServer, type HostileServer, type PaginationLie } from "../helpers/hostile-server";
 import { replaceDocBlock } from "./doc-block";
 import { duplicates, MASTER_KEY } from "./scenario";
@@ -611,6 +615,241 @@ describe("say what is happening", () => {
     );
     const bad = await runCli(["plan", "-f", file], { ...env, WAVIX_MAX_PAGES: "lots" });
     expect(bad.stderr).toBe('Error: WAVIX_MAX_PAGES takes a whole number of at least 1, got "lots".\n');
+  });
+});
+
+// ---- issue #22: the audit, export and input edges against a hostile server ----
+
+/** The demo account with `n` brands (clones of the demo's scored brand, ids B0001…) and its 2FA service. */
+function auditSeed(n: number): SimSeed {
+  const demo = demoSeed();
+  const template = demo.brands![0];
+  const brands = Array.from({ length: n }, (_, i) => {
+    const id = `B${String(i + 1).padStart(4, "0")}`;
+    return { ...template, brand_id: id, vettings: template.vettings!.map((v) => ({ ...v, vetting_id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, "0")}` })) };
+  });
+  return { ...demo, brands };
+}
+
+const SERVICE = "7204a030201211ee9fb47d093f2f127c";
+const TWO_FA = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-21" }] };
+
+describe("issue #22: the audit", () => {
+  it("brands: all is read 100 a page through the checked walk (150 brands: 2 listing requests)", async () => {
+    const { sim, proxy } = await world(auditSeed(150));
+    const report = await audit(client(proxy.url), { ten_dlc: { brands: "all" } });
+    expect(report.ten_dlc.brands).toHaveLength(150);
+    const listings = proxy.requests.filter((r) => r.path === "/v3/10dlc/brands");
+    expect(listings.map((r) => r.query.get("per_page"))).toEqual(["100", "100"]);
+    rows.push({ condition: "audit `brands: all` over 150 brands", outcome: "read 100 a page through the checked walk: 2 listing requests, 150 brands reported", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("a brand listing cut to 25 a page that ignores `page` is consistent but short: refused, not 25 of 150 brands", async () => {
+    const { sim, proxy } = await world(auditSeed(150));
+    proxy.set({
+      before: (req) => {
+        if (req.path !== "/v3/10dlc/brands") return;
+        req.forward.set("page", "1");
+        req.forward.set("per_page", "25");
+      },
+      rewrite: (req, status, body) => {
+        if (req.path !== "/v3/10dlc/brands" || status !== 200) return body;
+        const { pagination: _p, ...rest } = body as Record<string, unknown>;
+        return { ...rest, pagination: { current_page: Number(req.query.get("page") ?? 1), per_page: 25 } };
+      },
+    });
+    const error = await audit(client(proxy.url), { ten_dlc: { brands: "all" } }).then(() => undefined, (e: unknown) => e);
+    expect(error).toBeInstanceOf(IncompleteListingError);
+    expect((error as Error).message).toMatch(/^GET \/v3\/10dlc\/brands\?per_page=100: listing incomplete: page 2 repeats id B0001/);
+    rows.push({ condition: "audit: brand listing cut to 25 a page (`per_page: 25`), `page` ignored", outcome: "refused (`page 2 repeats id B0001`), not reported as 25 of 150 brands", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a 2FA session listed without session_id is skipped with a finding, never `/session/undefined/events`", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (!req.path.endsWith("/sessions") || status !== 200 || !Array.isArray(body)) return body;
+        return body.map((x: Record<string, unknown>, i: number) => {
+          if (i !== 0) return x;
+          const { session_id: _id, ...rest } = x;
+          return rest;
+        });
+      },
+    });
+    const report = await audit(client(proxy.url), { two_fa: TWO_FA });
+    expect(proxy.requests.map((r) => r.path).filter((p) => p.includes("undefined"))).toEqual([]);
+    expect(report.two_fa.sessions).toHaveLength(1);
+    expect(report.findings.map((f) => [f.code, f.subject])).toEqual([["session_without_id", SERVICE]]);
+    expect(report.findings[0].message).toMatch(/1 session\(s\) listed without a session_id \(created "2026-11-03T10:00:00.000Z"\)/);
+    rows.push({ condition: "audit: a 2FA session listed without `session_id` (optional in the official schema)", outcome: "skipped with a `session_without_id` finding; no `/session/undefined/events` request", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("an event status outside success, failed and pending is a finding, not silently dropped", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    proxy.set({
+      rewrite: (req, status, body) =>
+        req.path.endsWith("/events") && status === 200 && Array.isArray(body) ? body.map((e: Record<string, unknown>) => (e.event === "Verification" ? { ...e, status: "expired" } : e)) : body,
+    });
+    const report = await audit(client(proxy.url), { two_fa: TWO_FA });
+    const unknown = report.findings.filter((f) => f.code === "unknown_event_status");
+    expect(unknown).toHaveLength(2);
+    expect(unknown[0].message).toMatch(/1 event\(s\) with status "expired", not success, failed or pending/);
+    expect(report.two_fa.events_by_status).toEqual({ success: 3, failed: 0, pending: 0 });
+    rows.push({ condition: "audit: 2FA events with status `expired`", outcome: "an `unknown_event_status` finding per session; the events kept, counted in no status total", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a 10-year 2FA window (one GET per session, thousands) is refused before any request, naming the line", async () => {
+    const { sim, proxy } = await world(auditSeed(1));
+    const file = writeYaml(scratch(), "wavix.yaml", `version: 1\naudit:\n  two_fa:\n    services:\n      - service_id: ${SERVICE}\n        from: "2016-01-01"\n        to: "2025-12-31"\n`);
+    const r = await runCli(["audit", "-f", file], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`${file}:7:13: the window spans 3653 days, more than 366: the audit reads each session's events with one request`);
+    expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
+    expect(proxy.requests).toEqual([]);
+    rows.push({ condition: "audit: a 2FA window of 10 years", outcome: "refused before any request (`the window spans 3653 days, more than 366`), naming file, line and column", requests: 0, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
+describe("issue #22: export", () => {
+  it("a webhook event type the file cannot declare is left out with a warning: the exported file passes validate", async () => {
+    const { sim, proxy } = await world({ ...bigSeed(), callWebhooks: [{ event_type: "on-call", url: "https://hooks.example/on" }] });
+    proxy.set({
+      rewrite: (req, status, body) =>
+        req.path === "/v1/calls/webhooks" && status === 200 && Array.isArray(body) ? [...body, { event_type: "on-transcript", url: "https://hooks.example/tr" }] : body,
+    });
+    const dir = scratch();
+    const out = `${dir}/exported.yaml`;
+    const r = await runCli(["export", "--out", out], { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('Warning: call webhook for event type "on-transcript" not exported: the file knows only on-call, post-call');
+    const text = readFileSync(out, "utf8");
+    expect(text).toContain("on-call: https://hooks.example/on");
+    expect(text).not.toContain("on-transcript");
+    const v = await runCli(["validate", "-f", out]);
+    expect(v.stderr).toBe("");
+    expect(v.code).toBe(0);
+    rows.push({ condition: "export: the webhook listing holds an event type the file cannot declare (`on-transcript`)", outcome: "left out with one warning naming it; the exported file passes `validate`", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  /** The CLI with its stdout on `fd` (e.g. /dev/full). */
+  function exportTo(fd: number, args: string[], env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+    return new Promise((done) => {
+      const child = spawn(process.execPath, [BIN, "export", ...args], { env: { ...process.env, ...env }, stdio: ["ignore", fd, "pipe"] });
+      let stderr = "";
+      child.stderr!.on("data", (d) => (stderr += d));
+      child.on("close", (code) => done({ code: code ?? -1, stderr }));
+    });
+  }
+
+  it.skipIf(!existsSync("/dev/full"))("a full disk (ENOSPC, /dev/full) is one clear line, no stack trace, exit 1; `--out /dev/full` stays the device, no temporary file left", async () => {
+    const { sim, proxy } = await world();
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const fd = openSync("/dev/full", "w");
+    let piped: { code: number; stderr: string };
+    try {
+      piped = await exportTo(fd, [], env);
+    } finally {
+      closeSync(fd);
+    }
+    expect(piped.code).toBe(1);
+    expect(piped.stderr).toBe("Error: cannot write standard output: no space left on the device\n");
+    const before = readdirSync("/dev").filter((f) => f.startsWith(".full."));
+    const out = await runCli(["export", "--out", "/dev/full"], env).finally(() => {
+      // Were the device ever replaced by a file (a regression, as root), put it back for the machine.
+      if (!statSync("/dev/full").isCharacterDevice()) execFileSync("sh", ["-c", "rm -f /dev/full && mknod -m 666 /dev/full c 1 7"]);
+    });
+    expect(out.code).toBe(1);
+    expect(out.stderr).toBe("Error: cannot write /dev/full: no space left on the device\n");
+    // Written in place: a rename would have replaced the device with a regular file (as root).
+    expect(statSync("/dev/full").isCharacterDevice()).toBe(true);
+    expect(readdirSync("/dev").filter((f) => f.startsWith(".full."))).toEqual(before);
+    rows.push({ condition: "export to a full disk (stdout and `--out` on /dev/full, ENOSPC)", outcome: "one line (`cannot write standard output: no space left on the device`), no stack trace, exit 1; the device not replaced, no temporary file left", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
+describe("issue #22: malformed records name the request", () => {
+  const listingOf = (path: string, edit: (items: unknown[]) => unknown) => ({
+    rewrite: (req: { path: string; method: string }, status: number, body: unknown) => {
+      if (req.path !== path || req.method !== "GET" || status !== 200) return body;
+      const o = body as Record<string, unknown>;
+      const key = Array.isArray(o.items) ? "items" : "sub_organizations";
+      return { ...o, [key]: edit(o[key] as unknown[]) };
+    },
+  });
+  const cases: Array<{ label: string; behaviour: ReturnType<typeof listingOf>; message: RegExp }> = [
+    { label: "a null item in the number listing", behaviour: listingOf("/v1/numbers", (items) => [null, ...items.slice(1)]), message: /^GET \/v1\/numbers\?page=1&per_page=100: expected a JSON object with an "items" array of records, got null at items\[0\] \(200\)$/ },
+    { label: "a null item in the sub-account listing", behaviour: listingOf("/v1/sub-organizations", (items) => [...items.slice(0, 5), null]), message: /^GET \/v1\/sub-organizations\?page=1&per_page=100: expected a JSON object with a "sub_organizations" array of records, got null at sub_organizations\[5\] \(200\)$/ },
+    { label: "a number's `destination` that is not a list (`5`)", behaviour: listingOf("/v1/numbers", (items) => items.map((n) => ({ ...(n as object), destination: 5 }))), message: /^GET \/v1\/numbers\?page=1&per_page=100: expected items\[0\]\.destination to be an array or null, got number \(200\)$/ },
+  ];
+  for (const c of cases) {
+    it(`${c.label}: an error naming the request, not a TypeError; no write`, async () => {
+      const { sim, proxy } = await world();
+      proxy.set(c.behaviour);
+      const r = await run(proxy.url);
+      expect(r.error).toBeInstanceOf(Error);
+      expect((r.error as Error).message).not.toMatch(/Cannot read properties|is not iterable|is not a function/);
+      expect((r.error as Error).message).toMatch(c.message);
+      expect(writesOf(proxy)).toBe(0);
+      rows.push({ condition: `malformed record: ${c.label}`, outcome: `plan stops naming the request (\`${(r.error as Error).message.replace(/ \(200\)$/, "")}\`); no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+    });
+  }
+});
+
+describe("issue #22: drift notices", () => {
+  it("a property the API added is noted once per field and kind (quietly), and a key echoed as a property name is scrubbed", async () => {
+    const { sim, proxy } = await world();
+    const add = (n: unknown) => ({ ...(n as object), carrier_hint: "x", [MASTER_KEY]: true });
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (status !== 200 || !req.path.startsWith("/v1/numbers")) return body;
+        const o = body as Record<string, unknown>;
+        return Array.isArray(o.items) ? { ...o, items: o.items.map(add) } : "number" in o ? add(o) : body;
+      },
+    });
+    const file = writeYaml(scratch(), "wavix.yaml", 'version: 1\nnumbers:\n  - number: "15551000149"\n    sms_enabled: true\n');
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const verbose = await runCli(["apply", "-f", file, "--auto-approve"], { ...env, WAVIX_SYNC_VERBOSE: "1" });
+    expect(verbose.code).toBe(0);
+    expect(verbose.stdout + verbose.stderr).not.toContain(MASTER_KEY);
+    const notes = verbose.stderr.split("\n").filter((l) => l.includes("carrier_hint"));
+    // Listing pages, the PATCH's answer and the read-back all carry it: one note.
+    expect(notes).toEqual(['Note: GET /v1/numbers: response addition: number: new property "carrier_hint" (not in the documented schema; ignored)']);
+    expect(verbose.stderr).toContain('number: new property "[REDACTED]"');
+    expect(verbose.stderr).not.toMatch(/^Warning: .*response drift/m);
+    const quiet = await runCli(["plan", "-f", file], env);
+    expect(quiet.code).toBe(0);
+    expect(quiet.stderr).toBe("");
+    rows.push({ condition: "every number answer carries a new property `carrier_hint` and one named by the API key (CLI, `WAVIX_SYNC_VERBOSE=1`)", outcome: "one `Note:` per field and kind, the key's name `[REDACTED]`; without verbose nothing printed; exit 0", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+});
+
+describe("issue #22: a whole-request deadline", () => {
+  it("a server dripping a byte every 100 ms is abandoned at the request's deadline, not after 5 attempts × the timeout", async () => {
+    const { sim, proxy } = await world();
+    proxy.set({
+      before: (req) => {
+        if (req.path !== "/v1/sub-organizations") return;
+        return {
+          write: (res) => {
+            res.writeHead(200, { "content-type": "application/json" });
+            res.write('{"sub_organizations": [');
+            const drip = setInterval(() => res.write(" "), 100);
+            res.on("close", () => clearInterval(drip));
+          },
+        };
+      },
+    });
+    const started = Date.now();
+    const r = await run(proxy.url, YAML, { timeoutMs: 1_000, deadlineMs: 2_500 });
+    const seconds = (Date.now() - started) / 1000;
+    expect((r.error as Error).name).toBe("TimeoutError");
+    expect((r.error as Error).message).toMatch(/^GET \/v1\/sub-organizations\?page=1&per_page=100: no complete answer within the request deadline of 2\.5 s \([23] attempts; last: timed out after \d+ ms\)$/);
+    const attempts = proxy.requests.filter((x) => x.path === "/v1/sub-organizations").length;
+    // Without the deadline: 5 attempts × 1 s.
+    expect(attempts).toBeLessThanOrEqual(3);
+    expect(seconds).toBeLessThan(4);
+    expect(writesOf(proxy)).toBe(0);
+    rows.push({ condition: "a server dripping a byte every 100 ms (timeout 1 s, `deadlineMs` 2.5 s; default 4 × the timeout)", outcome: `abandoned at the deadline after ${attempts} attempts (${seconds.toFixed(1)} s, not 5 × 1 s), naming the request and the deadline; no write`, requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 });
 

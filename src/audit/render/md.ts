@@ -2,22 +2,33 @@
  * `audit --format md` (the default) and `audit.md`: findings first (what a reviewer acts on), then
  * totals, then one table per area.
  */
+import { mdCode, mdText } from "../../plan/md";
 import type { AuditReport } from "../types";
 
-/** A table cell: `|` escaped and line breaks flattened, so the row stays one row. */
+/**
+ * A table cell, inert like plan.md's values (`mdText`): HTML special characters as entities (a
+ * server's `</td><script>` stays text), Markdown punctuation escaped, no mentions, `|` escaped so the
+ * row stays one row; line breaks kept as `<br>`.
+ */
 export function mdCell(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined || value === "") return "";
   return String(value)
-    .replace(/\\/g, "\\\\")
-    .replace(/\|/g, "\\|")
-    .replace(/\r\n|\r|\n/g, "<br>");
+    .split(/\r\n|\r|\n/)
+    .map(mdText)
+    .join("<br>");
 }
 
-function table(header: readonly string[], rows: readonly (readonly (string | number | boolean | null)[])[]): string[] {
+/** A cell rendered already (our own identifiers as inline code). */
+interface Rendered {
+  md: string;
+}
+
+function table(header: readonly string[], rows: readonly (readonly (string | number | boolean | null | Rendered)[])[]): string[] {
+  const cell = (v: string | number | boolean | null | Rendered): string => (v !== null && typeof v === "object" ? v.md : mdCell(v));
   return [
     `| ${header.join(" | ")} |`,
     `| ${header.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${r.map(mdCell).join(" | ")} |`),
+    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
   ];
 }
 
@@ -31,7 +42,7 @@ export function renderMarkdown(report: AuditReport): string {
     lines.push("No findings.");
   } else {
     lines.push(`${errors} error(s), ${warnings} warning(s).`, "");
-    lines.push(...table(["Severity", "Code", "Subject", "Message"], report.findings.map((f) => [f.severity, f.code, f.subject, f.message])));
+    lines.push(...table(["Severity", "Code", "Subject", "Message"], report.findings.map((f) => [f.severity, { md: mdCode(f.code) }, f.subject, f.message])));
   }
   lines.push("");
 
