@@ -427,7 +427,7 @@ describe("adopt at create", () => {
     // A person in the portal, while the operator reads the plan.
     const theirs = sim.store.createSubAccount(sim.store.masterId, { name: "New Co", default_destinations: { sms_endpoint: null, dlr_endpoint: "https://theirs.example/dlr" } });
     const result = await applyPlan(c, prepared, { pollBaseMs: 10 });
-    expect(result.results).toEqual([{ kind: "sub_account", key: "New Co", action: "create", outcome: "ok", adopted: true }]);
+    expect(result.results).toEqual([{ kind: "sub_account", key: "New Co", action: "create", outcome: "ok", adopted: true, id: theirs.id }]);
     expect(proxy.requests.filter((x) => x.method === "POST")).toEqual([]);
     const rec = sim.store.subAccounts.get(theirs.id)!.data;
     expect(rec.default_destinations).toEqual({ sms_endpoint: "https://new.example/sms", dlr_endpoint: "https://theirs.example/dlr" });
