@@ -24,6 +24,7 @@ import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNu
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
+import { loadPlanFile, savePlanFile } from "./saved-plan";
 
 export type PlanFormat = "text" | "json" | "md";
 
@@ -40,6 +41,8 @@ interface OutputFlags {
 
 interface PlanFlags extends OutputFlags {
   detailedExitcode?: boolean;
+  /** `--save PLANFILE`: also write the plan as a saved plan (docs/SAVED-PLANS.md). */
+  save?: string;
   prune?: boolean;
   sendCallbacks?: boolean;
   rotatePassword?: string[];
@@ -50,6 +53,8 @@ interface PlanFlags extends OutputFlags {
 
 interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
+  /** `--plan PLANFILE`: carry out a saved plan instead of planning afresh. */
+  plan?: string;
   /** Apply even when destructive changes exceed the file's safety limit. */
   force?: boolean;
   prune?: boolean;
@@ -148,13 +153,15 @@ function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean; rotatePa
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
+    .option("--save <PLANFILE>", "also save the plan to PLANFILE, for `apply --plan PLANFILE` (docs/SAVED-PLANS.md)")
     // With --out, a failure (file, key, account pin, listing) is reported there too (guard.ts).
     .action(reported("plan", routing, async (flags: PlanFlags, route, run) => {
       const desired = run.load();
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
       await run.checkPin(client, desired);
       run.stage = "listing";
-      const prepared = await computePlan(client, desired, planOptions(flags));
+      let prepared = await computePlan(client, desired, planOptions(flags));
+      if (flags.save !== undefined) prepared = await savePlanFile(prepared, client, run, { planFile: flags.save, file: flags.file, prune: flags.prune === true, desired });
       const { plan } = prepared;
       const safety = checkBlastRadius(prepared, desired);
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
@@ -165,17 +172,24 @@ export function registerPlanApply(program: Command): void {
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     }));
 
-  withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
+  const apply = withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; refused if what it changes changed since");
+  apply
     // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
     .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
-      const desired = run.load();
+      // With --plan the saved plan decides; the file is read (and compared with the plan's) only when -f is given.
+      const saved = flags.plan;
+      const fileGiven = saved === undefined || apply.getOptionValueSource("file") === "cli";
+      const desired = fileGiven ? run.load() : undefined;
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
-      await run.checkPin(client, desired);
+      if (desired) await run.checkPin(client, desired);
       run.stage = "listing";
-      const prepared = await computePlan(client, desired, planOptions(flags));
+      const fromSaved = saved === undefined ? undefined : await loadPlanFile(client, run, { planFile: saved, file: fileGiven ? flags.file : undefined, prune: flags.prune, pinned: desired?.account_id });
+      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, planOptions(flags));
+      if (fromSaved && !fileGiven) flags.file = fromSaved.file; // the renderings name the file the plan was made from
       const { plan } = prepared;
       run.plan = plan;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
@@ -184,7 +198,7 @@ export function registerPlanApply(program: Command): void {
         process.stdout.write(formatPlan(plan, flags.file));
       }
       // The blast-radius limit: refused before any question or write unless --force (safety.ts).
-      const verdict = checkBlastRadius(prepared, desired);
+      const verdict = checkBlastRadius(prepared, fromSaved ? fromSaved.limits : desired!);
       const safety = verdict.violations.length > 0 ? verdict : undefined;
       if (safety && !flags.force) {
         run.stage = "safety";

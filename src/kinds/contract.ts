@@ -250,6 +250,55 @@ export interface PulumiAdapter<Declared, Type extends string = string> {
 }
 
 /**
+ * One change as a saved plan holds it (`plan --save`, docs/SAVED-PLANS.md): plain JSON data, with
+ * no secret in it (never a key, a password or a token; the file is a CI artifact).
+ */
+export interface SavedChange {
+  /**
+   * The values the change was computed from, as they were read (only what the change depends on,
+   * normalised as the diff compares them); `null` when the item did not exist (a create).
+   */
+  readonly read: unknown;
+  /** What apply needs, besides `key`, `action` and `read`, to carry the change out. */
+  readonly op: unknown;
+}
+
+/** An item a saved plan touches that is no longer as the plan read it. */
+export interface Drift {
+  readonly key: string;
+  /** What changed, in one sentence (`status was enabled when planned, now disabled`). */
+  readonly message: string;
+}
+
+export interface RecheckContext {
+  readonly client: WavixClient;
+  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  describe(err: unknown): string;
+}
+
+/**
+ * A kind's part of saved plans (`plan --save` / `apply --plan`). Optional: a kind without it makes
+ * `plan --save` refuse, naming the kind, whenever the plan holds one of its changes (a plan with
+ * none of its changes saves and applies as usual).
+ */
+export interface SavedPlanSupport<Op extends OpBase> {
+  /** The op as data (JSON-safe, no secrets). `load(save(op))` must carry out the same writes. */
+  save(op: Op): SavedChange;
+  /**
+   * The op back from a saved plan's data. The data comes from a file: check every field this kind
+   * reads and throw an Error whose message says what is wrong (the apply is refused, naming it).
+   */
+  load(key: string, action: ChangeAction, saved: SavedChange): Op;
+  /**
+   * Re-reads only what `ops` touch, with a bounded number of requests (one GET per item, or one
+   * listing when that is cheaper or the only way to see that a create's name is still free), and
+   * returns every item that is no longer as its `read` says. GETs only. Throws when it cannot read:
+   * the apply is then refused, because nothing could be compared.
+   */
+  recheck(ctx: RecheckContext, ops: readonly Op[]): Promise<Drift[]>;
+}
+
+/**
  * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
  */
 export interface Kind<Name extends string, Declared, Current, Op extends OpBase, PulumiType extends string = string> {
@@ -292,6 +341,8 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   readonly export: KindExport<Declared>;
   /** The kind under Pulumi: a dynamic resource and its provider. */
   readonly pulumi: PulumiAdapter<Declared, PulumiType>;
+  /** Saved plans (`plan --save`, `apply --plan`); absent: a plan holding this kind's changes cannot be saved. */
+  readonly saved?: SavedPlanSupport<Op>;
 }
 
 /** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */

@@ -115,6 +115,7 @@ export function formatPlan(plan: Plan, file: string): string {
         plan.unmanaged.map((u) => `${u.kind} "${u.key}"`).join(", "),
     );
   }
+  if (plan.saved) lines.push("", `Saved plan ${plan.saved.digest}`);
   return lines.join("\n") + "\n";
 }
 

@@ -9,3 +9,4 @@ export * from "./error-text";
 export * from "./account";
 export * from "./safety";
 export * from "./failure";
+export * from "./saved";

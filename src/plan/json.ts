@@ -27,6 +27,8 @@ export function planJson(plan: Plan) {
     ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
     ...(plan.notes && plan.notes.length > 0 ? { notes: plan.notes.map((n) => ({ kind: n.kind, key: n.key, message: maskText(n.message) })) } : {}),
     summary: { ...plan.summary },
+    // A saved plan (plan --save, apply --plan): its digest, to match a pull-request comment with an apply.
+    ...(plan.saved ? { saved_plan: { digest: plan.saved.digest } } : {}),
   };
 }
 

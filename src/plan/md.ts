@@ -12,6 +12,7 @@
 import type { FieldDiff } from "../resources/diff";
 import { formatFieldValue, ownerNote, rerunNote } from "./format";
 import { maskText } from "./mask";
+import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 import { STAGE_TEXT, type FailureReport } from "./failure";
@@ -246,8 +247,14 @@ function groupedChanges(changes: readonly PlannedChange[]): string[][] {
   });
 }
 
+/** The line naming a saved plan's digest, so a pull-request comment and an apply can be matched. */
+function savedLine(plan: Plan): string[] {
+  if (!plan.saved) return [];
+  return [`Saved plan \`${shortDigest(plan.saved.digest)}\` (${mdText(plan.saved.digest)}): \`wavix-sync apply --plan\` carries out exactly these changes, or refuses if the account changed since.`, ""];
+}
+
 function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[] {
-  const blocks: Block[] = [];
+  const blocks: Block[] = [{ fixed: savedLine(plan) }];
   blocks.push({
     head: [`**${plural(plan.problems.length, "problem")}** (these items cannot be planned; the run exits 1):`, ""],
     items: [...plan.problems].sort(byKindThenKey).map((p) => [`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`]),

@@ -59,6 +59,8 @@ export interface Plan {
   summary: PlanSummary;
   /** `summary.unchanged` split by kind (the Markdown summary table); absent on plans built by hand. */
   unchangedByKind?: Record<ChangeKind, number>;
+  /** Set when the plan is a saved one (`plan --save`, `apply --plan`): its digest, which every rendering names. */
+  saved?: { digest: string };
 }
 
 /**

@@ -10,11 +10,13 @@ import { deleteWebhook, diffWebhook, EVENT_TYPES, listWebhooks, upsertWebhook } 
 import { callWebhooksFragment } from "./schema";
 import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
+import { callWebhookSaved } from "./saved";
 
 export type DeclaredCallWebhooks = NonNullable<DesiredState["call_webhooks"]>;
+/** `before`: the URL the plan read (null when none was set), which a saved plan rechecks. */
 export type CallWebhookOp =
-  | (OpBase & { key: CallWebhookEventType; action: "create" | "update"; url: string })
-  | (OpBase & { key: CallWebhookEventType; action: "delete" });
+  | (OpBase & { key: CallWebhookEventType; action: "create" | "update"; url: string; before: string | null })
+  | (OpBase & { key: CallWebhookEventType; action: "delete"; before: string | null });
 
 export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<CallWebhookEventType, string>, CallWebhookOp, "CallWebhook"> = {
   name: "call_webhook",
@@ -28,6 +30,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
     provider: () => (require("./provider") as typeof import("./provider")).CallWebhook,
     program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
   },
+  saved: callWebhookSaved,
   declared: (state) => state.call_webhooks,
   count: (declared) => Object.keys(declared).length,
   read: (ctx) => listWebhooks(ctx.client),
@@ -39,13 +42,13 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
       const current = hooks.get(eventType);
       if (url === undefined) {
         if (current === undefined) continue;
-        if (ctx.prune) out.changes.push({ diff: [{ path: "url", before: current, after: null }], op: { key: eventType, action: "delete" } });
+        if (ctx.prune) out.changes.push({ diff: [{ path: "url", before: current, after: null }], op: { key: eventType, action: "delete", before: current } });
         else out.unmanaged.push(eventType);
         continue;
       }
       const diff = diffWebhook(url, current);
       if (diff.length === 0) out.unchanged++;
-      else out.changes.push({ diff, op: { key: eventType, action: current === undefined ? "create" : "update", url } });
+      else out.changes.push({ diff, op: { key: eventType, action: current === undefined ? "create" : "update", url, before: current ?? null } });
     }
     return out;
   },

@@ -8,6 +8,7 @@ import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { NumberListResponse, NumberUpdate, WavixNumber } from "../../client/types";
 import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../../config/types";
+import { notFoundToUndefined } from "../../resources/not-found";
 import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "../../resources/diff";
 
 /** The fields of a number this tool manages, in display order. */
@@ -240,12 +241,17 @@ export async function listAllNumbers(client: WavixClient, firstPage?: NumberList
  * Re-read numbers by id: one GET each when they are few, the listing when that is cheaper.
  * Returns those it could read; a released number is simply absent.
  */
-export async function rereadNumbers(client: WavixClient, ids: readonly number[]): Promise<Map<number, WavixNumber>> {
+export async function rereadNumbers(client: WavixClient, ids: readonly number[], options: { missingOk?: boolean } = {}): Promise<Map<number, WavixNumber>> {
   const out = new Map<number, WavixNumber>();
   if (ids.length === 0) return out;
   const wanted = new Set(ids);
+  // `missingOk`: a number answered 404 is left out (released) instead of failing the read.
+  const getOne = async (id: number) => {
+    const n = options.missingOk ? await notFoundToUndefined(client.getNumber(id)) : await client.getNumber(id);
+    if (n !== undefined) out.set(id, n);
+  };
   if (ids.length <= 3) {
-    await Promise.all(ids.map(async (id) => out.set(id, await client.getNumber(id))));
+    await Promise.all(ids.map(getOne));
     return out;
   }
   const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
@@ -259,7 +265,7 @@ export async function rereadNumbers(client: WavixClient, ids: readonly number[])
   if (totalPages - 1 <= remaining.length) {
     pick(await listAllNumbers(client, first));
   } else {
-    await Promise.all(remaining.map(async (id) => out.set(id, await client.getNumber(id))));
+    await Promise.all(remaining.map(getOne));
   }
   return out;
 }

@@ -33,6 +33,7 @@ import { ownerMismatchMessage, readTenants, tenantKey, tenantLabel, withTenants,
 import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
+import { managedSettings, numberSaved } from "./saved";
 
 /** The sub-account a tenant's number is written under: its client holds that sub-account's key (memory only). */
 export interface NumberOwner {
@@ -45,6 +46,8 @@ export type NumberOp = OpBase & {
   action: "update";
   write: NumberWrite;
   desired: NumberSettings;
+  /** The managed fields as the plan read them, which a saved plan rechecks. */
+  before: NumberSettings;
   /** The sub-account whose key writes it (a tenant's number). */
   owner?: NumberOwner;
   /** The file's destinations, kept while some route to trunks (by label) created in this same run. */
@@ -73,6 +76,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
   },
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).
   after: [SIP_TRUNK_KIND],
+  saved: numberSaved,
   declared: (state) => (state.numbers === undefined ? undefined : withTenants(state.numbers, state.sub_accounts)),
   count: (declared) => declared.length,
   async read(ctx, declared) {
@@ -145,6 +149,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
           key: d.number,
           action: "update",
           desired: want,
+          before: managedSettings(want, n),
           write: { id: n.id, digits: d.number, fields, patch: patchFor(want, fields) },
           ...(owner ? { owner } : {}),
           ...(resolved.newTrunks.length > 0 ? { declared: d, newTrunks: resolved.newTrunks } : {}),

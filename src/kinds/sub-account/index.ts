@@ -24,6 +24,7 @@ import {
 import { subAccountsFragment } from "./schema";
 import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
+import { subAccountSaved } from "./saved";
 
 export type SubAccountOp =
   | (OpBase & { action: "create"; desired: SubAccountSettings; createdId?: number })
@@ -91,6 +92,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
     program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
   },
   deleteNote: " (disabled: the API has no delete)",
+  saved: subAccountSaved,
   declared: (state) => state.sub_accounts,
   count: (declared) => declared.length,
   read: (ctx) => subAccountList(ctx),

@@ -1,0 +1,36 @@
+/**
+ * Call webhooks in saved plans (docs/SAVED-PLANS.md): the read is the event type's URL (null when
+ * none was set); the recheck is one listing, whatever the number of ops.
+ */
+import type { CallWebhookEventType } from "../../client/types";
+import type { Drift, SavedPlanSupport } from "../contract";
+import { httpUrl, record, shown, SavedDataError, textOrNull } from "../saved-data";
+import { EVENT_TYPES, listWebhooks } from "./handler";
+import type { CallWebhookOp } from "./index";
+
+/** The op's URL to set (none for a delete); `read` is the URL the plan saw. */
+export const callWebhookSaved: SavedPlanSupport<CallWebhookOp> = {
+  save: (op) => ({
+    read: { url: op.before },
+    op: op.action === "delete" ? {} : { url: op.url },
+  }),
+  load(key, action, saved) {
+    if (!(EVENT_TYPES as readonly string[]).includes(key)) throw new SavedDataError(`"${key}" is not a call webhook event type`);
+    const eventType = key as CallWebhookEventType;
+    const read = textOrNull(record(saved.read, "read").url, "read.url");
+    if (action === "delete") return { key: eventType, action, before: read };
+    const url = httpUrl(record(saved.op, "op").url, "op.url");
+    return { key: eventType, action, url, before: read };
+  },
+  async recheck(ctx, ops) {
+    if (ops.length === 0) return [];
+    const now = await listWebhooks(ctx.client);
+    const out: Drift[] = [];
+    for (const op of ops) {
+      const was = op.before;
+      const is = now.get(op.key) ?? null;
+      if (was !== is) out.push({ key: op.key, message: `url was ${shown(was)} when planned, now ${shown(is)}` });
+    }
+    return out;
+  },
+};

@@ -1,0 +1,118 @@
+/**
+ * Numbers in saved plans (docs/SAVED-PLANS.md). The read is the number's id and digits and the
+ * fields the file manages, as the plan read them (normalised as the diff compares them); the op is
+ * the desired settings and the fields to write. The recheck reads those numbers again by id: one
+ * GET each when they are few, else the listing's pages when that costs fewer requests
+ * (`rereadNumbers`), never more than one request per number plus one.
+ */
+import type { WavixNumber } from "../../client/types";
+import type { CanonicalDestination } from "../../resources/diff";
+import { canonicalDestinations, sameDestinations } from "../../resources/diff";
+import type { Drift, SavedPlanSupport } from "../contract";
+import { httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../saved-data";
+import { currentSettings, NUMBER_FIELDS, NUMBER_URL_FIELDS, patchFor, rereadNumbers, type NumberField, type NumberSettings } from "./handler";
+import type { NumberOp } from "./index";
+
+/** The fields `desired` manages, as `current` holds them (normalised: an unset URL is null). */
+export function managedSettings(desired: NumberSettings, current: WavixNumber): NumberSettings {
+  const all = currentSettings(current);
+  const out: Record<string, unknown> = {};
+  for (const f of NUMBER_FIELDS) if (desired[f] !== undefined) out[f] = all[f];
+  return out as NumberSettings;
+}
+
+function sameField(f: NumberField, a: unknown, b: unknown): boolean {
+  return f === "destinations" ? sameDestinations(a as CanonicalDestination[], b as CanonicalDestination[]) : a === b;
+}
+
+/** Settings from a saved plan, each field checked against what the file's schema allows. */
+function loadSettings(v: unknown, what: string): NumberSettings {
+  const r = record(v, what);
+  const out: Record<string, unknown> = {};
+  for (const [f, value] of Object.entries(r)) {
+    if (!(NUMBER_FIELDS as readonly string[]).includes(f)) throw new SavedDataError(`${what}.${f} is not a number setting`);
+    const at = `${what}.${f}`;
+    if (f === "sms_enabled" || f === "call_recording_enabled" || f === "transcription_enabled") {
+      if (typeof value !== "boolean") throw new SavedDataError(`${at} is not true or false`);
+      out[f] = value;
+    } else if ((NUMBER_URL_FIELDS as readonly string[]).includes(f)) {
+      out[f] = value === null ? null : httpUrl(value, at);
+    } else if (f === "transcription_threshold") {
+      out[f] = wholeNumber(value, at);
+    } else {
+      if (!Array.isArray(value)) throw new SavedDataError(`${at} is not a list`);
+      out[f] = canonicalDestinations(
+        value.map((d, i) => {
+          const o = record(d, `${at}[${i}]`);
+          const transport = Number(oneOf(String(o.transport), ["1", "4", "5"] as const, `${at}[${i}].transport`)) as 1 | 4 | 5;
+          return {
+            priority: wholeNumber(o.priority, `${at}[${i}].priority`),
+            transport,
+            destination: text(o.destination, `${at}[${i}].destination`),
+            trunk_id: o.trunk_id === null || o.trunk_id === undefined ? null : wholeNumber(o.trunk_id, `${at}[${i}].trunk_id`),
+          };
+        }),
+      );
+    }
+  }
+  return out as NumberSettings;
+}
+
+function numberSavedChange(op: NumberOp): { read: Record<string, unknown>; op: Record<string, unknown> } {
+  return {
+    read: { id: op.write.id, number: op.key, ...op.before },
+    op: { desired: op.desired, fields: op.write.fields },
+  };
+}
+
+export const numberSaved: SavedPlanSupport<NumberOp> = {
+  save: (op) => {
+    // Not yet in a saved plan: a tenant's number (its writes need the sub-account's key, fetched
+    // at run time) and one routed to a trunk this same run creates (its id comes from that create).
+    if (op.owner) throw new Error(`a number of sub-account "${op.owner.name}" (sub_account:) is not supported in saved plans yet`);
+    if (op.newTrunks && op.newTrunks.length > 0) throw new Error(`a number routed to a SIP trunk created in the same run is not supported in saved plans yet`);
+    return numberSavedChange(op);
+  },
+
+  load(key, action, saved) {
+    if (action !== "update") throw new SavedDataError(`a number is only ever updated, not ${action}d`);
+    if (!/^\d{1,20}$/.test(key)) throw new SavedDataError(`"${key}" is not a number's digits`);
+    const { id, number, ...rest } = record(saved.read, "read");
+    const numberId = wholeNumber(id, "read.id");
+    if (number !== key) throw new SavedDataError(`read.number is not the item's digits ${key}`);
+    const before = loadSettings(rest, "read");
+    const op = record(saved.op, "op");
+    const desired = loadSettings(op.desired, "op.desired");
+    if (!Array.isArray(op.fields) || op.fields.length === 0) throw new SavedDataError("op.fields is not a non-empty list");
+    const fields = op.fields.map((f, i) => text(f, `op.fields[${i}]`));
+    for (const f of fields) {
+      if ((desired as Record<string, unknown>)[f] === undefined) throw new SavedDataError(`op.fields names ${f}, which op.desired does not set`);
+    }
+    for (const f of Object.keys(desired)) {
+      if ((before as Record<string, unknown>)[f] === undefined) throw new SavedDataError(`read has no ${f}, which op.desired sets`);
+    }
+    return { key, action, desired, before, write: { id: numberId, digits: key, fields, patch: patchFor(desired, fields) } };
+  },
+
+  async recheck(ctx, ops) {
+    if (ops.length === 0) return [];
+    const now = await rereadNumbers(ctx.client, [...new Set(ops.map((o) => o.write.id))], { missingOk: true });
+    const out: Drift[] = [];
+    for (const op of ops) {
+      const n = now.get(op.write.id);
+      if (n === undefined) {
+        out.push({ key: op.key, message: `number id ${op.write.id} is no longer in the account` });
+        continue;
+      }
+      if (n.id !== op.write.id || n.number !== op.key) {
+        out.push({ key: op.key, message: `the API answered number ${shown(n.number)} (id ${String(n.id)}) when asked for id ${op.write.id}` });
+        continue;
+      }
+      const is = managedSettings(op.desired, n) as Record<string, unknown>;
+      const was = op.before as Record<string, unknown>;
+      const changed = NUMBER_FIELDS.filter((f) => op.desired[f] !== undefined && !sameField(f, was[f], is[f]));
+      if (changed.length > 0) out.push({ key: op.key, message: changed.map((f) => `${f} was ${shown(was[f])} when planned, now ${shown(is[f])}`).join("; ") });
+    }
+    return out;
+  },
+};

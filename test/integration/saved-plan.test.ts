@@ -1,0 +1,371 @@
+/**
+ * Saved plans end to end (issue #20; docs/SAVED-PLANS.md): `plan --save PLANFILE`, then
+ * `apply --plan PLANFILE`, through the CLI (a child process) against the strict simulator over HTTP,
+ * counting its requests.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { join } from "node:path";
+import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
+import { canonicalKey } from "../../src/resources/diff";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+
+const KEY = "test-master-key-5f1c";
+const SUB_KEY_A = "sub-key-acme-9a8b7c";
+const SUB_KEY_L = "sub-key-legacy-1d2e3f";
+
+function seed(): SimSeed {
+  return {
+    numbers: [
+      { id: 11, number: "15550000001", sms_enabled: false, call_status_url: null },
+      { id: 12, number: "15550000002", sms_enabled: true, transcription_threshold: 10 },
+      { id: 13, number: "15550000003", sms_enabled: false },
+    ],
+    subAccounts: [
+      { id: 2001, name: "Acme Support", api_key: SUB_KEY_A, default_destinations: { sms_endpoint: "https://a.example/sms" } },
+      { id: 2002, name: "Legacy", api_key: SUB_KEY_L },
+    ],
+    callWebhooks: [{ event_type: "post-call", url: "https://hooks.example/post" }],
+  };
+}
+
+const FILE = `version: 1
+sub_accounts:
+  - name: Acme Support
+    status: disabled
+  - name: New Co
+    default_destinations:
+      sms_endpoint: https://new.example/sms
+numbers:
+  - number: "+15550000001"
+    call_status_url: https://hooks.example/status
+  - number: "15550000002"
+    transcription_threshold: 10
+call_webhooks:
+  on-call: https://hooks.example/on
+  post-call: https://hooks.example/post
+`;
+
+const sims: Simulator[] = [];
+afterEach(async () => {
+  await Promise.all(sims.splice(0).map((s) => s.close()));
+});
+
+async function start(s: SimSeed = seed()): Promise<{ sim: Simulator; env: Record<string, string> }> {
+  const sim = await startSimulator({ port: 0, seed: s, apiKeys: [{ key: KEY }], asyncDelayMs: 20 });
+  sims.push(sim);
+  return { sim, env: { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url } };
+}
+
+/** `METHOD path` of each request, sorted (a multiset to compare). */
+const requests = (entries: Simulator["log"]) => entries.map((e) => `${e.method} ${e.path}`).sort();
+
+/** `a` less one occurrence of each of `b` (both sorted multisets). */
+function minus(a: string[], b: string[]): string[] {
+  const left = [...a];
+  for (const x of b) {
+    const i = left.indexOf(x);
+    if (i >= 0) left.splice(i, 1);
+  }
+  return left;
+}
+
+/** The account as data, without what the simulator makes up at random (new keys, creation times). */
+const accountOf = (sim: Simulator) => JSON.parse(JSON.stringify(sim.store.dump(), (k, v) => (k === "api_key" || k === "created_at" ? undefined : v)));
+
+const writes = (sim: Simulator) => sim.log.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+
+function noSecrets(text: string) {
+  for (const secret of [KEY, SUB_KEY_A, SUB_KEY_L]) expect(text).not.toContain(secret);
+  expect(text).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/); // no stack trace
+}
+
+/** Plan and save; returns the plan file's path and the directory. */
+async function savePlan(env: Record<string, string>, text = FILE, extra: string[] = []) {
+  const dir = scratch();
+  const file = writeYaml(dir, "wavix.yaml", text);
+  const planFile = join(dir, "plan.json");
+  const r = await runCli(["plan", "-f", file, "--save", planFile, "--json", ...extra], env);
+  return { dir, file, planFile, r };
+}
+
+/** Rewrite a saved plan's body and give it a matching digest (a hand edit that knows the format). */
+function reDigest(planFile: string, edit: (doc: { version: number; plan: Record<string, unknown> & { changes: Array<Record<string, unknown>> } }) => void) {
+  const doc = JSON.parse(readFileSync(planFile, "utf8"));
+  edit(doc);
+  doc.digest = `sha256:${createHash("sha256").update(canonicalKey(doc.plan)).digest("hex")}`;
+  writeFileSync(planFile, JSON.stringify(doc, null, 2));
+}
+
+describe("plan --save", () => {
+  it("writes a versioned plan holding each change with what it was read from, the file's digest and the API root, and no secret", async () => {
+    const { sim, env } = await start();
+    const { file, planFile, r } = await savePlan(env);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    // Saving only reads, exactly as a plan does.
+    expect(writes(sim)).toEqual([]);
+    const text = readFileSync(planFile, "utf8");
+    noSecrets(text);
+    const doc = JSON.parse(text);
+    expect(Object.keys(doc)).toEqual(["format", "version", "digest", "created_at", "plan"]);
+    expect(doc).toMatchObject({ format: "wavix-sync-plan", version: 1 });
+    expect(doc.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    // The account the key is for (GET /v1/profile: the master organisation).
+    expect(doc.plan.target).toEqual({ base_url: sim.url, account: String(sim.store.masterId) });
+    const fileSha = `sha256:${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
+    expect(doc.plan.file).toEqual({ path: file, sha256: fileSha });
+    const byKey = Object.fromEntries(doc.plan.changes.map((c: { kind: string; key: string }) => [`${c.kind}:${c.key}`, c]));
+    expect(Object.keys(byKey).sort()).toEqual(["call_webhook:on-call", "number:15550000001", "sub_account:Acme Support", "sub_account:New Co"]);
+    // The values each change was computed from (the sub-account's record without its key).
+    expect(byKey["sub_account:Acme Support"].read).toEqual({ id: 2001, name: "Acme Support", status: "enabled", sms_endpoint: "https://a.example/sms", dlr_endpoint: null });
+    expect(byKey["sub_account:New Co"].read).toBeNull();
+    expect(byKey["number:15550000001"].read).toEqual({ id: 11, number: "15550000001", call_status_url: null });
+    expect(byKey["call_webhook:on-call"].read).toEqual({ url: null });
+    // The JSON output names the same digest.
+    expect(JSON.parse(r.stdout).saved_plan).toEqual({ digest: doc.digest });
+  });
+
+  it("names the digest in the Markdown plan, and apply --plan names the same one", async () => {
+    const { env } = await start();
+    const dir = scratch();
+    const file = writeYaml(dir, "wavix.yaml", FILE);
+    const planFile = join(dir, "plan.json");
+    const md = await runCli(["plan", "-f", file, "--save", planFile, "--format", "md"], env);
+    expect(md.code).toBe(0);
+    const digest = JSON.parse(readFileSync(planFile, "utf8")).digest as string;
+    const short = digest.slice("sha256:".length, "sha256:".length + 12);
+    expect(md.stdout).toContain(`Saved plan \`${short}\``);
+    const applied = await runCli(["apply", "--plan", planFile, "--auto-approve", "--format", "md"], env);
+    expect(applied.stderr).toBe("");
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain(`Saved plan \`${short}\``);
+    expect(applied.stdout).toContain("**Apply complete:**");
+  });
+
+  it("saves what --prune plans, and a plan with problems (plan still exits 1)", async () => {
+    const { env } = await start();
+    const { planFile, r } = await savePlan(env, FILE, ["--prune"]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(planFile, "utf8"));
+    expect(doc.plan.prune).toBe(true);
+    // Pruning disables Legacy: saved like any change.
+    expect(doc.plan.changes.map((c: { key: string; action: string }) => `${c.action} ${c.key}`)).toContain("delete Legacy");
+    const bad = await savePlan(env, FILE.replace('"15550000002"', '"15559999999"'));
+    expect(bad.r.code).toBe(1);
+    expect(JSON.parse(readFileSync(bad.planFile, "utf8")).plan.problems).toEqual([
+      expect.objectContaining({ kind: "number", key: "15559999999" }),
+    ]);
+  });
+});
+
+describe("apply --plan", () => {
+  it("makes the same writes as a direct apply, after re-reading only what the plan touches", async () => {
+    // A direct apply, and what it sends besides the plan's own reads.
+    const direct = await start();
+    const directFile = writeYaml(scratch(), "wavix.yaml", FILE);
+    expect((await runCli(["plan", "-f", directFile], direct.env)).code).toBe(0);
+    const planReads = requests(direct.sim.log);
+    const directRun = await runCli(["apply", "-f", directFile, "--auto-approve"], direct.env);
+    expect(directRun.code).toBe(0);
+    const directApply = minus(requests(direct.sim.log.slice(planReads.length)), planReads);
+
+    const { sim, env } = await start();
+    const { planFile, r } = await savePlan(env);
+    expect(r.code).toBe(0);
+    const planned = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain("Apply complete: 2 created, 2 updated, 0 deleted.");
+    noSecrets(run.stdout);
+
+    expect(writes(sim).sort()).toEqual(writes(direct.sim).sort());
+    expect(accountOf(sim)).toEqual(accountOf(direct.sim));
+    // Every request of the direct apply's writing part, plus the recheck: one sub-account listing (a
+    // create needs it; it covers the update too), one webhook listing, one GET for the one number.
+    // First the account (GET /v1/profile), then the recheck.
+    const recheck = ["GET /v1/calls/webhooks", "GET /v1/numbers/11", "GET /v1/sub-organizations"];
+    expect(requests(sim.log.slice(planned))).toEqual([...directApply, "GET /v1/profile", ...recheck].sort());
+    const log = sim.log.slice(planned);
+    expect(log[0].path).toBe("/v1/profile");
+    expect(requests(log.slice(1, 4))).toEqual(recheck);
+  });
+
+  it("with only updates, reads each sub-account by id and not the listing", async () => {
+    const { sim, env } = await start();
+    const only = `version: 1\nsub_accounts:\n  - name: Acme Support\n    status: disabled\n  - name: Legacy\n    status: disabled\n`;
+    const { planFile } = await savePlan(env, only);
+    const planned = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(run.code).toBe(0);
+    // The recheck: one GET by id each, no listing; then the writes as a direct apply makes them.
+    expect(requests(sim.log.slice(planned, planned + 3))).toEqual(["GET /v1/profile", "GET /v1/sub-organizations/2001", "GET /v1/sub-organizations/2002"]);
+    const firstWrite = sim.log.findIndex((e) => e.method !== "GET");
+    expect(sim.log.slice(planned, firstWrite).filter((e) => e.path === "/v1/sub-organizations")).toEqual([]);
+  });
+
+  it("refuses, naming each item and writing nothing, when what the plan touches changed since", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    // Others change the account between the plan and the apply.
+    sim.store.subAccounts.get(2001)!.data.status = "disabled";
+    sim.store.numbers.get(11)!.data.call_status_url = "https://someone.else/status";
+    sim.store.webhooksOf(sim.store.masterId).set("on-call", "https://someone.else/on");
+    sim.store.createSubAccount(sim.store.masterId, { name: "New Co", default_destinations: {} });
+    const before = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(run.code).toBe(1);
+    expect(writes(sim)).toEqual([]);
+    expect(run.stderr).toContain("the account changed since the plan was made (4 items); nothing was applied");
+    expect(run.stderr).toContain('sub_account "Acme Support": status was "enabled" when planned, now "disabled"');
+    expect(run.stderr).toContain('sub_account "New Co": no sub-account had this name when planned; now id');
+    expect(run.stderr).toContain('number "15550000001": call_status_url was null when planned, now "https://someone.else/status"');
+    expect(run.stderr).toContain('call_webhook "on-call": url was null when planned, now "https://someone.else/on"');
+    expect(run.stdout).toBe("");
+    noSecrets(run.stdout + run.stderr);
+    // The account, then the same bounded recheck as above.
+    expect(sim.log.length - before).toBe(4);
+  });
+
+  it("applies when what changed is something the plan does not touch", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    sim.store.numbers.get(11)!.data.sms_enabled = true; // not managed by the file for this number
+    sim.store.numbers.get(13)!.data.sms_enabled = true; // a number the plan does not touch
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+  });
+
+  it("refuses a plan made against another API root, before any request", async () => {
+    const a = await start();
+    const { planFile } = await savePlan(a.env);
+    const b = await start();
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], b.env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Error: this plan was made against ${a.sim.url}, and this run talks to ${b.sim.url}; nothing was applied.\n`);
+    expect(b.sim.log).toEqual([]);
+  });
+
+  it("refuses a plan made for another account (the key is a sub-account's), before any read of what it changes", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    const planned = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], { ...env, WAVIX_API_KEY: SUB_KEY_A });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe(`Error: this plan was made for account ${sim.store.masterId}, and the key in WAVIX_API_KEY is for account 2001; nothing was applied.\n`);
+    expect(requests(sim.log.slice(planned))).toEqual(["GET /v1/profile"]);
+  });
+
+  it("a refusal is the --out report (stage saved-plan), so a pipeline's summary says why", async () => {
+    const { sim, env } = await start();
+    const { dir, planFile } = await savePlan(env);
+    sim.store.subAccounts.get(2001)!.data.status = "disabled";
+    const out = join(dir, "apply.md");
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve", "--out", out], env);
+    expect(run.code).toBe(1);
+    const md = readFileSync(out, "utf8");
+    expect(md).toContain("saved-plan");
+    expect(md).toContain('sub\\_account "Acme Support": status was "enabled" when planned, now "disabled"'.replace(/\\\\/g, "\\"));
+    noSecrets(md);
+    expect(writes(sim)).toEqual([]);
+  });
+
+  it("refuses another format version, a damaged file, a hand-edited one and something else, before any request", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    const original = readFileSync(planFile, "utf8");
+    const planned = sim.log.length;
+    const refused = async (expected: string) => {
+      const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toBe("");
+      expect(run.stderr).toContain(expected);
+      noSecrets(run.stderr);
+      expect(sim.log.length).toBe(planned);
+    };
+
+    reDigest(planFile, (doc) => (doc.version = 2));
+    await refused("this saved plan has format version 2; this wavix-sync reads version 1");
+
+    // Tampered: a URL changed by hand, digest left as it was.
+    writeFileSync(planFile, original.replace("https://hooks.example/on", "https://evil.example/on"));
+    await refused("this saved plan's contents do not match its digest");
+
+    // Cut short (a truncated artifact).
+    writeFileSync(planFile, original.slice(0, original.length / 2));
+    await refused("this is not a saved plan (not JSON");
+
+    // Edited with a matching digest, but with values no plan holds: each item named.
+    writeFileSync(planFile, original);
+    reDigest(planFile, (doc) => {
+      for (const c of doc.plan.changes) {
+        if (c.key === "Acme Support") (c.op as { desired: Record<string, unknown> }).desired.status = "deleted";
+        if (c.key === "on-call") c.op = { url: "javascript:alert(1)" };
+        if (c.key === "15550000001") (c.read as Record<string, unknown>).id = "eleven";
+      }
+    });
+    await refused("this saved plan is malformed; nothing was applied:");
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(run.stderr).toContain('sub_account "Acme Support": op.desired.status is not one of enabled, disabled');
+    expect(run.stderr).toContain('call_webhook "on-call": op.url is not an http(s) URL');
+    expect(run.stderr).toContain('number "15550000001": read.id is not a whole number');
+
+    writeFileSync(planFile, JSON.stringify({ version: 1, changes: [] }));
+    await refused('this is not a saved plan (its "format" is not "wavix-sync-plan")');
+
+    const missing = await runCli(["apply", "--plan", join(scratch(), "none.json"), "--auto-approve"], env);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/cannot read --plan .*none\.json: no such file; nothing was applied/);
+  });
+
+  it("checks --file against the plan's file digest when --file is given", async () => {
+    const { sim, env } = await start();
+    const { file, planFile } = await savePlan(env);
+    const planned = sim.log.length;
+    writeFileSync(file, FILE.replace("https://hooks.example/on", "https://hooks.example/on2"));
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/is not the file this plan was made from/);
+    expect(sim.log.length).toBe(planned);
+    // Without --file, the plan alone decides.
+    const ok = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(ok.code).toBe(0);
+    expect(writes(sim)).toContain("POST /v1/calls/webhooks");
+  });
+
+  it("refuses --prune with --plan (the plan says what it prunes)", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    const run = await runCli(["apply", "--plan", planFile, "--prune", "--auto-approve"], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("--prune and --plan disagree");
+    expect(writes(sim)).toEqual([]);
+  });
+
+  it("a plan of no changes saves, and applies with no request but the account's", async () => {
+    const { sim, env } = await start();
+    const none = `version: 1\nnumbers:\n  - number: "15550000002"\n    transcription_threshold: 10\n`;
+    const { planFile, r } = await savePlan(env, none);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse(readFileSync(planFile, "utf8"));
+    expect(doc.plan.changes).toEqual([]);
+    const planned = sim.log.length;
+    const run = await runCli(["apply", "--plan", planFile, "--json"], env);
+    expect(run.code).toBe(0);
+    const out = JSON.parse(run.stdout);
+    expect(out).toMatchObject({ changes: [], ok: true, saved_plan: { digest: doc.digest } });
+    expect(requests(sim.log.slice(planned))).toEqual(["GET /v1/profile"]);
+  });
+
+  it("apply --plan without --auto-approve still asks (and a pipeline without a terminal is refused)", async () => {
+    const { sim, env } = await start();
+    const { planFile } = await savePlan(env);
+    const run = await runCli(["apply", "--plan", planFile], env);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("apply needs confirmation");
+    expect(writes(sim)).toEqual([]);
+  });
+});
