@@ -124,6 +124,20 @@ describe.skipIf(unavailable)("the root Pulumi.yaml", () => {
     expect(stack.state()).toEqual([]);
   }, LONG);
 
+  it("with `wavix:accountId` of another account, up stops naming both ids: one GET /v1/profile a provider process, nothing written", async () => {
+    const s = await simulator();
+    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    const master = s.store.masterId;
+    const err = await stackOf(p, s, { "wavix:accountId": String(master + 1) }).up().then(
+      () => undefined,
+      (e: unknown) => e as EngineError,
+    );
+    expect(err).toBeInstanceOf(EngineError);
+    expect(err!.message).toContain(`the API key belongs to account ${master}, but wavix:accountId pins account ${master + 1}`);
+    expect(writesSince(s, 0)).toEqual([]);
+    expect(new Set(s.log.map((e) => `${e.method} ${e.path}`))).toEqual(new Set(["GET /v1/profile"]));
+  }, LONG);
+
   it("names `wavix:apiKey` when no key is set", async () => {
     const s = await simulator();
     const p = track(checkoutProject({ "wavix.yaml": FILE }));
