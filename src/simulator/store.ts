@@ -22,12 +22,13 @@ import type {
   SimSeedTwoFaSession,
 } from "./types";
 
-/** The endpoints that are set (a URL); unset ones (null, "", absent) are left out. */
-export function setEndpoints(dd: DefaultDestinations | undefined): DefaultDestinations {
-  const out: DefaultDestinations = {};
-  if (dd?.sms_endpoint) out.sms_endpoint = dd.sms_endpoint;
-  if (dd?.dlr_endpoint) out.dlr_endpoint = dd.dlr_endpoint;
-  return out;
+/**
+ * Both endpoints, as the official SubOrganizationResponse requires them (seed 2.8: `default_destinations`
+ * contains `sms_endpoint` and `dlr_endpoint`); an unset one (null, "", absent) is served as `""`, the
+ * only string the document leaves for "no URL" (docs/SIMULATOR.md lists it among the allowances).
+ */
+export function setEndpoints(dd: DefaultDestinations | undefined): { sms_endpoint: string; dlr_endpoint: string } {
+  return { sms_endpoint: dd?.sms_endpoint || "", dlr_endpoint: dd?.dlr_endpoint || "" };
 }
 
 /** Master organisation id when the seed names none. */
@@ -129,8 +130,8 @@ export class SimStore {
         api_key: sub.api_key,
         master_organization: this.masterId,
         status: sub.status ?? "enabled",
-        // Seed 2.8 and the official schema show each endpoint as a string URL: an unset one is
-        // left out (docs/SIMULATOR.md lists this choice), never served as null.
+        // Seed 2.8 and the official schema show both endpoints as strings: an unset one is ""
+        // (docs/SIMULATOR.md lists this choice), never left out or served as null.
         default_destinations: setEndpoints(sub.default_destinations),
       };
       this.subAccounts.set(sub.id, { data, disabledFeatures: new Set(sub.disabledFeatures ?? []) });
