@@ -31,6 +31,31 @@ export function setEndpoints(dd: DefaultDestinations | undefined): { sms_endpoin
   return { sms_endpoint: dd?.sms_endpoint || "", dlr_endpoint: dd?.dlr_endpoint || "" };
 }
 
+/** Every field the official TenDLCBrand requires, for a seeded brand that leaves some out (demo values). */
+function brandDefaults(brandId: string): Omit<SimSeedBrand, "vettings"> {
+  return {
+    brand_id: brandId,
+    dba_name: brandId,
+    company_name: `${brandId} Inc.`,
+    entity_type: "PRIVATE_PROFIT",
+    vertical: "TECHNOLOGY",
+    ein_taxid: "123456789",
+    ein_taxid_country: "US",
+    status: "VERIFIED",
+    first_name: "Demo",
+    last_name: "Contact",
+    phone_number: "15551230001",
+    email: "compliance@brand.example",
+    street_address: "1 Demo Street",
+    city: "Springfield",
+    country: "US",
+    zip: "12345",
+    feedback: null,
+    created_at: "2026-10-20T12:00:00",
+    updated_at: "2026-10-20T12:00:00",
+  };
+}
+
 /** Master organisation id when the seed names none. */
 export const DEFAULT_ORGANIZATION_ID = 1000;
 
@@ -152,7 +177,7 @@ export class SimStore {
       this.twoFaServices.set(service.service_id, service);
       for (const session of service.sessions) this.twoFaSessions.set(session.session_id, { service, session });
     }
-    for (const brand of seed.brands ?? []) this.brands.set(brand.brand_id, brand);
+    for (const brand of seed.brands ?? []) this.brands.set(brand.brand_id, { ...brandDefaults(brand.brand_id), ...brand });
     this.messages = [...(seed.messages ?? [])];
     this.messaging = new MessagingStore(
       { senderIds: seed.senderIds, campaigns: seed.campaigns, profile: seed.profile, callbacks: seed.profileCallbacks },
