@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Decimal from "decimal.js";
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { renderHtml, type AuditReport } from "../../src/audit";
@@ -408,6 +408,46 @@ describe.each(WIDTHS)("audit --format html at $name width ($width px)", ({ name,
     expect(lowMarks).toEqual([]);
     expect(layout.marks.some((m) => m.what === "pending hatch")).toBe(true);
     expect(layout.textColours.some((t) => t.text === "warning")).toBe(true); // the warning severity is measured
+  });
+});
+
+/** A report with big counts, a long service name, long ids and many days: what got cut before. */
+function crowdedReport(): AuditReport {
+  const sessions: AuditReport["two_fa"]["sessions"] = [];
+  for (let i = 0; i < 1434; i++) {
+    const day = `2026-10-${String(1 + (i % 31)).padStart(2, "0")}`;
+    sessions.push({
+      session_id: `s${i}`,
+      service_id: i % 2 === 0 ? "7204a030201211ee9fb47d093f2f127c" : "9a04a030201211ee9fb47d093f2f1200",
+      ...(i % 2 === 0 ? { service_name: "Customer login one-time codes for the mobile banking app (EU)" } : {}),
+      verified: i % 4 !== 0,
+      charge_total: "0.0475",
+      events: [{ created_at: `${day}T10:00:00.000Z`, event: "Code sent via SMS", status: i % 5 === 0 ? "failed" : "success", charge: "0.0475", error: null }],
+    });
+  }
+  return {
+    generated_at: "2026-11-22T10:00:00Z",
+    two_fa: { charge_total: "68.1150", events_by_status: { success: 1147, failed: 287, pending: 0 }, sessions },
+    ten_dlc: { brands: [{ brand_id: "B6AI7PA-0000-LONG-BRAND-IDENTIFIER-9999", vettings: [], effective_score: 100, pending: true }] },
+    findings: [],
+  };
+}
+
+describe.each(WIDTHS)("a crowded report at $name width ($width px)", ({ width, height }) => {
+  it("keeps every chart text whole, inside its chart, at 11 px or more, with no horizontal overflow", async () => {
+    if (opened === undefined) throw launchError;
+    const file = join(scratch(), "crowded.html");
+    writeFileSync(file, renderHtml(crowdedReport(), { maxFailureRatio: 0.25, minVettingScore: 75 }));
+    const visit = await openInChromium(file, { width, height });
+    try {
+      const layout = await measure(visit);
+      expect(layout.scrollWidth).toBeLessThanOrEqual(width);
+      expect(layout.texts.filter((t) => t.fontPx < 11).map((t) => `${t.text}: ${t.fontPx.toFixed(1)} px`)).toEqual([]);
+      expect(layout.texts.filter((t) => !t.inside).map((t) => `${t.text}: ${t.box}`)).toEqual([]);
+      expect(layout.texts.map((t) => t.text)).toContain("1075 of 1434 verified (75.0%)");
+    } finally {
+      await visit.close();
+    }
   });
 });
 
