@@ -94,6 +94,8 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
   const seen = new Set<string>();
   // The service a session was listed under (first window wins), for per-service rates in reports.
   const serviceOf = new Map<string, string>();
+  // The service's name as the sessions listing gives it (`service_name`), for reports to name it by.
+  const serviceNames = new Map<string, string>();
   const add = (id: string, serviceId?: string): void => {
     if (serviceId !== undefined && !serviceOf.has(id)) serviceOf.set(id, serviceId);
     if (seen.has(id)) return;
@@ -115,6 +117,7 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
       return;
     }
     for (const s of result) {
+      if (typeof s.service_name === "string" && s.service_name.trim() !== "" && !serviceNames.has(id)) serviceNames.set(id, s.service_name.trim());
       // `session_id` is optional in the official ListSessionsResponseItem: without it there are no
       // events to ask for (never `/session/undefined/events`).
       if (typeof s.session_id === "string" && s.session_id.trim() !== "") add(s.session_id, id);
@@ -142,7 +145,13 @@ export async function collectTwoFa(client: AuditClient, selection: TwoFaSelectio
     if (events === NOT_FOUND) missingSessions.push({ kind: "two_fa_session", id, message: `2FA session ${id} not found` });
     else {
       const serviceId = serviceOf.get(id);
-      items.push({ session_id: id, ...(serviceId !== undefined ? { service_id: serviceId } : {}), events });
+      const serviceName = serviceId !== undefined ? serviceNames.get(serviceId) : undefined;
+      items.push({
+        session_id: id,
+        ...(serviceId !== undefined ? { service_id: serviceId } : {}),
+        ...(serviceName !== undefined ? { service_name: serviceName } : {}),
+        events,
+      });
     }
   });
   return { items, missing: [...missingSessions, ...missing], findings };

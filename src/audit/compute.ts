@@ -153,6 +153,7 @@ function normaliseSession(
       session: {
         session_id: s.session_id,
         ...(s.service_id !== undefined ? { service_id: s.service_id } : {}),
+        ...(s.service_name !== undefined ? { service_name: s.service_name } : {}),
         verified,
         charge_total: sumMoney(charges),
         events,

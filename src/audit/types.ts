@@ -9,6 +9,8 @@ export interface CollectedSession {
   session_id: string;
   /** The service whose window listed this session; absent for a session only named directly. */
   service_id?: string;
+  /** That service's `service_name` from the sessions listing, when it gave one. */
+  service_name?: string;
   events: TwoFaEvent[];
 }
 
@@ -41,6 +43,8 @@ export interface AuditSession {
   session_id: string;
   /** The file's service whose window listed this session; absent for a session only named directly. */
   service_id?: string;
+  /** The service's name (`service_name` of the sessions listing), when the API gave one. */
+  service_name?: string;
   /** True when the session has a successful `Verification` event (docs/CONTRACT.md part 5). */
   verified: boolean;
   /** Exact decimal sum of the event charges, at the largest scale among them ("0" without events). */

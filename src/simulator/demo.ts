@@ -63,7 +63,7 @@ export function demoSeed(): SimSeed {
       api_key: DEMO_SUB_ACCOUNT_KEYS.legacyTeam,
       status: "enabled",
       created_at: "2025-06-01T08:00:00.000Z",
-      default_destinations: {}, // unset endpoints are left out
+      default_destinations: {}, // unset endpoints: served as ""
     },
   ];
   return {

@@ -71,7 +71,7 @@ function campaignDefaults(brandId: string, campaignId: string): Record<string, u
     optout_message: "You are opted out", name: `Campaign ${campaignId}`, created_at: "2026-10-22T10:00:00",
     sample1: "Your code is 123456", sample2: "Your order has shipped", sample3: null, sample4: null, sample5: null,
     updated_at: "2026-10-22T10:00:00", mock: false, usecase: "2FA", monthly_fee: "10.0",
-    terms_conditions: true, privacy_policy: true, status: "ACTIVE", phone_numbers: 0,
+    terms_conditions: null, privacy_policy: null, status: "ACTIVE", phone_numbers: [],
   };
 }
 
@@ -227,7 +227,7 @@ function unlinkCampaignNumber(ctx: RouteContext): SimResponse {
 }
 
 function listCampaigns(ctx: RouteContext): SimResponse {
-  const all = isMaster(ctx) ? [...ctx.store.messaging.campaigns.values()].map((c) => ({ ...c.data, phone_numbers: c.numbers.size })) : [];
+  const all = isMaster(ctx) ? [...ctx.store.messaging.campaigns.values()].map((c) => ({ ...c.data, phone_numbers: [...c.numbers.keys()] })) : [];
   const errors: Record<string, string> = {};
   const int = (name: string, fallback: number): number => {
     const raw = ctx.query.get(name);

@@ -23,12 +23,38 @@ import type {
   SimSeedTwoFaSession,
 } from "./types";
 
-/** The endpoints that are set (a URL); unset ones (null, "", absent) are left out. */
-export function setEndpoints(dd: DefaultDestinations | undefined): DefaultDestinations {
-  const out: DefaultDestinations = {};
-  if (dd?.sms_endpoint) out.sms_endpoint = dd.sms_endpoint;
-  if (dd?.dlr_endpoint) out.dlr_endpoint = dd.dlr_endpoint;
-  return out;
+/**
+ * Both endpoints, as the official SubOrganizationResponse requires them (seed 2.8: `default_destinations`
+ * contains `sms_endpoint` and `dlr_endpoint`); an unset one (null, "", absent) is served as `""`, the
+ * only string the document leaves for "no URL" (docs/SIMULATOR.md lists it among the allowances).
+ */
+export function setEndpoints(dd: DefaultDestinations | undefined): { sms_endpoint: string; dlr_endpoint: string } {
+  return { sms_endpoint: dd?.sms_endpoint || "", dlr_endpoint: dd?.dlr_endpoint || "" };
+}
+
+/** Every field the official TenDLCBrand requires, for a seeded brand that leaves some out (demo values). */
+function brandDefaults(brandId: string): Omit<SimSeedBrand, "vettings"> {
+  return {
+    brand_id: brandId,
+    dba_name: brandId,
+    company_name: `${brandId} Inc.`,
+    entity_type: "PRIVATE_PROFIT",
+    vertical: "TECHNOLOGY",
+    ein_taxid: "123456789",
+    ein_taxid_country: "US",
+    status: "VERIFIED",
+    first_name: "Demo",
+    last_name: "Contact",
+    phone_number: "15551230001",
+    email: "compliance@brand.example",
+    street_address: "1 Demo Street",
+    city: "Springfield",
+    country: "US",
+    zip: "12345",
+    feedback: null,
+    created_at: "2026-10-20T12:00:00",
+    updated_at: "2026-10-20T12:00:00",
+  };
 }
 
 /** Master organisation id when the seed names none. */
@@ -134,8 +160,8 @@ export class SimStore {
         api_key: sub.api_key,
         master_organization: this.masterId,
         status: sub.status ?? "enabled",
-        // Seed 2.8 and the official schema show each endpoint as a string URL: an unset one is
-        // left out (docs/SIMULATOR.md lists this choice), never served as null.
+        // Seed 2.8 and the official schema show both endpoints as strings: an unset one is ""
+        // (docs/SIMULATOR.md lists this choice), never left out or served as null.
         default_destinations: setEndpoints(sub.default_destinations),
       };
       this.subAccounts.set(sub.id, { data, disabledFeatures: new Set(sub.disabledFeatures ?? []) });
@@ -156,7 +182,7 @@ export class SimStore {
       this.twoFaServices.set(service.service_id, service);
       for (const session of service.sessions) this.twoFaSessions.set(session.session_id, { service, session });
     }
-    for (const brand of seed.brands ?? []) this.brands.set(brand.brand_id, brand);
+    for (const brand of seed.brands ?? []) this.brands.set(brand.brand_id, { ...brandDefaults(brand.brand_id), ...brand });
     this.messages = [...(seed.messages ?? [])];
     this.messaging = new MessagingStore(
       { senderIds: seed.senderIds, campaigns: seed.campaigns, profile: seed.profile, callbacks: seed.profileCallbacks },

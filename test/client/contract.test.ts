@@ -101,7 +101,7 @@ describe("every operation against the demo account", () => {
     expect(created).toMatchObject({ name: "New Team", status: "enabled" });
     const replaced = await c.replaceSubAccount(created.id, { name: "New Team", status: "disabled" });
     expect(replaced.status).toBe("disabled");
-    expect(replaced.default_destinations.sms_endpoint ?? null).toBeNull(); // PUT replaces: omitted reverts
+    expect(replaced.default_destinations.sms_endpoint).toBe(""); // PUT replaces: omitted reverts to unset, served as ""
 
     const enabled = await c.listSubAccounts({ status: "enabled" });
     expect(enabled.items.map((a) => a.id)).not.toContain(created.id);

@@ -71,12 +71,12 @@ describe("sub-organizations", () => {
       id: 2001,
       name: "Acme Renamed",
       status: "enabled",
-      default_destinations: {},
+      default_destinations: { sms_endpoint: "", dlr_endpoint: "" }, // both keys, an unset one "" (official schema)
     });
     const partial = await api<SubAccount>(sim, "PUT", "/v1/sub-organizations/2001", {
       body: { name: "Acme", default_destinations: { dlr_endpoint: "https://a.example/d" } },
     });
-    expect(partial.body.default_destinations).toEqual({ dlr_endpoint: "https://a.example/d" });
+    expect(partial.body.default_destinations).toEqual({ sms_endpoint: "", dlr_endpoint: "https://a.example/d" });
   });
 
   test("PUT without name is 400; unknown id is 404", async () => {
