@@ -161,7 +161,7 @@ describe("saved plans and the kinds contract", () => {
       expect(saved("number", "15550000021").op.owner).toEqual({ id: 2001, name: "Acme Support" });
       // The recheck fetches the tenant's key with the master key; nothing changed, so nothing drifts.
       await expect(recheckSavedPlan(client, back)).resolves.toBeUndefined();
-      const tenantOp = back.ops.find((o) => o.kind === "number")!.data as { owner: { client: WavixClient } };
+      const tenantOp = back.ops.find((o) => o.kind === "number")!.data as unknown as { owner: { client: WavixClient } };
       expect(tenantOp.owner.client.baseUrl).toBe(client.baseUrl);
     } finally {
       delete process.env.SAVED_UNIT_TRUNK_PW;
