@@ -4,6 +4,12 @@
  * the desired settings and the fields to write. The recheck reads those numbers again by id: one
  * GET each when they are few, else the listing's pages when that costs fewer requests
  * (`rereadNumbers`), never more than one request per number plus one.
+ *
+ * A tenant's number (`sub_account:`) saves its owner's id and name, never its key. The recheck
+ * reads that sub-account by id with the master key (one GET per owner), refuses when it is gone or
+ * renamed, and re-reads the owner's numbers with the key it answered; the op's owner then holds a
+ * client with that key (memory only) for the writes. Until then the loaded owner's client sends
+ * nothing. A number routed to a trunk the same plan creates (`newTrunks`) is not saved yet.
  */
 import type { WavixNumber } from "../../client/types";
 import type { CanonicalDestination } from "../../resources/diff";
