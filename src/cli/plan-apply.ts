@@ -187,7 +187,7 @@ export function registerPlanApply(program: Command): void {
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
       if (desired) await run.checkPin(client, desired);
       run.stage = "listing";
-      const fromSaved = saved === undefined ? undefined : await loadPlanFile(client, run, { planFile: saved, file: fileGiven ? flags.file : undefined, prune: flags.prune, pinned: desired?.account_id });
+      const fromSaved = saved === undefined ? undefined : await loadPlanFile(client, run, { planFile: saved, file: fileGiven ? flags.file : undefined, prune: flags.prune, pinned: desired?.account_id, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword });
       const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, planOptions(flags));
       if (fromSaved && !fileGiven) flags.file = fromSaved.file; // the renderings name the file the plan was made from
       const { plan } = prepared;

@@ -91,6 +91,29 @@ export async function savePlanFile(
 }
 
 /**
+ * The plan decides what is sent: the account callbacks only when it was made with
+ * `--send-callbacks` (it then holds their change), a trunk's password only when it was made with
+ * `--rotate-password LABEL` (its change says `rotate: true`). Either flag given to `apply --plan`
+ * for what the plan does not send is refused, rather than silently not sending it.
+ */
+function optInsAgree(changes: readonly { kind: string; key: string; op: unknown }[], options: { sendCallbacks?: boolean; rotate?: readonly string[] }): void {
+  if (options.sendCallbacks && !changes.some((c) => c.kind === "account_callbacks")) {
+    throw new SavedPlanError(
+      "Error: --send-callbacks and --plan disagree: this plan was made without --send-callbacks (it sends no account callbacks); make the plan again with --send-callbacks, or drop it; nothing was applied.",
+    );
+  }
+  // A create sends the password anyway.
+  const rotated = (label: string) =>
+    changes.some((c) => c.kind === "sip_trunk" && c.key === label && ((c as { action?: string }).action === "create" || (c.op as { rotate?: unknown } | null)?.rotate === true));
+  const missing = (options.rotate ?? []).filter((label) => !rotated(label));
+  if (missing.length > 0) {
+    throw new SavedPlanError(
+      `Error: --rotate-password and --plan disagree: this plan was not made with --rotate-password ${missing.join(" ")} (it sends no password for ${missing.length === 1 ? "that trunk" : "those trunks"}); make the plan again with it, or drop it; nothing was applied.`,
+    );
+  }
+}
+
+/**
  * `apply --plan`: the saved plan, checked (format, digest, target, `--file` when given) and
  * rechecked against the account; refuses with exit 1, having written nothing, otherwise.
  * Returns the prepared plan and the desired-state file it was made from (for the renderings).
@@ -98,7 +121,15 @@ export async function savePlanFile(
 export async function loadPlanFile(
   client: WavixClient,
   run: RunReport,
-  options: { planFile: string; file?: string; prune?: boolean; /** The file's account pin, already checked against the key. */ pinned?: number },
+  options: {
+    planFile: string;
+    file?: string;
+    prune?: boolean;
+    /** The file's account pin, already checked against the key. */ pinned?: number;
+    /** `--send-callbacks` and `--rotate-password` given with `--plan`: they must be what the plan was made with. */
+    sendCallbacks?: boolean;
+    rotate?: readonly string[];
+  },
 ): Promise<{ prepared: PreparedPlan; file: string; limits: Pick<DesiredState, "safety"> }> {
   if (options.prune) refuse(new SavedPlanError("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune."), run);
   let text: string;
@@ -111,6 +142,7 @@ export async function loadPlanFile(
   }
   try {
     const { document, prepared } = parseSavedPlan(text);
+    optInsAgree(document.plan.changes, options);
     // The API root first: a plan for another API sends nothing there, not even the account read.
     checkTarget(document, { baseUrl: client.baseUrl });
     if (options.file !== undefined) {

@@ -55,3 +55,15 @@ export function httpUrl(v: unknown, what: string): string {
   if (!ok) throw new SavedDataError(`${what} is not an http(s) URL`);
   return s;
 }
+
+/**
+ * A saved plan that is sound but cannot be carried out in this run's environment (the variable a
+ * trunk's `password_env` names is not set): the apply is refused naming the item, before anything
+ * is read or written, and the plan stays good for a run that has it.
+ */
+export class SavedPlanNotReadyError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SavedPlanNotReadyError";
+  }
+}

@@ -12,6 +12,7 @@ import type { WavixClient } from "../client";
 import type { SafetySettings } from "../config/types";
 import { KINDS } from "../kinds";
 import type { AnyKind, Drift, OpBase } from "../kinds/contract";
+import { SavedPlanNotReadyError } from "../kinds/saved-data";
 import { canonicalKey, SENSITIVE, type FieldDiff } from "../resources/diff";
 import type { Op, PreparedPlan } from "./engine";
 import { describeError } from "./error-text";
@@ -229,6 +230,7 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
 
   const byName = new Map(kinds.map((k) => [k.name, k]));
   const ops: Op[] = [];
+  const notReady: string[] = [];
   for (const [i, c] of (body.changes as unknown[]).entries()) {
     if (!isRecord(c) || typeof c.kind !== "string" || typeof c.key !== "string" || !ACTIONS.includes(c.action as ChangeAction)) {
       problems.push(`change ${i + 1}: not { kind, key, action, ... }`);
@@ -252,10 +254,12 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
       const data: OpBase = kind.saved.load(c.key, c.action as ChangeAction, { read: c.read, op: c.op });
       ops.push({ kind: kind.name, key: c.key, action: c.action as ChangeAction, destructive: c.destructive === true || c.action === "delete", data });
     } catch (err) {
-      problems.push(`${name}: ${describeError(err)}`);
+      if (err instanceof SavedPlanNotReadyError) notReady.push(`${name}: ${err.message}`);
+      else problems.push(`${name}: ${describeError(err)}`);
     }
   }
   if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
+  if (notReady.length > 0) throw new SavedPlanError("Error: this saved plan cannot be carried out in this environment; nothing was applied:", notReady);
   const document = raw as unknown as SavedPlanDocument;
   return { document, prepared: { plan: displayPlan(document), ops } };
 }

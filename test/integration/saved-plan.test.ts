@@ -369,3 +369,154 @@ describe("apply --plan", () => {
     expect(writes(sim)).toEqual([]);
   });
 });
+
+describe("saved plans of SIP trunks, Sender IDs, 10DLC links, account callbacks and tenants' numbers", () => {
+  const TRUNK_PW = "trunk-pw-value-never-saved-31";
+  const OTHERS = `version: 1
+numbers:
+  - number: "15550000021"
+    sub_account: Acme Support
+    call_status_url: https://hooks.example/tenant
+sip_trunks:
+  - label: new-pbx
+    password_env: SAVED_IT_TRUNK_PW
+    callerid: "15550000001"
+  - label: acme-pbx
+    password_env: SAVED_IT_TRUNK_PW
+    max_call_cost: "0.25"
+sender_ids:
+  - { sender_id: AcmeNew, type: alphanumeric, countries: [GB], usecase: transactional }
+  - { sender_id: AcmeOld, type: alphanumeric, countries: [FR, GB], usecase: promo, replace: true }
+ten_dlc_campaign_numbers:
+  - { brand_id: BRAND01, campaign_id: CAMP001, numbers: ["15550000001"] }
+account_callbacks:
+  sms_relay_url: https://hooks.example/sms
+`;
+  function othersSeed(): SimSeed {
+    return {
+      numbers: [
+        { id: 11, number: "15550000001" },
+        { id: 21, number: "15550000021", organization: 2001, call_status_url: null },
+      ],
+      subAccounts: [{ id: 2001, name: "Acme Support", api_key: SUB_KEY_A }],
+      trunks: [
+        { id: 500, name: "55500", label: "acme-pbx", callerid: "15550000001", max_call_cost: "0.18", password: "first-pw" },
+        { id: 501, name: "55501", label: "old-pbx", callerid: "15550000001" },
+      ],
+      senderIds: [
+        { sender_id: "AcmeOld", type: "alphanumeric", allowlisted_in: ["GB"], usecase: "promo" },
+        { sender_id: "Stale", type: "alphanumeric", allowlisted_in: ["GB"], usecase: "promo" },
+      ],
+      brands: [{ brand_id: "BRAND01" }],
+      campaigns: [{ brand_id: "BRAND01", campaign_id: "CAMP001", numbers: [{ number: "15550000009", status: "APPROVED" }] }],
+    };
+  }
+  const FLAGS = ["--prune", "--send-callbacks", "--rotate-password", "acme-pbx"];
+
+  it("saves them with no secret, and apply --plan makes the same writes as a direct apply", async () => {
+    const direct = await start(othersSeed());
+    const directEnv = { ...direct.env, SAVED_IT_TRUNK_PW: TRUNK_PW };
+    const directRun = await runCli(["apply", "-f", writeYaml(scratch(), "wavix.yaml", OTHERS), "--auto-approve", ...FLAGS], directEnv);
+    expect(directRun.stderr).toBe("");
+    expect(directRun.code).toBe(0);
+
+    const { sim, env } = await start(othersSeed());
+    const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };
+    const { planFile, r } = await savePlan(withPw, OTHERS, FLAGS);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    const text = readFileSync(planFile, "utf8");
+    noSecrets(text);
+    for (const secret of [TRUNK_PW, "first-pw"]) expect(text).not.toContain(secret);
+    expect(text).toContain('"password_env": "SAVED_IT_TRUNK_PW"');
+    const doc = JSON.parse(text);
+    expect(doc.plan.changes.map((c: { kind: string; action: string; key: string }) => `${c.kind} ${c.action} ${c.key}`).sort()).toEqual([
+      "account_callbacks update profile",
+      "number update 15550000021",
+      "sender_id create AcmeNew",
+      "sender_id delete Stale",
+      "sender_id update AcmeOld",
+      "sip_trunk create new-pbx",
+      "sip_trunk delete old-pbx",
+      "sip_trunk update acme-pbx",
+      "ten_dlc_number create BRAND01/CAMP001/15550000001",
+      "ten_dlc_number delete BRAND01/CAMP001/15550000009",
+    ]);
+
+    // Applied without the flags: the plan says what it sends (callbacks, the rotation).
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], withPw);
+    expect(run.stderr).toBe("");
+    expect(run.code).toBe(0);
+    noSecrets(run.stdout);
+    expect(run.stdout).not.toContain(TRUNK_PW);
+    expect(writes(sim).sort()).toEqual(writes(direct.sim).sort());
+    const account = (s: Simulator) => {
+      const a = accountOf(s);
+      // New Sender IDs and trunks get fresh ids and logins.
+      for (const list of [a.senderIds, a.trunks]) for (const x of list ?? []) for (const k of ["id", "name", "access_token"]) delete x[k];
+      // A link turns APPROVED (and Wavix makes its numeric Sender ID) some time after it is made.
+      a.senderIds = a.senderIds.filter((x: { type: string }) => x.type !== "numeric");
+      for (const c of a.campaigns) for (const n of c.numbers) delete n.status;
+      return a;
+    };
+    expect(account(sim)).toEqual(account(direct.sim));
+    // The rotated password and the callbacks were sent.
+    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms" });
+    expect(sim.store.trunks.get(500)?.password).toBe(TRUNK_PW);
+    // The tenant's number was written with the tenant's key, fetched at apply time.
+    expect(sim.store.numbers.get(21)!.data.call_status_url).toBe("https://hooks.example/tenant");
+  });
+
+  it("refuses, naming each item and writing nothing, when any of them changed since the plan", async () => {
+    const { sim, env } = await start(othersSeed());
+    const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };
+    const { planFile } = await savePlan(withPw, OTHERS, FLAGS);
+    sim.store.trunks.get(500)!.data.max_call_cost = "0.5";
+    sim.store.subAccounts.get(2001)!.data.name = "Acme Renamed";
+    for (const s of sim.store.messaging.senderIds.values()) if (s.sender_id === "AcmeOld") s.usecase = "transactional";
+    sim.store.messaging.campaigns.get("BRAND01/CAMP001")!.numbers.delete("15550000009");
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], withPw);
+    expect(run.code).toBe(1);
+    expect(writes(sim)).toEqual([]);
+    expect(run.stderr).toContain("the account changed since the plan was made (4 items); nothing was applied");
+    expect(run.stderr).toContain('sip_trunk "acme-pbx": max_call_cost was "0.18" when planned, now "0.5"');
+    expect(run.stderr).toContain('number "15550000021": its owner, sub-account "Acme Support" (id 2001), was renamed to "Acme Renamed" since the plan');
+    expect(run.stderr).toContain('sender_id "AcmeOld": usecase was "promo" when planned, now "transactional"');
+    expect(run.stderr).toContain('ten_dlc_number "BRAND01/CAMP001/15550000009": linked was true when planned, now false');
+    noSecrets(run.stdout + run.stderr);
+    expect(run.stderr).not.toContain(TRUNK_PW);
+  });
+
+  it("refuses a tenant's number whose sub-account is gone, and a trunk password variable unset at apply time", async () => {
+    const { sim, env } = await start(othersSeed());
+    const { planFile } = await savePlan({ ...env, SAVED_IT_TRUNK_PW: TRUNK_PW }, OTHERS, FLAGS);
+    const unset = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain("this saved plan cannot be carried out in this environment; nothing was applied:");
+    expect(unset.stderr).toContain('sip_trunk "new-pbx": to create SIP trunk "new-pbx" its password is needed: the environment variable SAVED_IT_TRUNK_PW (password_env) is not set or empty');
+    expect(writes(sim)).toEqual([]);
+    sim.store.subAccounts.delete(2001);
+    const gone = await runCli(["apply", "--plan", planFile, "--auto-approve"], { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW });
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toContain('number "15550000021": its owner, sub-account "Acme Support" (id 2001), no longer exists');
+    expect(writes(sim)).toEqual([]);
+  });
+});
+
+describe("apply --plan and the opt-ins the plan was made with", () => {
+  it("refuses --send-callbacks or --rotate-password the plan was not made with, before any request", async () => {
+    const { sim, env } = await start();
+    const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n`;
+    const { planFile, r } = await savePlan(env, file);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(readFileSync(planFile, "utf8")).plan.changes.some((c: { kind: string }) => c.kind === "account_callbacks")).toBe(false);
+    const planned = sim.log.length;
+    const cb = await runCli(["apply", "--plan", planFile, "--auto-approve", "--send-callbacks"], env);
+    expect(cb.code).toBe(1);
+    expect(cb.stderr).toContain("--send-callbacks and --plan disagree: this plan was made without --send-callbacks");
+    const rot = await runCli(["apply", "--plan", planFile, "--auto-approve", "--rotate-password", "acme-pbx"], env);
+    expect(rot.code).toBe(1);
+    expect(rot.stderr).toContain("--rotate-password and --plan disagree: this plan was not made with --rotate-password acme-pbx");
+    expect(sim.log.length).toBe(planned);
+  });
+});

@@ -8,7 +8,7 @@ import { WavixClient } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
 import { KINDS } from "../../src/kinds";
 import { NO_EARLIER_WRITES, type AnyKind } from "../../src/kinds/contract";
-import { checkTarget, computePlan, parseSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
+import { checkTarget, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
 import { startSimulator, type Simulator } from "../../src/simulator";
 
 const KEY = "saved-plan-unit-key-Qm4";
@@ -68,7 +68,114 @@ function writesOf(kind: AnyKind, ops: readonly unknown[]) {
   return kind.writes(ops, NO_EARLIER_WRITES).map((w) => ({ keys: [...w.keys], fields: w.keys.map((k) => [...w.fields(k)]) }));
 }
 
+/** The other kinds' changes: SIP trunks, Sender IDs, 10DLC links, account callbacks, a tenant's number. */
+const YAML2 = `version: 1
+numbers:
+  - number: "15550000021"
+    sub_account: Acme Support
+    sms_enabled: true
+sip_trunks:
+  - label: new-pbx
+    password_env: SAVED_UNIT_TRUNK_PW
+    callerid: "15550000001"
+  - label: acme-pbx
+    password_env: SAVED_UNIT_TRUNK_PW
+    max_call_cost: "0.25"
+    allowed_ips: [203.0.113.10]
+sender_ids:
+  - { sender_id: AcmeNew, type: alphanumeric, countries: [GB], usecase: transactional }
+  - { sender_id: AcmeOld, type: alphanumeric, countries: [FR, GB], usecase: promo, replace: true }
+ten_dlc_campaign_numbers:
+  - { brand_id: BRAND01, campaign_id: CAMP001, numbers: ["15550000001"] }
+account_callbacks:
+  sms_relay_url: https://hooks.example/sms
+`;
+const TRUNK_PW = "trunk-password-never-in-a-plan-77";
+
+async function prepared2(): Promise<{ p: PreparedPlan; client: WavixClient }> {
+  sim = await startSimulator({
+    port: 0,
+    apiKeys: [{ key: KEY }],
+    seed: {
+      numbers: [
+        { id: 11, number: "15550000001" },
+        { id: 21, number: "15550000021", organization: 2001, sms_enabled: false },
+      ],
+      subAccounts: [{ id: 2001, name: "Acme Support", api_key: SUB_KEY }],
+      trunks: [
+        { id: 500, name: "55500", label: "acme-pbx", callerid: "15550000001", max_call_cost: "0.18", password: "first" },
+        { id: 501, name: "55501", label: "old-pbx", callerid: "15550000001" },
+      ],
+      senderIds: [
+        { sender_id: "AcmeOld", type: "alphanumeric", allowlisted_in: ["GB"], usecase: "promo" },
+        { sender_id: "Stale", type: "alphanumeric", allowlisted_in: ["GB"], usecase: "promo" },
+      ],
+      brands: [{ brand_id: "BRAND01" }],
+      campaigns: [{ brand_id: "BRAND01", campaign_id: "CAMP001", numbers: [{ number: "15550000009", status: "APPROVED" }] }],
+    },
+  });
+  const parsed = parseDesiredState(YAML2, "wavix.yaml");
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  const client = new WavixClient({ apiKey: KEY, baseUrl: sim.url });
+  return { p: await computePlan(client, parsed.state, { prune: true, flags: ["send-callbacks"], rotate: ["acme-pbx"] }), client };
+}
+
 describe("saved plans and the kinds contract", () => {
+  it("SIP trunks, Sender IDs, 10DLC links, account callbacks and a tenant's number round-trip into the same writes, with no secret", async () => {
+    process.env.SAVED_UNIT_TRUNK_PW = TRUNK_PW;
+    try {
+      const { p, client } = await prepared2();
+      expect(p.plan.problems).toEqual([]);
+      const { text } = savePlan(p, { ...ctx, fileBytes: Buffer.from(YAML2), secrets: [KEY] });
+      for (const secret of [KEY, SUB_KEY, TRUNK_PW, "first"]) expect(text).not.toContain(secret);
+      const back = parseSavedPlan(text).prepared;
+      expect(back.ops.map((o) => [o.kind, o.key, o.action, o.destructive])).toEqual(p.ops.map((o) => [o.kind, o.key, o.action, o.destructive]));
+      expect(new Set(p.ops.map((o) => `${o.kind} ${o.action} ${o.key}`))).toEqual(
+        new Set([
+          "number update 15550000021",
+          "sip_trunk create new-pbx",
+          "sip_trunk update acme-pbx",
+          "sip_trunk delete old-pbx",
+          "sender_id create AcmeNew",
+          "sender_id update AcmeOld",
+          "sender_id delete Stale",
+          "ten_dlc_number create BRAND01/CAMP001/15550000001",
+          "ten_dlc_number delete BRAND01/CAMP001/15550000009",
+          "account_callbacks update profile",
+        ]),
+      );
+      for (const kind of KINDS) {
+        const original = p.ops.filter((o) => o.kind === kind.name).map((o) => o.data);
+        if (original.length === 0) continue;
+        const loaded = back.ops.filter((o) => o.kind === kind.name).map((o) => o.data);
+        expect(writesOf(kind, loaded), kind.name).toEqual(writesOf(kind, original));
+      }
+      const doc = JSON.parse(text);
+      const saved = (kind: string, key: string) => doc.plan.changes.find((c: { kind: string; key: string }) => c.kind === kind && c.key === key);
+      // The trunk's password: where it comes from, never the value; a rotation is recorded.
+      expect(saved("sip_trunk", "acme-pbx").op).toEqual({ desired: { label: "acme-pbx", password_env: "SAVED_UNIT_TRUNK_PW", allowed_ips: ["203.0.113.10"], max_call_cost: "0.25" }, rotate: true });
+      expect(saved("sip_trunk", "acme-pbx").read).toEqual({ id: 500, label: "acme-pbx", allowed_ips: [], max_call_cost: "0.18" });
+      // The callbacks: sent because the plan was made with --send-callbacks, which the plan records.
+      expect(saved("account_callbacks", "profile")).toMatchObject({ read: { readable: false }, op: { send_callbacks: true, desired: { sms_relay_url: "https://hooks.example/sms" } } });
+      // The tenant's number: its owner by id and name, never the key.
+      expect(saved("number", "15550000021").op.owner).toEqual({ id: 2001, name: "Acme Support" });
+      // The recheck fetches the tenant's key with the master key; nothing changed, so nothing drifts.
+      await expect(recheckSavedPlan(client, back)).resolves.toBeUndefined();
+      const tenantOp = back.ops.find((o) => o.kind === "number")!.data as unknown as { owner: { client: WavixClient } };
+      expect(tenantOp.owner.client.baseUrl).toBe(client.baseUrl);
+    } finally {
+      delete process.env.SAVED_UNIT_TRUNK_PW;
+    }
+  });
+
+  it("a plan that must send a trunk password is refused, naming the variable, when it is not set at apply time", async () => {
+    process.env.SAVED_UNIT_TRUNK_PW = TRUNK_PW;
+    const { p } = await prepared2();
+    const { text } = savePlan(p, { ...ctx, fileBytes: Buffer.from(YAML2) });
+    delete process.env.SAVED_UNIT_TRUNK_PW;
+    expect(() => parseSavedPlan(text)).toThrowError(/cannot be carried out in this environment; nothing was applied:\n {2}sip_trunk "new-pbx": .*SAVED_UNIT_TRUNK_PW \(password_env\) is not set or empty\n {2}sip_trunk "acme-pbx": .*SAVED_UNIT_TRUNK_PW/);
+  });
+
   it("every kind with saved support round-trips its ops through JSON into the same writes", async () => {
     const p = await prepared();
     const { text } = savePlan(p, ctx);

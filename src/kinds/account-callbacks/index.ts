@@ -12,6 +12,7 @@ import type { Kind, KindPlan, OpBase, Write } from "../contract";
 import { reportedResult } from "../contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
+import { accountCallbacksSaved } from "./saved";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
@@ -27,6 +28,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
   label: { one: "account callback", many: "account callbacks" },
   file: accountCallbacksFragment,
   fileForm: accountCallbacksFileForm,
+  saved: accountCallbacksSaved,
   // Nothing to export: the API cannot show them (the export leaves the key out).
   export: {
     text: async () => ({ form: "value", value: undefined }),

@@ -4,14 +4,22 @@
  * the desired settings and the fields to write. The recheck reads those numbers again by id: one
  * GET each when they are few, else the listing's pages when that costs fewer requests
  * (`rereadNumbers`), never more than one request per number plus one.
+ *
+ * A tenant's number (`sub_account:`) saves its owner's id and name, never its key. The recheck
+ * reads that sub-account by id with the master key (one GET per owner), refuses when it is gone or
+ * renamed, and re-reads the owner's numbers with the key it answered; the op's owner then holds a
+ * client with that key (memory only) for the writes. Until then the loaded owner's client sends
+ * nothing. A number routed to a trunk the same plan creates (`newTrunks`) is not saved yet.
  */
 import type { WavixNumber } from "../../client/types";
 import type { CanonicalDestination } from "../../resources/diff";
 import { canonicalDestinations, sameDestinations } from "../../resources/diff";
-import type { Drift, SavedPlanSupport } from "../contract";
+import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
+import { notFoundToUndefined } from "../../resources/not-found";
+import type { Drift, RecheckContext, SavedPlanSupport } from "../contract";
 import { httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../saved-data";
 import { currentSettings, NUMBER_FIELDS, NUMBER_URL_FIELDS, patchFor, rereadNumbers, type NumberField, type NumberSettings } from "./handler";
-import type { NumberOp } from "./index";
+import type { NumberOp, NumberOwner } from "./index";
 
 /** The fields `desired` manages, as `current` holds them (normalised: an unset URL is null). */
 export function managedSettings(desired: NumberSettings, current: WavixNumber): NumberSettings {
@@ -67,11 +75,11 @@ function numberSavedChange(op: NumberOp): { read: Record<string, unknown>; op: R
 
 export const numberSaved: SavedPlanSupport<NumberOp> = {
   save: (op) => {
-    // Not yet in a saved plan: a tenant's number (its writes need the sub-account's key, fetched
-    // at run time) and one routed to a trunk this same run creates (its id comes from that create).
-    if (op.owner) throw new Error(`a number of sub-account "${op.owner.name}" (sub_account:) is not supported in saved plans yet`);
+    // Not yet in a saved plan: a number routed to a trunk this same run creates (its id comes from that create).
     if (op.newTrunks && op.newTrunks.length > 0) throw new Error(`a number routed to a SIP trunk created in the same run is not supported in saved plans yet`);
-    return numberSavedChange(op);
+    const saved = numberSavedChange(op);
+    // A tenant's number: its owner by id and name, never the key (fetched again at apply time).
+    return op.owner ? { read: saved.read, op: { ...saved.op, owner: { id: op.owner.id, name: op.owner.name } } } : saved;
   },
 
   load(key, action, saved) {
@@ -91,28 +99,94 @@ export const numberSaved: SavedPlanSupport<NumberOp> = {
     for (const f of Object.keys(desired)) {
       if ((before as Record<string, unknown>)[f] === undefined) throw new SavedDataError(`read has no ${f}, which op.desired sets`);
     }
-    return { key, action, desired, before, write: { id: numberId, digits: key, fields, patch: patchFor(desired, fields) } };
+    const loaded: NumberOp = { key, action, desired, before, write: { id: numberId, digits: key, fields, patch: patchFor(desired, fields) } };
+    if (op.owner !== undefined) {
+      const o = record(op.owner, "op.owner");
+      const id = wholeNumber(o.id, "op.owner.id");
+      const name = text(o.name, "op.owner.name");
+      if (id < 1) throw new SavedDataError("op.owner.id is not a sub-account id");
+      if (name === "") throw new SavedDataError("op.owner.name is empty");
+      loaded.owner = { id, name, client: unfetchedKey(id, name) };
+    }
+    return loaded;
   },
 
   async recheck(ctx, ops) {
     if (ops.length === 0) return [];
-    const now = await rereadNumbers(ctx.client, [...new Set(ops.map((o) => o.write.id))], { missingOk: true });
     const out: Drift[] = [];
-    for (const op of ops) {
-      const n = now.get(op.write.id);
-      if (n === undefined) {
-        out.push({ key: op.key, message: `number id ${op.write.id} is no longer in the account` });
-        continue;
-      }
-      if (n.id !== op.write.id || n.number !== op.key) {
-        out.push({ key: op.key, message: `the API answered number ${shown(n.number)} (id ${String(n.id)}) when asked for id ${op.write.id}` });
-        continue;
-      }
-      const is = managedSettings(op.desired, n) as Record<string, unknown>;
-      const was = op.before as Record<string, unknown>;
-      const changed = NUMBER_FIELDS.filter((f) => op.desired[f] !== undefined && !sameField(f, was[f], is[f]));
-      if (changed.length > 0) out.push({ key: op.key, message: changed.map((f) => `${f} was ${shown(was[f])} when planned, now ${shown(is[f])}`).join("; ") });
-    }
+    const byOwner = new Map<number | undefined, NumberOp[]>();
+    for (const o of ops) byOwner.set(o.owner?.id, [...(byOwner.get(o.owner?.id) ?? []), o]);
+    await Promise.all(
+      [...byOwner].map(async ([ownerId, group]) => {
+        if (ownerId === undefined) {
+          out.push(...(await recheckNumbers(ctx.client, group)));
+          return;
+        }
+        const tenant = await tenantClient(ctx, group[0].owner!);
+        if ("drift" in tenant) {
+          for (const op of group) out.push({ key: op.key, message: tenant.drift });
+          return;
+        }
+        let drift: Drift[];
+        try {
+          drift = await recheckNumbers(tenant.client, group);
+        } catch (err) {
+          if (!(err instanceof ForbiddenError || err instanceof UnauthorizedError)) throw err;
+          for (const op of group) out.push({ key: op.key, message: `the API refused the key of ${tenant.label}: ${ctx.describe(err)}` });
+          return;
+        }
+        out.push(...drift);
+        // The writes and read-backs go out under the tenant's key, from memory only.
+        for (const op of group) op.owner = { id: op.owner!.id, name: op.owner!.name, client: tenant.client };
+      }),
+    );
     return out;
   },
 };
+
+/** Re-reads numbers by id under one key and says which are no longer as planned. */
+async function recheckNumbers(client: WavixClient, ops: readonly NumberOp[]): Promise<Drift[]> {
+  const now = await rereadNumbers(client, [...new Set(ops.map((o) => o.write.id))], { missingOk: true });
+  const out: Drift[] = [];
+  for (const op of ops) {
+    const n = now.get(op.write.id);
+    const where = op.owner ? ` of sub-account ${JSON.stringify(op.owner.name)}` : "";
+    if (n === undefined) {
+      out.push({ key: op.key, message: `number id ${op.write.id} is no longer in the account${where}` });
+      continue;
+    }
+    if (n.id !== op.write.id || n.number !== op.key) {
+      out.push({ key: op.key, message: `the API answered number ${shown(n.number)} (id ${String(n.id)}) when asked for id ${op.write.id}` });
+      continue;
+    }
+    const is = managedSettings(op.desired, n) as Record<string, unknown>;
+    const was = op.before as Record<string, unknown>;
+    const changed = NUMBER_FIELDS.filter((f) => op.desired[f] !== undefined && !sameField(f, was[f], is[f]));
+    if (changed.length > 0) out.push({ key: op.key, message: changed.map((f) => `${f} was ${shown(was[f])} when planned, now ${shown(is[f])}`).join("; ") });
+  }
+  return out;
+}
+
+/**
+ * A tenant's key, fetched with the master key as the plan fetched it (one GET of the sub-account
+ * by id): the sub-account must still exist under the name the plan recorded. The key lives in the
+ * returned client only (memory), never in the plan, a message or a log.
+ */
+async function tenantClient(ctx: RecheckContext, owner: NumberOwner): Promise<{ client: WavixClient; label: string } | { drift: string }> {
+  const was = `sub-account ${JSON.stringify(owner.name)} (id ${owner.id})`;
+  const account = await notFoundToUndefined(ctx.client.getSubAccount(owner.id));
+  if (account === undefined) return { drift: `its owner, ${was}, no longer exists` };
+  if (account.id !== owner.id) return { drift: `the API answered sub-account id ${String(account.id)} when asked for id ${owner.id}, its owner` };
+  if (account.name !== owner.name) return { drift: `its owner, ${was}, was renamed to ${JSON.stringify(account.name)} since the plan` };
+  if (typeof account.api_key !== "string" || account.api_key === "") return { drift: `the API gives no key for its owner, ${was}, so it cannot be written` };
+  return { client: ctx.client.withApiKey(account.api_key), label: was };
+}
+
+/**
+ * The owner's client of a number loaded from a saved plan, until the recheck fetches its key: it
+ * sends nothing (never the master key in its place) and says why.
+ */
+function unfetchedKey(id: number, name: string): WavixClient {
+  const fail = () => Promise.reject(new Error(`the key of sub-account ${JSON.stringify(name)} (id ${id}) was not fetched (apply --plan fetches it when it re-reads the plan's numbers); not written`));
+  return new Proxy({} as WavixClient, { get: (_t, prop) => (prop === "then" ? undefined : fail) });
+}

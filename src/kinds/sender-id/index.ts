@@ -16,6 +16,7 @@ import { createDiff, createSenderId, currentKey, deleteSenderId, diffSenderId, l
 import { senderIdsFragment } from "./schema";
 import { senderIdFileForm } from "./file";
 import { senderIdExport } from "./export";
+import { senderIdSaved } from "./saved";
 
 export type SenderIdOp =
   | (OpBase & { action: "create"; desired: DesiredSenderId })
@@ -38,6 +39,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
   file: senderIdsFragment,
   fileForm: senderIdFileForm,
   export: senderIdExport,
+  saved: senderIdSaved,
   updateNote: "replaced: deleted, then created again (the API has no update)",
   pulumi: {
     type: "SenderId",

@@ -28,6 +28,7 @@ import {
 import { sipTrunksFragment } from "./schema";
 import { sipTrunkFileForm } from "./file";
 import { sipTrunkExport } from "./export";
+import { sipTrunkSaved } from "./saved";
 
 export type SipTrunkOp =
   | (OpBase & { action: "create"; desired: TrunkSettings; made?: MadeTrunk })
@@ -71,6 +72,7 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
   file: sipTrunksFragment,
   fileForm: sipTrunkFileForm,
   export: sipTrunkExport,
+  saved: sipTrunkSaved,
   pulumi: {
     type: "SipTrunk",
     collection: "sipTrunks",

@@ -11,6 +11,7 @@ import { campaignKey, linkKey, linkNumber, missingCampaignMessage, readCampaign,
 import { tenDlcCampaignNumbersFragment } from "./schema";
 import { tenDlcNumberFileForm } from "./file";
 import { tenDlcNumberExport } from "./export";
+import { tenDlcNumberSaved } from "./saved";
 
 export type TenDlcNumberOp = OpBase & { action: "create" | "delete"; brand_id: string; campaign_id: string; number: string };
 
@@ -28,6 +29,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
   file: tenDlcCampaignNumbersFragment,
   fileForm: tenDlcNumberFileForm,
   export: tenDlcNumberExport,
+  saved: tenDlcNumberSaved,
   deleteNote: " (unlinked from the Campaign; Wavix deletes its Sender ID)",
   pulumi: {
     type: "TenDlcCampaignNumber",
