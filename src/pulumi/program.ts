@@ -9,6 +9,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType } from "../client/types";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
+import { withoutStackTraces } from "./stack-traces";
 import { kindsInFileOrder } from "../kinds";
 import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
@@ -67,28 +68,6 @@ export function declareResources(state: DesiredState, opts: pulumi.CustomResourc
   return out as unknown as DeclaredResources;
 }
 
-/**
- * Runs `fn` with no stack trace captured by any Error created meanwhile.
- *
- * `@pulumi/pulumi` captures the whole stack of every resource it registers (`Resource.callsites`
- * in its resource.ts sets `Error.stackTraceLimit` to Infinity, creates an Error and parses its
- * text) and sends it to the engine, which stores it in the checkpoint (`sourcePosition`,
- * `stackTrace`: about 800 bytes a resource, with machine paths) — for thousands of numbers most of
- * a no-change `up`'s CPU. Our resources are declared from a file: those frames say nothing. V8
- * captures a stack only while `Error.stackTraceLimit` is a number data property, so for the
- * duration it is an accessor that ignores assignments; the property is put back after, whatever
- * happens.
- */
-export function withoutStackTraces<T>(fn: () => T): T {
-  const saved = Object.getOwnPropertyDescriptor(Error, "stackTraceLimit");
-  if (!saved || !saved.configurable) return fn();
-  Object.defineProperty(Error, "stackTraceLimit", { configurable: true, enumerable: saved.enumerable, get: () => undefined, set: () => undefined });
-  try {
-    return fn();
-  } finally {
-    Object.defineProperty(Error, "stackTraceLimit", saved);
-  }
-}
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
 export function loadStateOrThrow(file: string): DesiredState {
