@@ -1,6 +1,6 @@
 /**
  * Plain-data types of the audit (docs/CONTRACT.md part 5, `audit --format json`). The report is data;
- * rendering lives in `render/` (STYLE.md habit 1).
+ * rendering lives in `render/`.
  */
 import type { BrandVetting, TwoFaEvent } from "../client/types";
 

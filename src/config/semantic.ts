@@ -26,7 +26,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
  * the file (docs/CONTRACT.md part 3 and 8): keys come from the environment or Pulumi secret config.
  */
 const SECRET_KEY = /(apikey|secret|password|passwd|passphrase|token|credential|bearer|authorization|privatekey|accesskey)/;
-const SECRET_EXACT = new Set(["appid", "auth", "key", "pass", "pwd"]);
+const SECRET_EXACT = new Set(["auth", "key", "pass", "pwd"]);
 
 export function isSecretKey(key: string): boolean {
   // A key naming the environment variable that holds a secret (a trunk's `password_env`) holds no secret.

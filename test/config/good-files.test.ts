@@ -196,7 +196,7 @@ describe("problems", () => {
   });
 
   it("refuses api-key-like keys in any spelling, at any depth", () => {
-    for (const key of ["api_key", "apiKey", "apikey", "api-key", "API_KEY", "token", "auth_token", "secret", "password", "appid"]) {
+    for (const key of ["api_key", "apiKey", "apikey", "api-key", "API_KEY", "token", "auth_token", "secret", "password", "app_key"]) {
       const r = parseDesiredState(`version: 1\nsub_accounts:\n  - name: A\n    ${key}: x\n`, "s.yaml");
       const lines = r.ok ? [] : r.problems.map(formatProblem);
       expect(lines).toHaveLength(1);
