@@ -25,7 +25,7 @@ const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !
  * Key names that hold credentials, compared without case, `_`, `-` or spaces. Secrets never live in
  * the file (docs/CONTRACT.md part 3 and 8): keys come from the environment or Pulumi secret config.
  */
-const SECRET_KEY = /(apikey|secret|password|passwd|passphrase|token|credential|bearer|authorization|privatekey|accesskey)/;
+const SECRET_KEY = /(apikey|appkey|secret|password|passwd|passphrase|token|credential|bearer|authorization|privatekey|accesskey)/;
 const SECRET_EXACT = new Set(["auth", "key", "pass", "pwd"]);
 
 export function isSecretKey(key: string): boolean {
