@@ -65,8 +65,6 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
     });
     const out = {};
     for (const [name, op] of [["upAdopt", "up"], ["upNoChange", "up"], ["preview", "preview"], ["refresh", "refresh"]]) {
-      if (process.env.BENCH_PULUMI_PROFILE_DIR && name === "upNoChange") stack.setEnv("NODE_OPTIONS", `--require ${process.env.BENCH_PULUMI_PROFILE_DIR}`);
-      if (process.env.BENCH_PULUMI_PROFILE_DIR && name === "preview") stack.setEnv("NODE_OPTIONS", undefined);
       sim.log.length = 0;
       const started = process.hrtime.bigint();
       const result = await stack[op]();

@@ -27,7 +27,6 @@ import type {
   Call,
   Campaign,
   CampaignNumberList,
-  Profile,
   ProfileCallbacksUpdate,
   SenderId,
   SenderIdCreate,
@@ -727,15 +726,10 @@ export class WavixClient {
     });
   }
 
-  // ---- profile (official) ----
-
-  /** `GET /v1/profile`. The answer holds no callback URL (official ProfileResponse). */
-  getProfile(): Promise<Profile> {
-    return this.call({ method: "GET", path: "/v1/profile", scope: "account:read", schema: "profile" });
-  }
+  // ---- profile: the account's callback defaults (official) ----
 
   /** `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field optional). */
-  updateProfileCallbacks(body: ProfileCallbacksUpdate): Promise<Profile> {
+  updateProfileCallbacks(body: ProfileCallbacksUpdate): Promise<AccountProfile> {
     return this.call({ method: "PUT", path: "/v1/profile", body, scope: "account:write", schema: "profile" });
   }
 

@@ -350,12 +350,6 @@ export interface Campaign {
 
 // ---- Profile (official `/v1/profile`) ----
 
-/** Official ProfileResponse: wavix-sync reads no field of it (the callback URLs are not in it). */
-export interface Profile {
-  id: number;
-  [key: string]: unknown;
-}
-
 /** The part of the official ProfileUpdateRequest wavix-sync sends: the account's callback defaults. */
 export interface ProfileCallbacksUpdate {
   sms_relay_url?: string;

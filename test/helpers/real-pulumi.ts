@@ -230,12 +230,6 @@ export class RealStack {
     for (const [k, v] of Object.entries(options.config ?? {})) this.pending.push([k, v, (options.secretKeys ?? []).includes(k)]);
   }
 
-  /** Sets (or, with undefined, removes) an environment variable of the next CLI runs. */
-  setEnv(name: string, value: string | undefined): void {
-    if (value === undefined) delete this.env[name];
-    else this.env[name] = value;
-  }
-
   /** Sets a config value before the next operation (`pulumi config set [--secret]`). */
   setConfig(key: string, value: string, secret = false): void {
     this.pending.push([key, value, secret]);

@@ -45,7 +45,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
 
   // Only when they will be sent: one GET checks the key may use the profile before apply.
   async read(ctx, declared) {
-    if (ctx.flags.has(SEND_CALLBACKS) && declaredFields(declared).length > 0) await ctx.client.getProfile();
+    if (ctx.flags.has(SEND_CALLBACKS) && declaredFields(declared).length > 0) await ctx.client.getAccountProfile();
     return true;
   },
 

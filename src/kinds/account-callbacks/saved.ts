@@ -37,7 +37,7 @@ export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp> = {
 
   // Nothing can be compared (write-only); the plan's read was this one request.
   async recheck(ctx, ops) {
-    if (ops.length > 0) await ctx.client.getProfile();
+    if (ops.length > 0) await ctx.client.getAccountProfile();
     return [];
   },
 };

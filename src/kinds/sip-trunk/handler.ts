@@ -8,6 +8,7 @@
  * PUT replaces the whole record (omitted fields revert to defaults), so every PUT sends the merge of
  * a fresh read and the desired fields.
  */
+import { matchByIdentity } from "../identity";
 import Decimal from "decimal.js";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
@@ -43,10 +44,7 @@ export class AmbiguousTrunkError extends Error {
 
 /** The existing trunk for a desired one: by pinned id, else by exact label. */
 export function matchTrunk<T extends { id: number; label: string }>(desired: { label: string; id?: number }, existing: readonly T[]): T | undefined {
-  if (desired.id !== undefined) return existing.find((t) => t.id === desired.id);
-  const hits = existing.filter((t) => t.label === desired.label);
-  if (hits.length > 1) throw new AmbiguousTrunkError(desired.label, hits.map((t) => t.id));
-  return hits[0];
+  return matchByIdentity(desired, desired.label, existing, (t) => t.label, (ids) => new AmbiguousTrunkError(desired.label, ids));
 }
 
 export function pinnedTrunkMissingMessage(desired: { label: string; id?: number }): string {

@@ -5,6 +5,7 @@
  * whole record and reverts omitted fields to defaults, so every PUT sends the merge of the current
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
+import { matchByIdentity } from "../identity";
 import type { WavixClient } from "../../client";
 import { isWavixApiError, readAll } from "../../client";
 import type { SubAccount, SubAccountReplace } from "../../client/types";
@@ -119,10 +120,7 @@ export class AmbiguousSubAccountError extends Error {
 
 /** Find the existing sub-account for a desired one: by pinned id, else by exact name. */
 export function matchSubAccount(desired: SubAccountSettings, existing: readonly SubAccount[]): SubAccount | undefined {
-  if (desired.id !== undefined) return existing.find((s) => s.id === desired.id);
-  const hits = existing.filter((s) => s.name === desired.name);
-  if (hits.length > 1) throw new AmbiguousSubAccountError(desired.name, hits.map((s) => s.id));
-  return hits[0];
+  return matchByIdentity(desired, desired.name, existing, (s) => s.name, (ids) => new AmbiguousSubAccountError(desired.name, ids));
 }
 
 /** Why a pinned sub-account cannot be managed: its id names none. One wording for the CLI and Pulumi. */
