@@ -96,6 +96,10 @@ describe.skipIf(unavailable !== undefined)("Sender IDs, 10DLC campaign numbers a
       "DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230003",
       "DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230004",
     ]);
+    expect(w.filter((x) => x.startsWith("DELETE /v3/messages/sender-ids/"))).toHaveLength(2);
+    const left = [...sim.store.messaging.senderIds.values()].map((s) => (s as { sender_id: string }).sender_id);
+    expect(left).not.toContain("ACME");
+    expect(left).not.toContain("NEWSDESK");
     expect(w.filter((x) => x.startsWith("PUT /v1/profile"))).toEqual([]);
     expect(stack.state()).toEqual([]);
   }, LONG);
