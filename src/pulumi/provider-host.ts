@@ -33,8 +33,11 @@ let master: WavixClient | undefined;
 let subClients = new Map<number, WavixClient>();
 /** Per client: reads of many numbers cost pages, not one GET each (docs/CONTRACT.md part 8). */
 let readers = new WeakMap<WavixClient, NumberReader>();
-/** Wavix objects a create of this host process took on (adopted or made), as `type:id`. */
-let takenOver = new Set<string>();
+/**
+ * Wavix objects that a resource of this deployment holds, as `type:id`: taken on (adopted or made)
+ * by a create, or kept by a declared resource whose diff replaces nothing.
+ */
+let held = new Map<string, "created" | "declared">();
 
 /**
  * Stores the credentials of the stack config, synchronously (the frozen loader of `shim.ts` does
@@ -53,7 +56,7 @@ export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
     master = undefined;
     subClients = new Map();
     readers = new WeakMap();
-    takenOver = new Set();
+    held = new Map();
   }
 }
 
@@ -131,16 +134,38 @@ export function readerFor(client: WavixClient): NumberReader {
  * upserted by event type), so the replacement holds the very object the old resource names.
  */
 export function recordTakenOver(type: string, id: string | number): void {
-  takenOver.add(`${type}:${id}`);
+  held.set(`${type}:${id}`, "created");
 }
 
 /**
- * True when a create of this deployment took over `id`: the delete of the old half of such a
- * replacement must not release, disable or delete it. Says so as an engine warning.
+ * Records that a declared resource keeps the Wavix object `id` (its diff replaced nothing). This
+ * covers the replacement an earlier deployment was interrupted in: killed between the create of
+ * the replacement and the delete of the old half, the engine keeps the old half in state marked
+ * for deletion and deletes it in the next deployment — after the program has registered (and the
+ * engine diffed) every resource, in `GenerateDeletes` (pulumi/pulumi
+ * pkg/resource/deploy/deployment_executor.go `performPostSteps`). By then the replacement, which
+ * holds the same object, has been diffed in this host, so the pending delete is known to be the old
+ * half of a replacement and touches nothing.
+ */
+export function recordKept(type: string, id: string | number): void {
+  const key = `${type}:${id}`;
+  if (!held.has(key)) held.set(key, "declared");
+}
+
+/**
+ * True when a resource of this deployment holds `id`: the delete of the old half of such a
+ * replacement (or of a second state entry naming the same object) must not release, disable or
+ * delete it. Says so as an engine warning.
  */
 export function keptForReplacement(type: string, id: string | number, what: string): boolean {
-  if (!takenOver.has(`${type}:${id}`)) return false;
-  warnEngine(`${what}: not ${type === "PhoneNumber" ? "released" : type === "SubAccount" ? "disabled" : "deleted"}: its replacement in this deployment holds the same Wavix object (id ${id}); only the old resource left the state`);
+  const how = held.get(`${type}:${id}`);
+  if (how === undefined) return false;
+  const not = type === "PhoneNumber" ? "released" : type === "SubAccount" ? "disabled" : "deleted";
+  const holder =
+    how === "created"
+      ? "its replacement in this deployment holds the same Wavix object"
+      : "a resource still declared in this stack holds the same Wavix object (the old half of a replacement that an interrupted deployment left pending)";
+  warnEngine(`${what}: not ${not}: ${holder} (id ${id}); only the old resource left the state`);
   return true;
 }
 

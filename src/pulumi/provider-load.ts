@@ -6,6 +6,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import * as impl from "./provider-impl";
+import { recordKept } from "./provider-host";
 import { KINDS } from "../kinds";
 
 /** The provider of a type name (`PhoneNumber`): every registered kind's, by its Pulumi type. */
@@ -19,8 +20,25 @@ function load(provider: { kind: string }, req: pulumi.dynamic.ConfigureRequest):
   if (!methods) {
     throw new Error(`this wavix-sync has no Pulumi provider ${JSON.stringify(provider.kind)} (state written by another version?)`);
   }
-  Object.assign(provider, methods);
+  Object.assign(provider, methods, keepingDiff(provider.kind, methods as pulumi.dynamic.ResourceProvider));
   impl.applyConfig(req);
+}
+
+/**
+ * The kind's diff, noting each id a declared resource keeps (a diff that replaces nothing): the
+ * delete of another state entry naming the same Wavix object — the old half of a replacement an
+ * interrupted deployment left pending — then touches nothing (provider-host.ts `recordKept`).
+ */
+function keepingDiff(kind: string, methods: pulumi.dynamic.ResourceProvider): Partial<pulumi.dynamic.ResourceProvider> {
+  const diff = methods.diff;
+  if (!diff) return {};
+  return {
+    async diff(id, olds, news) {
+      const result = await diff.call(methods, id, olds, news);
+      if (!result.replaces || result.replaces.length === 0) recordKept(kind, id);
+      return result;
+    },
+  };
 }
 
 export = load;

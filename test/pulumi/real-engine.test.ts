@@ -7,10 +7,11 @@
  *
  * One stack over several runs: up, a no-change preview and up, `up --replace` of every resource and
  * `pulumi state taint` of every resource (a replacement adopts the same Wavix object, so the old
- * half's delete must touch nothing — money: a number with on_delete: release), refresh, the stack
+ * half's delete must touch nothing — money: a number with on_delete: release), an `up --replace`
+ * killed between the replacement's create and the old half's delete then `up`, refresh, the stack
  * pointed at another base URL (ids naming other objects: refused, no write), destroy.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -100,6 +101,57 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
     expect(sim.store.numbers.has(4003)).toBe(true);
     expect([...sim.store.subAccounts.values()].find((s) => s.data.name === "Acme Support")!.data.status).toBe("enabled");
   }, 120_000);
+
+  it("`up --replace` killed between the replacement's create and the old half's delete: the next up deletes the pending old half without touching the number", async () => {
+    const resources = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; type: string }>;
+    const num = resources.find((r) => r.type.endsWith(":PhoneNumber"))!;
+    const hook = resources.find((r) => r.type.endsWith(":CallWebhook"))!;
+    // The webhook's replacement is held at the API, so the deployment cannot reach its deletes; the
+    // CLI is killed once the checkpoint holds the number's replacement and its old half marked for
+    // deletion (what the engine writes after a create-before-delete create: step.go CreateStep.Apply).
+    sim.setFaults([{ kind: "delay", delayMs: 15_000, pathPrefix: "/v1/calls/webhooks" }]);
+    const checkpoint = path.join(project.dir, ".state", ".pulumi", "stacks", "wavix-sync", "dev.json");
+    let killed = false;
+    const killer = setInterval(() => {
+      let pending = false;
+      try {
+        const latest = JSON.parse(readFileSync(checkpoint, "utf8")).checkpoint.latest as { resources?: Array<{ urn: string; delete?: boolean }> };
+        pending = (latest.resources ?? []).some((r) => r.urn === num.urn && r.delete === true);
+      } catch {
+        // being written
+      }
+      if (!pending || killed) return;
+      for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
+        try {
+          if (readlinkSync(`/proc/${pid}/exe`).endsWith("/pulumi") && readlinkSync(`/proc/${pid}/cwd`) === project.dir) {
+            process.kill(Number(pid), "SIGKILL");
+            killed = true;
+          }
+        } catch {
+          // gone, or not ours
+        }
+      }
+    }, 25);
+    const mark = sim.log.length;
+    const failed = await project.stack.up({ replace: [num.urn, hook.urn], onOutput: out }).then(() => undefined, (e: Error) => e);
+    clearInterval(killer);
+    sim.setFaults([]);
+    expect(killed).toBe(true);
+    expect(failed).toBeInstanceOf(Error);
+    const left = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; delete?: boolean }>;
+    expect(left.filter((r) => r.urn === num.urn).map((r) => r.delete === true).sort()).toEqual([false, true]);
+    const cancel = await project.cli(["cancel", "--yes"]);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    warnings.length = 0;
+    const up = await project.stack.up({ onOutput: out });
+    expect(up.summary.result).toBe("succeeded");
+    expect(writes(sim, mark).filter((w) => w.startsWith("DELETE") || w.startsWith("PUT"))).toEqual([]);
+    expect(sim.store.numbers.has(4003)).toBe(true);
+    expect(warnings.join("")).toMatch(/PhoneNumber 15551230003: not released: a resource still declared in this stack holds the same Wavix object \(the old half of a replacement that an interrupted deployment left pending\) \(id 4003\)/);
+    const after = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string; delete?: boolean }>;
+    expect(after.filter((r) => r.urn === num.urn).map((r) => r.delete === true)).toEqual([false]);
+    await project.stack.preview({ expectNoChanges: true });
+  }, 180_000);
 
   it("refresh reads and writes nothing; then a clean preview", async () => {
     const mark = sim.log.length;
