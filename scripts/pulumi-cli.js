@@ -10,9 +10,11 @@
  *    .tools/pulumi/bin (ignored by git); a build is reused while go.mod and go.sum are unchanged.
  *
  * The nodejs language host (module .../sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by
- * the module proxy this project can reach: `pulumi-language-nodejs` beside the CLI is our stand-in
- * (tools/pulumi/language-nodejs.js), which runs a project's program exactly as Pulumi's host does
- * (the real `@pulumi/pulumi/cmd/run` in a node process, the same arguments and environment).
+ * the module proxy this project can reach: `pulumi-language-nodejs` beside the CLI is our stand-in,
+ * a small Go program of the same module (tools/pulumi/language-nodejs/main.go), which runs a
+ * project's program exactly as Pulumi's host does (the real `@pulumi/pulumi/cmd/run` in a node
+ * process, the same arguments and environment). It is built whenever Go is there, also beside a
+ * `pulumi` found on PATH (without Go, the engine finds the host installed beside that CLI).
  */
 "use strict";
 const { execFileSync, spawnSync } = require("node:child_process");
@@ -36,10 +38,8 @@ const from = [process.cwd(), ${JSON.stringify(ROOT)}];
 require(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: from }));
 `;
 
-const LANGUAGE_HOST = `#!/usr/bin/env node
-// The nodejs language host (written by scripts/pulumi-cli.js; see tools/pulumi/language-nodejs.js).
-require(${JSON.stringify(path.join(ROOT, "tools", "pulumi", "language-nodejs.js"))});
-`;
+const HOST = path.join(BIN, "pulumi-language-nodejs");
+const HOST_STAMP = path.join(BIN, ".stamp-language-nodejs");
 
 function log(msg) {
   process.stderr.write(`pulumi:cli: ${msg}\n`);
@@ -65,21 +65,31 @@ function onPath() {
   return undefined;
 }
 
-function stamp() {
+function stamp(files = ["go.mod", "go.sum"]) {
   const h = crypto.createHash("sha256");
-  for (const f of ["go.mod", "go.sum"]) h.update(fs.readFileSync(path.join(MODULE, f)));
+  for (const f of files) h.update(fs.readFileSync(path.join(MODULE, f)));
   return h.digest("hex");
 }
 
+const hostStamp = () => stamp(["go.mod", "go.sum", path.join("language-nodejs", "main.go")]);
+const hasGo = () => spawnSync("go", ["version"], { encoding: "utf8" }).status === 0;
+const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
+
+/** The language host (tools/pulumi/language-nodejs/main.go): a second or two once the CLI is built. */
+function buildHost() {
+  const t0 = Date.now();
+  execFileSync("go", ["build", "-trimpath", "-ldflags", "-s -w", "-o", HOST, "./language-nodejs"], { cwd: MODULE, stdio: ["ignore", "inherit", "inherit"], env: GO_ENV });
+  log(`built the nodejs language host in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
 function build() {
-  const go = spawnSync("go", ["version"], { encoding: "utf8" });
-  if (go.status !== 0) throw new Error("no Pulumi CLI on PATH and no Go toolchain to build one (install Go >= 1.24, or a Pulumi CLI >= 3.248)");
+  if (!hasGo()) throw new Error("no Pulumi CLI on PATH and no Go toolchain to build one (install Go >= 1.24, or a Pulumi CLI >= 3.248)");
   log(`building the Pulumi CLI ${PINNED} from its Go module (tools/pulumi); the first build downloads its modules and takes a few minutes`);
   const t0 = Date.now();
   execFileSync("go", ["build", "-trimpath", "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PINNED}`, "-o", CLI, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"], {
     cwd: MODULE,
     stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" },
+    env: GO_ENV,
   });
   log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
@@ -88,8 +98,6 @@ function main() {
   fs.mkdirSync(BIN, { recursive: true });
   const plugin = path.join(BIN, "pulumi-resource-pulumi-nodejs");
   fs.writeFileSync(plugin, PLUGIN, { mode: 0o755 });
-  // The language host the engine starts for a project's own program (tools/pulumi/language-nodejs.js).
-  fs.writeFileSync(path.join(BIN, "pulumi-language-nodejs"), LANGUAGE_HOST, { mode: 0o755 });
   const found = onPath();
   if (found) {
     log(`using ${found} (version ${versionOf(found).join(".")})`);
@@ -101,6 +109,18 @@ function main() {
     fs.writeFileSync(STAMP, stamp());
   } else {
     log(`cached build of ${PINNED} in .tools/pulumi/bin`);
+  }
+  // The language host the engine starts for a project's own program.
+  const hostFresh = fs.existsSync(HOST) && fs.existsSync(HOST_STAMP) && fs.readFileSync(HOST_STAMP, "utf8") === hostStamp();
+  if (!hostFresh) {
+    fs.rmSync(HOST, { force: true });
+    fs.rmSync(HOST_STAMP, { force: true });
+    if (hasGo()) {
+      buildHost();
+      fs.writeFileSync(HOST_STAMP, hostStamp());
+    } else {
+      log("no Go toolchain: the nodejs language host installed beside the Pulumi CLI is used");
+    }
   }
   process.stdout.write(`${CLI}\n`);
 }

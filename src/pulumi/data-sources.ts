@@ -4,7 +4,8 @@
  * credentials of stack config `wavix:apiKey` (secret) / `wavix:baseUrl`, else `WAVIX_API_KEY` /
  * `WAVIX_BASE_URL`. The data is what the audit module computes, so CLI and Pulumi agree.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "./sdk";
 import { WavixClient } from "../client";
 import { getBrandVettingsData, getTwoFaEventsData, type AuditClient, type BrandVettingsData, type TwoFaEventsData } from "../audit";
 import { parseDesiredState } from "../config";
@@ -55,10 +56,10 @@ export interface GetBrandVettingsOutputArgs {
  * used without `Config.get` warning about it; the key never leaves this process.
  */
 function defaultClient(): WavixClient {
-  const apiKey = pulumi.runtime.getConfig("wavix:apiKey") || undefined;
-  const baseUrl = pulumi.runtime.getConfig("wavix:baseUrl") || undefined;
+  const apiKey = sdk.getConfig("wavix:apiKey") || undefined;
+  const baseUrl = sdk.getConfig("wavix:baseUrl") || undefined;
   // Contract drift is shown as a Pulumi warning, not dropped.
-  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: (m) => void pulumi.log.warn(m) });
+  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: (m) => void sdk.warn(m) });
 }
 
 /** Brands per page when listing them all: the API's maximum, so an account costs few pages. */
@@ -101,7 +102,7 @@ export async function getTwoFaEvents(args: GetTwoFaEventsArgs, opts: DataSourceO
 
 /** {@link getTwoFaEvents} taking Inputs and giving an Output. */
 export function getTwoFaEventsOutput(args: GetTwoFaEventsOutputArgs, opts: DataSourceOptions = {}): pulumi.Output<TwoFaEventsData> {
-  return pulumi.output(args).apply((a) => getTwoFaEvents({ sessions: a.sessions, services: a.services }, opts));
+  return sdk.output(args).apply((a) => getTwoFaEvents({ sessions: a.sessions, services: a.services }, opts));
 }
 
 /** Vettings of the listed brands (or all), with each brand's effective score and pending flag. */
@@ -113,5 +114,5 @@ export async function getBrandVettings(args: GetBrandVettingsArgs, opts: DataSou
 
 /** {@link getBrandVettings} taking Inputs and giving an Output. */
 export function getBrandVettingsOutput(args: GetBrandVettingsOutputArgs, opts: DataSourceOptions = {}): pulumi.Output<BrandVettingsData> {
-  return pulumi.output(args).apply((a) => getBrandVettings({ brands: a.brands as string[] | "all" }, opts));
+  return sdk.output(args).apply((a) => getBrandVettings({ brands: a.brands as string[] | "all" }, opts));
 }

@@ -5,7 +5,8 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "./sdk";
 import type { CallWebhookEventType } from "../client/types";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
@@ -118,11 +119,11 @@ export interface RunProgramOptions {
 
 /**
  * The Pulumi project root: what the engine passes as `--root-directory`
- * (`pulumi.runtime.getRootDirectory()`), else the nearest folder above the working directory that
+ * (`sdk.getRootDirectory()`), else the nearest folder above the working directory that
  * holds `Pulumi.yaml` (an engine too old to pass it), else the working directory.
  */
 export function projectRoot(): string {
-  const given = pulumi.runtime.getRootDirectory();
+  const given = sdk.getRootDirectory();
   // Under `setMocks` (unit tests) the root is a placeholder name, not a folder.
   if (given && path.isAbsolute(given) && existsSync(given)) return given;
   for (let dir = process.cwd(), up = ""; dir !== up; up = dir, dir = path.dirname(dir)) {
@@ -133,11 +134,11 @@ export function projectRoot(): string {
 
 /** The root program: loads the file named by config, declares its resources, and returns the stack outputs. */
 export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
-  const config = new pulumi.Config("wavix-sync");
+  const config = new sdk.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
   // The file's account pin is the providers' `wavix:accountId` (they check it before any request).
-  const pin = new pulumi.Config("wavix").get("accountId");
+  const pin = new sdk.Config("wavix").get("accountId");
   if (state.account_id !== undefined && pin?.trim() !== String(state.account_id)) {
     throw new Error(
       pin === undefined
@@ -173,7 +174,7 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
           brands: d.brands.map((b) => ({ brandId: b.brand_id, effectiveScore: b.effective_score, pending: b.pending })),
         }))
       : undefined;
-    outputs.audit = pulumi.all([twoFa, tenDlc]).apply(([t, b]) => {
+    outputs.audit = sdk.all([twoFa, tenDlc]).apply(([t, b]) => {
       const summary: AuditSummary = {};
       if (t) summary.twoFa = t;
       if (b) summary.tenDlc = b;

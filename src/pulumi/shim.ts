@@ -19,7 +19,7 @@
  * `up` without a step of its own, and both keep loading (test/pulumi/shim.test.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as pulumiRuntime from "@pulumi/pulumi";
+import { CustomResource } from "./sdk";
 
 /** The kinds `provider-impl.js` exports: every registered kind's Pulumi type name (src/kinds). */
 export type ProviderKind = import("../kinds").RegisteredKind["pulumi"]["type"];
@@ -77,7 +77,7 @@ export function shimFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
  * rather than serialized from a closure (which made it four times longer). Same arguments as
  * `pulumi.dynamic.Resource`: the provider is a shim of `shimFor`.
  */
-export class WavixDynamicResource extends pulumiRuntime.CustomResource {
+export class WavixDynamicResource extends CustomResource {
   constructor(
     provider: pulumi.dynamic.ResourceProvider,
     name: string,

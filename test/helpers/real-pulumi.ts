@@ -15,7 +15,7 @@
  * provider from.
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -32,6 +32,37 @@ export function engineUnavailable(): string | undefined {
   const why = "no Pulumi CLI in .tools/pulumi/bin: run `npm run pulumi:cli` once (it builds the pinned CLI from its Go module)";
   if (process.env.CI === "true") throw new Error(why);
   return why;
+}
+
+/**
+ * Kills (SIGKILL) the Pulumi CLI working in `dir`, as a crash would, then what it started (the
+ * language host, the program, the dynamic-provider host), which would otherwise outlive the test.
+ * Returns whether a CLI was found.
+ */
+export function killEngineIn(dir: string): boolean {
+  const parentOf = new Map<number, number>();
+  const engines: number[] = [];
+  for (const p of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      parentOf.set(Number(p), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+      if (readlinkSync(`/proc/${p}/exe`).endsWith("/pulumi") && readlinkSync(`/proc/${p}/cwd`) === dir) engines.push(Number(p));
+    } catch {
+      // gone, or not ours
+    }
+  }
+  const descendants = (pid: number): number[] => [...parentOf].filter(([, parent]) => parent === pid).flatMap(([child]) => [child, ...descendants(child)]);
+  for (const engine of engines) {
+    const started = descendants(engine);
+    for (const pid of [engine, ...started]) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  return engines.length > 0;
 }
 
 export interface Project {
@@ -93,7 +124,7 @@ export async function realProject(program: () => Promise<Record<string, unknown>
 // A stack of a project folder, run by the CLI as a user runs it: `pulumi stack init`, `config set
 // [--secret]`, `up`, `preview`, `refresh`, `destroy` in the folder of its Pulumi.yaml. The engine
 // starts the project's own program through the language host beside the CLI
-// (tools/pulumi/language-nodejs.js: the real `@pulumi/pulumi/cmd/run`, as Pulumi's host runs it).
+// (tools/pulumi/language-nodejs/main.go: the real `@pulumi/pulumi/cmd/run`, as Pulumi's host runs it).
 
 /** One resource of the checkpoint, as the engine wrote it (secret values stay encrypted). */
 export interface StateResource {

@@ -4,11 +4,11 @@
  * end then `up`; an alias (a sub-account pinned by id after it was declared by name) over three
  * `up`s; `refresh --parallel 64`; the CLI killed (SIGKILL) mid-`up`, then `up`.
  */
-import { mkdirSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateAccount, startSimulator, type Simulator } from "../../src/simulator";
-import { engineUnavailable, realProject, ROOT, type Project } from "../helpers/real-pulumi";
+import { engineUnavailable, killEngineIn, realProject, ROOT, type Project } from "../helpers/real-pulumi";
 
 const KEY = "real-engine-runs-key-61c0";
 const unavailable = engineUnavailable();
@@ -114,14 +114,7 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine across failur
     const { project } = await stackOn(sim, numbersFile(digits, true));
     // Kill the engine (the `pulumi` process working in this project) once 30 numbers were written.
     const killer = setInterval(() => {
-      if (writes(sim).length < 30) return;
-      for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-        try {
-          if (readlinkSync(`/proc/${pid}/exe`).endsWith("/pulumi") && readlinkSync(`/proc/${pid}/cwd`) === project.dir) process.kill(Number(pid), "SIGKILL");
-        } catch {
-          // gone, or not ours
-        }
-      }
+      if (writes(sim).length >= 30) killEngineIn(project.dir);
     }, 20);
     const killed = await project.stack.up({ parallel: 8 }).then(() => undefined, (e: Error) => e);
     clearInterval(killer);

@@ -11,11 +11,11 @@
  * killed between the replacement's create and the old half's delete then `up`, refresh, the stack
  * pointed at another base URL (ids naming other objects: refused, no write), destroy.
  */
-import { mkdirSync, readFileSync, readdirSync, readlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
-import { engineUnavailable, realProject, ROOT, type Project } from "../helpers/real-pulumi";
+import { engineUnavailable, killEngineIn, realProject, ROOT, type Project } from "../helpers/real-pulumi";
 
 const KEY = "real-engine-key-4b7e91";
 const unavailable = engineUnavailable();
@@ -120,17 +120,7 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
       } catch {
         // being written
       }
-      if (!pending || killed) return;
-      for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
-        try {
-          if (readlinkSync(`/proc/${pid}/exe`).endsWith("/pulumi") && readlinkSync(`/proc/${pid}/cwd`) === project.dir) {
-            process.kill(Number(pid), "SIGKILL");
-            killed = true;
-          }
-        } catch {
-          // gone, or not ours
-        }
-      }
+      if (pending && !killed) killed = killEngineIn(project.dir);
     }, 25);
     const mark = sim.log.length;
     const failed = await project.stack.up({ replace: [num.urn, hook.urn], onOutput: out }).then(() => undefined, (e: Error) => e);

@@ -2,7 +2,7 @@
  * The account callback defaults in a Pulumi program: the dynamic resource
  * `pulumi-nodejs:dynamic/wavix:AccountCallbacks` (one per stack; its provider is ./provider.ts).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredAccountCallbacks } from "../../config/types";

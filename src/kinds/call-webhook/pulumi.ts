@@ -2,7 +2,7 @@
  * The call-webhook kind in a Pulumi program: the dynamic resource `pulumi-nodejs:dynamic/wavix:CallWebhook`
  * (its provider, run in the host, is ./provider.ts) and its logical name.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { CallWebhookEventType } from "../../client/types";

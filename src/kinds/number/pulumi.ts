@@ -3,7 +3,7 @@
  * (its provider, run in the host, is ./provider.ts), its logical name and arguments from the file,
  * and the stack outputs it gives (Wavix ids).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { TransportCode } from "../../client/types";

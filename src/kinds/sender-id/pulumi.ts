@@ -2,7 +2,7 @@
  * The Sender ID kind in a Pulumi program: the dynamic resource `pulumi-nodejs:dynamic/wavix:SenderId`
  * (its provider, run in the host, is ./provider.ts), its logical name and arguments from the file.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredSenderId } from "../../config/types";

@@ -5,7 +5,8 @@
  * (`pulumi config set --secret --path 'wavix:trunkPasswords.<label>' …`) or the environment variable
  * `password_env` names, and is passed as a secret input; `accessToken` is a secret output.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "../../pulumi/sdk";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredSipTrunk } from "../../config/types";
@@ -41,7 +42,7 @@ export class SipTrunk extends WavixDynamicResource {
     super(
       shimFor("SipTrunk"),
       name,
-      { ...args, ...(args.password !== undefined ? { password: pulumi.secret(args.password) } : {}), trunkId: args.trunkId, login: undefined, accessToken: undefined },
+      { ...args, ...(args.password !== undefined ? { password: sdk.secret(args.password) } : {}), trunkId: args.trunkId, login: undefined, accessToken: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...secrets])] },
       RESOURCE_MODULE,
       "SipTrunk",
@@ -56,10 +57,10 @@ const camel = (k: string) => k.replace(/_([a-z])/g, (_m, c: string) => c.toUpper
 
 /** The password for a declared trunk: secret config first, else the variable `password_env` names. */
 export function trunkPassword(d: DesiredSipTrunk, env: NodeJS.ProcessEnv = process.env): pulumi.Output<string> | undefined {
-  const fromConfig = new pulumi.Config("wavix").getSecretObject<Record<string, string>>("trunkPasswords");
+  const fromConfig = new sdk.Config("wavix").getSecretObject<Record<string, string>>("trunkPasswords");
   const fromEnv = d.password_env !== undefined && env[d.password_env] ? env[d.password_env] : undefined;
-  if (fromConfig === undefined) return fromEnv === undefined ? undefined : pulumi.secret(fromEnv);
-  return pulumi.secret(fromConfig.apply((m) => (m && typeof m[d.label] === "string" ? m[d.label] : fromEnv ?? "")));
+  if (fromConfig === undefined) return fromEnv === undefined ? undefined : sdk.secret(fromEnv);
+  return sdk.secret(fromConfig.apply((m) => (m && typeof m[d.label] === "string" ? m[d.label] : fromEnv ?? "")));
 }
 
 /** A file's trunk as camelCase args; keys the file omits stay absent (not managed). */

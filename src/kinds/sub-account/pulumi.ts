@@ -3,7 +3,8 @@
  * (its provider, run in the host, is ./provider.ts), its logical name and arguments from the file,
  * and the stack outputs it gives (ids, secret keys).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "../../pulumi/sdk";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredSubAccount } from "../../config/types";
@@ -94,6 +95,6 @@ export const subAccountProgram: PulumiProgramPart<DesiredSubAccount[], SubAccoun
       subAccountIds[name] = sa.subAccountId;
       keys[name] = sa.apiKey;
     }
-    return { subAccountIds, subAccountApiKeys: pulumi.secret(pulumi.all(keys)) };
+    return { subAccountIds, subAccountApiKeys: sdk.secret(sdk.all(keys)) };
   },
 };

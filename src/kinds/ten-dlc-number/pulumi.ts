@@ -2,7 +2,7 @@
  * The 10DLC Campaign number kind in a Pulumi program: the dynamic resource
  * `pulumi-nodejs:dynamic/wavix:TenDlcCampaignNumber` (one per link; its provider is ./provider.ts).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { RESOURCE_MODULE } from "../../pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
 import type { DesiredCampaignNumbers } from "../../config/types";
