@@ -238,7 +238,8 @@ async function main() {
       for (const [name, r] of Object.entries(results[key])) {
         if (typeof r !== "object" || r === null) continue;
         const written = r.bytesWritten === null ? "" : `, ${(r.bytesWritten / 1e6).toFixed(1)} MB written`;
-        lines.push(`${`${label} ${name} (${numbers})`.padEnd(44)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number${written})`);
+        const runs = r.samples ? ` (median of ${r.samples.map((x) => x.toFixed(2)).join(" / ")})` : "";
+        lines.push(`${`${label} ${name} (${numbers})`.padEnd(44)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number${written})${runs}`);
       }
       const r = results[key];
       pulumiTargets.push([`pulumi no-change up of ${numbers} numbers${skipCheckpoints ? " (skip checkpoints)" : ""}`, r.upNoChange.wallSeconds, numbers <= 1000 ? 5 : 40, "<=", "s"]);

@@ -221,6 +221,10 @@ export interface PulumiProgramPart<Declared, R> {
    * `earlier`: the resources of the kinds declared before this one (file order), by collection
    * (`subAccounts`, `sipTrunks`), so a resource can take its inputs from another's outputs (a
    * tenant's number from its sub-account's id; a number routed by label from its trunk's).
+   *
+   * When `Declared` is a list, each item is declared on its own: declaring two parts of the list one
+   * after the other gives the same resources as declaring it whole (the root program declares a
+   * long list in chunks, src/pulumi/program.ts `declareResourcesStreamed`).
    */
   declare(declared: Declared, opts: PulumiResourceOptions, earlier?: Readonly<Record<string, Readonly<Record<string, unknown>>>>): Record<string, R>;
   outputs?(resources: Record<string, R>): Record<string, unknown>;

@@ -69,6 +69,42 @@ export function declareResources(state: DesiredState, opts: pulumi.CustomResourc
   return out as unknown as DeclaredResources;
 }
 
+/** Items declared between two turns of the event loop in {@link declareResourcesStreamed}. */
+const STREAM_CHUNK = 100;
+
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * {@link declareResources}, with turns of the event loop between chunks of a kind's items (the
+ * first item alone, then {@link STREAM_CHUNK} at a time), so the registrations already declared
+ * reach the engine while the rest is declared. Declared all at once, the first registration
+ * leaves only after the last resource is built, and only then does the engine start the
+ * dynamic-provider plugin (about a second: Node.js and `@pulumi/pulumi`); streamed, the plugin starts
+ * while the program is still declaring. The same resources, names, options and order: a kind whose
+ * file value is a list declares its items independently (src/kinds/contract.ts `declare`).
+ */
+export async function declareResourcesStreamed(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): Promise<DeclaredResources> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const kind of kindsInFileOrder()) {
+    const declared = kind.declared(state);
+    const part = kind.pulumi.program();
+    if (declared === undefined) {
+      out[kind.pulumi.collection] = {};
+    } else if (!Array.isArray(declared)) {
+      out[kind.pulumi.collection] = withoutStackTraces(() => part.declare(declared, opts, out));
+      await nextTurn();
+    } else {
+      const mine: Record<string, unknown> = (out[kind.pulumi.collection] = {});
+      for (let i = 0; i < declared.length; i += i === 0 ? 1 : STREAM_CHUNK) {
+        const items = declared.slice(i, i === 0 ? 1 : i + STREAM_CHUNK);
+        Object.assign(mine, withoutStackTraces(() => part.declare(items, opts, out)));
+        await nextTurn();
+      }
+    }
+  }
+  return out as unknown as DeclaredResources;
+}
+
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
 export function loadStateOrThrow(file: string): DesiredState {
@@ -134,6 +170,23 @@ export function projectRoot(): string {
 
 /** The root program: loads the file named by config, declares its resources, and returns the stack outputs. */
 export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
+  const state = loadForProgram(options);
+  // No stack trace is captured while the resources are declared (withoutStackTraces).
+  return outputsOf(state, declareResources(state) as unknown as Record<string, Record<string, unknown>>);
+}
+
+/**
+ * {@link runProgram} as the root `Pulumi.yaml` runs it (program-main): the same resources and
+ * outputs, declared in chunks so that the engine works on the first ones while the rest are
+ * declared ({@link declareResourcesStreamed}).
+ */
+export async function runProgramStreamed(options: RunProgramOptions = {}): Promise<ProgramOutputs> {
+  const state = loadForProgram(options);
+  return outputsOf(state, (await declareResourcesStreamed(state)) as unknown as Record<string, Record<string, unknown>>);
+}
+
+/** The file named by config, loaded and checked against the stack's account pin. */
+function loadForProgram(options: RunProgramOptions): DesiredState {
   const config = new sdk.Config("wavix-sync");
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
@@ -146,16 +199,17 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
         : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account`,
     );
   }
-  // No stack trace is captured while the resources are declared (withoutStackTraces).
-  const declared = declareResources(state) as unknown as Record<string, Record<string, unknown>>;
+  return state;
+}
 
+/** The stack outputs of declared resources: each kind's, in file order, and the audit's. */
+function outputsOf(state: DesiredState, declared: Record<string, Record<string, unknown>>): ProgramOutputs {
   // Each kind's stack outputs, in file order (subAccountIds, subAccountApiKeys, numberIds).
   const outputs = {} as ProgramOutputs;
   for (const kind of kindsInFileOrder()) {
     const part = kind.pulumi.program();
     if (part.outputs) Object.assign(outputs, part.outputs(declared[kind.pulumi.collection]));
   }
-
   const audit = state.audit;
   if (audit !== undefined) {
     const twoFa = audit.two_fa

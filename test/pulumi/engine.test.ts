@@ -260,6 +260,29 @@ ${withHook ? 'new CallWebhook("hook", { eventType: "on-call", url: "https://h.ex
     expect(writesSince(s, del)).toEqual(["DELETE /v1/calls/webhooks"]);
   }, LONG);
 
+  it("the root program sends the engine no per-registration debug message; a program of one's own still does", async () => {
+    const s = await simulator();
+    const root = track(checkoutProject({ "wavix.yaml": FILE }));
+    const pkg = track(checkoutProject());
+    const own = track(
+      consumerProject(pkg.dir, {
+        "Pulumi.yaml": "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n",
+        "index.js": `module.exports = require("wavix-sync/pulumi").runProgram();\n`,
+        "wavix.yaml": FILE,
+      }),
+    );
+    const registrations = async (p: TempProject): Promise<number> => {
+      const stack = stackOf(p, s);
+      await must(stack.preview());
+      // `--debug` shows the program's debug messages (src/pulumi/registration-logs.ts).
+      const r = await stack.cli(["preview", "--debug"]);
+      expect(r.code, r.stderr).toBe(0);
+      return (r.stdout.match(/Registering resource: t=pulumi-nodejs:dynamic\/wavix:/g) ?? []).length;
+    };
+    expect(await registrations(own)).toBeGreaterThanOrEqual(3);
+    expect(await registrations(root)).toBe(0);
+  }, LONG);
+
   it("works from a project that installed wavix-sync, whatever folder main names", async () => {
     const s = await simulator();
     const pkg = track(checkoutProject());
