@@ -8,7 +8,8 @@
  * One stack over several runs: up, a no-change preview and up, `up --replace` of every resource and
  * `pulumi state taint` of every resource (a replacement adopts the same Wavix object, so the old
  * half's delete must touch nothing — money: a number with on_delete: release), an `up --replace`
- * killed between the replacement's create and the old half's delete then `up`, refresh, the stack
+ * killed between the replacement's create and the old half's delete then `up`, `pulumi import`
+ * (refused by the engine's dynamic-provider host), refresh, the stack
  * pointed at another base URL (ids naming other objects: refused, no write), destroy.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -142,6 +143,19 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
     expect(after.filter((r) => r.urn === num.urn).map((r) => r.delete === true)).toEqual([false]);
     await project.stack.preview({ expectNoChanges: true });
   }, 180_000);
+
+  it("`pulumi import` of a dynamic resource fails in the engine's dynamic-provider host, touching neither the account nor the state", async () => {
+    const before = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string }>;
+    const mark = sim.log.length;
+    const r = await project.cli(["import", "pulumi-nodejs:dynamic/wavix:PhoneNumber", "imported", "4003", "--yes"]);
+    expect(r.code).not.toBe(0);
+    // The host reads an import through the resource's stored properties, which hold its provider
+    // (`__provider`): an import has none (@pulumi/pulumi cmd/dynamic-provider, `read`).
+    expect(r.stdout + r.stderr).toMatch(/preview failed: .*Cannot read properties of undefined \(reading 'toJavaScript'\)/);
+    expect(sim.log.length - mark).toBe(0);
+    const after = (await project.stack.exportStack()).deployment.resources as Array<{ urn: string }>;
+    expect(after.map((x) => x.urn)).toEqual(before.map((x) => x.urn));
+  }, 120_000);
 
   it("refresh reads and writes nothing; then a clean preview", async () => {
     const mark = sim.log.length;
