@@ -59,20 +59,14 @@ export { subAccountArgs, phoneNumberArgs };
  * to each resource (e.g. a parent or a provider-independent `protect`).
  */
 export function declareResources(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): DeclaredResources {
-  const out: Record<string, Record<string, unknown>> = {};
-  withoutStackTraces(() => {
-    for (const kind of kindsInFileOrder()) {
-      const declared = kind.declared(state);
-      out[kind.pulumi.collection] = declared === undefined ? {} : kind.pulumi.program().declare(declared, opts, out);
-    }
-  });
-  return out as unknown as DeclaredResources;
+  const steps = declaring(state, opts, Infinity);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
 }
 
 /** Items declared between two turns of the event loop in {@link declareResourcesStreamed}. */
 const STREAM_CHUNK = 100;
-
-const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
 /**
  * {@link declareResources}, with turns of the event loop between chunks of a kind's items (the
@@ -84,27 +78,41 @@ const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(reso
  * file value is a list declares its items independently (src/kinds/contract.ts `declare`).
  */
 export async function declareResourcesStreamed(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): Promise<DeclaredResources> {
+  const steps = declaring(state, opts, STREAM_CHUNK);
+  let step = steps.next();
+  while (!step.done) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    step = steps.next();
+  }
+  return step.value;
+}
+
+/**
+ * The one declaration loop of {@link declareResources} and {@link declareResourcesStreamed}: kind by
+ * kind in file order, a list kind's items the first alone and then `chunk` at a time, pausing
+ * (yield) after each part. No stack trace is captured while a part is declared (withoutStackTraces).
+ */
+function* declaring(state: DesiredState, opts: pulumi.CustomResourceOptions, chunk: number): Generator<void, DeclaredResources> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const kind of kindsInFileOrder()) {
     const declared = kind.declared(state);
+    const mine: Record<string, unknown> = (out[kind.pulumi.collection] = {});
+    if (declared === undefined) continue;
     const part = kind.pulumi.program();
-    if (declared === undefined) {
-      out[kind.pulumi.collection] = {};
-    } else if (!Array.isArray(declared)) {
-      out[kind.pulumi.collection] = withoutStackTraces(() => part.declare(declared, opts, out));
-      await nextTurn();
-    } else {
-      const mine: Record<string, unknown> = (out[kind.pulumi.collection] = {});
-      for (let i = 0; i < declared.length; i += i === 0 ? 1 : STREAM_CHUNK) {
-        const items = declared.slice(i, i === 0 ? 1 : i + STREAM_CHUNK);
-        Object.assign(mine, withoutStackTraces(() => part.declare(items, opts, out)));
-        await nextTurn();
-      }
+    const parts = Array.isArray(declared) ? [declared.slice(0, 1), ...chunksOf(declared.slice(1), chunk)] : [declared];
+    for (const items of parts) {
+      Object.assign(mine, withoutStackTraces(() => part.declare(items, opts, out)));
+      yield;
     }
   }
   return out as unknown as DeclaredResources;
 }
 
+function chunksOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
 
 /** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
 export function loadStateOrThrow(file: string): DesiredState {
