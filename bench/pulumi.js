@@ -40,9 +40,9 @@ function requireTs(file) {
 }
 
 /**
- * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, repeats?: number }} options
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean }} options
  */
-async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, repeats }) {
+async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false }) {
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
   if (why) return { skipped: why };
@@ -66,8 +66,8 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
     });
     const out = {};
     // A shared machine's noise is larger than the gains being measured: steps that change nothing
-    // run `repeats` times (default 3 up to 1,000 numbers, else once) and report the median.
-    const runs = repeats ?? (numbers <= 1000 ? 3 : 1);
+    // run 3 times up to 1,000 numbers (else once) and report the median.
+    const runs = numbers <= 1000 ? 3 : 1;
     for (const [name, op] of [["upAdopt", "up"], ["upNoChange", "up"], ["preview", "preview"], ["refresh", "refresh"]]) {
       const samples = [];
       let result;
