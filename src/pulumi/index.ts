@@ -20,11 +20,13 @@ export type {
 } from "./data-sources";
 export {
   declareResources,
+  declareResourcesStreamed,
   loadStateOrThrow,
   logicalName,
   phoneNumberArgs,
   projectRoot,
   runProgram,
+  runProgramStreamed,
   subAccountArgs,
 } from "./program";
 export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
