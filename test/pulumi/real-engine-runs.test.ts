@@ -113,8 +113,9 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine across failur
     const digits = seed.numbers!.map((n) => n.number);
     const { project } = await stackOn(sim, numbersFile(digits, true));
     // Kill the engine (the `pulumi` process working in this project) once 30 numbers were written.
+    let sent = false;
     const killer = setInterval(() => {
-      if (writes(sim).length >= 30) killEngineIn(project.dir);
+      if (!sent && writes(sim).length >= 30) sent = killEngineIn(project.dir);
     }, 20);
     const killed = await project.stack.up({ parallel: 8 }).then(() => undefined, (e: Error) => e);
     clearInterval(killer);
