@@ -180,6 +180,8 @@ export function languageProject(o: LanguageProjectOptions): LanguageProject {
   const providers = o.providerPaths ?? {};
   const env: Record<string, string> = {
     PATH: [TOOLS_BIN, ...(o.pathDirs ?? []), process.env.PATH ?? ""].join(path.delimiter),
+    // A plugin the engine cannot find fails at once rather than after download attempts off this machine.
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
   };
   switch (o.language) {
     case "yaml":

@@ -170,3 +170,23 @@ describe.each(["yaml", "python", "go", "typescript"] as Language[])("a %s progra
     expect(existsSync(store)).toBe(true);
   });
 });
+
+describe("a provider plugin found on PATH", () => {
+  const why = languageUnavailable("python");
+  it.skipIf(why !== undefined)(`runs a Python program through the generated SDK when Pulumi.yaml names no path${why ? ` — skipped: ${why}` : ""}`, { timeout: 900_000 }, async () => {
+    const project = languageProject({ language: "python", program: PROGRAMS.python, sdkDir: SDK, pathDirs: [PLUGIN_DIR] });
+    made.push(project.dir);
+    expect(readFileSync(path.join(project.dir, "Pulumi.yaml"), "utf8")).not.toContain("plugins:");
+    const store = path.join(project.dir, "objects.json");
+    const stack = new RealStack({
+      projectDir: project.dir,
+      env: { ...project.env, WAVIX_FIXTURE_STORE: store },
+      config: { token: `tok-${randomBytes(8).toString("hex")}`, "wavix:apiKey": `key-${randomBytes(8).toString("hex")}` },
+      secretKeys: ["token", "wavix:apiKey"],
+    });
+    await must(stack.up());
+    expect(stack.resource("ex")?.type).toBe("wavix:index:Example");
+    await must(stack.destroy());
+    expect(JSON.parse(readFileSync(store, "utf8"))).toEqual({});
+  });
+});
