@@ -14,6 +14,18 @@ const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
 
 const hasGo = () => spawnSync("go", ["version"], { encoding: "utf8" }).status === 0;
 
+/**
+ * `go build ARGS` in `cwd`, quiet when it works (a cold build prints hundreds of "go: downloading"
+ * lines); when it fails, the error carries the end of what Go printed.
+ */
+function goBuild(args, cwd) {
+  const r = spawnSync("go", ["build", ...args], { cwd, env: GO_ENV, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  if (r.status !== 0) {
+    const output = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim().split("\n").filter((l) => !l.startsWith("go: downloading"));
+    throw new Error(`go build ${args.at(-1)} failed${r.error ? ` (${r.error.message})` : ""}:\n${output.slice(-40).join("\n")}`);
+  }
+}
+
 /** sha256 of the files (paths relative to `dir`), in order. */
 function hashOf(dir, files) {
   const h = crypto.createHash("sha256");
@@ -38,7 +50,7 @@ function buildCached(o) {
   fs.rmSync(o.out, { force: true });
   fs.mkdirSync(path.dirname(o.out), { recursive: true });
   const t0 = Date.now();
-  execFileSync("go", ["build", "-trimpath", "-ldflags", o.ldflags ?? "-s -w", "-o", o.out, o.pkg], { cwd: o.moduleDir, stdio: ["ignore", "inherit", "inherit"], env: GO_ENV });
+  goBuild(["-trimpath", "-ldflags", o.ldflags ?? "-s -w", "-o", o.out, o.pkg], o.moduleDir);
   fs.writeFileSync(stampFile, stamp);
   o.log(`built ${o.label} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   return true;
@@ -49,4 +61,4 @@ function moduleDirOf(moduleDir, modulePath) {
   return execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", modulePath], { cwd: moduleDir, env: GO_ENV, encoding: "utf8" }).trim();
 }
 
-module.exports = { GO_ENV, buildCached, hasGo, hashOf, moduleDirOf };
+module.exports = { GO_ENV, buildCached, goBuild, hasGo, hashOf, moduleDirOf };

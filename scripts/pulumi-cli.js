@@ -21,8 +21,8 @@
  * finds the hosts installed beside that CLI). Each is reused while what it is built from is unchanged.
  */
 "use strict";
-const { execFileSync, spawnSync } = require("node:child_process");
-const { GO_ENV, buildCached, hasGo, moduleDirOf } = require("./go-build.js");
+const { spawnSync } = require("node:child_process");
+const { buildCached, goBuild, hasGo, moduleDirOf } = require("./go-build.js");
 const { ensurePythonEnv } = require("./python-env.js");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
@@ -108,11 +108,7 @@ function build() {
   if (!hasGo()) throw new Error("no Pulumi CLI on PATH and no Go toolchain to build one (install Go >= 1.24, or a Pulumi CLI >= 3.248)");
   log(`building the Pulumi CLI ${PINNED} from its Go module (tools/pulumi); the first build downloads its modules and takes a few minutes`);
   const t0 = Date.now();
-  execFileSync("go", ["build", "-trimpath", "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PINNED}`, "-o", CLI, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"], {
-    cwd: MODULE,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: GO_ENV,
-  });
+  goBuild(["-trimpath", "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PINNED}`, "-o", CLI, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"], MODULE);
   log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
