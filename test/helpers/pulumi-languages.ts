@@ -15,8 +15,9 @@
  *  - python: `__main__.py`, and a virtualenv of its own (`runtime.options.virtualenv`) that sees the
  *    shared one's packages (.tools/python/venv: the pinned `pulumi`) and has the generated SDK
  *    installed with pip from a copy of its folder (`pip install --no-deps`);
- *  - go: `main.go`, a go.mod requiring the SDK's module with a `replace` to its folder (the host
- *    builds the program with `go build`; GOFLAGS=-mod=mod completes go.sum from the module cache);
+ *  - go: `main.go`, a go.mod requiring the SDK's module with a `replace` to its folder and the CLI
+ *    module's requirements (so the program builds with the modules the CLI was built with); the host
+ *    builds the program with `go build`; GOFLAGS=-mod=mod completes go.sum from the module cache;
  *  - typescript: `index.ts` compiled with this repo's tsc against the generated SDK, itself compiled
  *    with its own tsconfig.json and installed in the folder's node_modules (as its package.json names
  *    it); the project runs `bin/index.js` (`typescript: false`: Pulumi's vendored TypeScript 3.8
@@ -197,11 +198,17 @@ export function languageProject(o: LanguageProjectOptions): LanguageProject {
       const sdk = needSdk(o, "go");
       const sdkModule = /^module\s+(\S+)/m.exec(readFileSync(path.join(sdk, "go.mod"), "utf8"))?.[1];
       if (!sdkModule) throw new Error(`${sdk}/go.mod names no module`);
+      // The CLI module's requirements too: the program then builds with the very module versions the
+      // CLI and the Go host were built with — already downloaded and compiled (a program requiring only
+      // sdk/v3 would select older versions of some 40 modules: downloads and minutes of compiling).
+      // Its go.sum pins them; `go build` (-mod=mod) adds what is missing.
+      const tools = readFileSync(path.join(ROOT, "tools", "pulumi", "go.mod"), "utf8");
+      const pinned = [...tools.matchAll(/^require \(\n([\s\S]*?)^\)/gm)].flatMap((m) => m[1].split("\n").map((l) => l.replace(/\/\/.*/, "").trim()).filter(Boolean));
+      const replaces = tools.split("\n").filter((l) => l.startsWith("replace "));
       writeFileSync(
         path.join(dir, "go.mod"),
-        [`module ${name}`, "", "go 1.25", "", "require (", "\tgithub.com/pulumi/pulumi/sdk/v3 v3.259.0", `\t${sdkModule} v0.0.0`, ")", "", `replace ${sdkModule} => ${sdk}`, ""].join("\n"),
+        [`module ${name}`, "", "go 1.25", "", "require (", `\t${sdkModule} v0.0.0`, ...pinned.map((l) => `\t${l}`), ")", "", `replace ${sdkModule} => ${sdk}`, ...replaces, ""].join("\n"),
       );
-      // The CLI's go.sum pins sdk/v3 and its dependencies; `go build` (-mod=mod) adds what is missing.
       cpSync(path.join(ROOT, "tools", "pulumi", "go.sum"), path.join(dir, "go.sum"));
       writeFileSync(path.join(dir, "Pulumi.yaml"), pulumiYaml(name, "runtime: go", providers));
       writeFileSync(path.join(dir, "main.go"), o.program);
