@@ -9,15 +9,21 @@
  * 2. Otherwise the pinned CLI is built once from its Go module (tools/pulumi/go.mod) into
  *    .tools/pulumi/bin (ignored by git); a build is reused while go.mod and go.sum are unchanged.
  *
- * The nodejs language host (module .../sdk/nodejs/cmd/pulumi-language-nodejs/v3) is not served by
- * the module proxy this project can reach: `pulumi-language-nodejs` beside the CLI is our stand-in,
- * a small Go program of the same module (tools/pulumi/language-nodejs/main.go), which runs a
- * project's program exactly as Pulumi's host does (the real `@pulumi/pulumi/cmd/run` in a node
- * process, the same arguments and environment). It is built whenever Go is there, also beside a
- * `pulumi` found on PATH (without Go, the engine finds the host installed beside that CLI).
+ * The language hosts beside the CLI, where the engine looks first (docs/PULUMI-TOOLING.md):
+ *  - `pulumi-language-yaml`: Pulumi YAML's own host, github.com/pulumi/pulumi-yaml at YAML_VERSION,
+ *    built in its wrapper module tools/pulumi/yaml;
+ *  - `pulumi-language-nodejs`, `pulumi-language-python` (+ Pulumi's `pulumi-language-python-exec`
+ *    script from the sdk/v3 module), `pulumi-language-go`: stand-ins for the hosts whose modules the
+ *    module proxy does not serve — small Go programs of tools/pulumi that run a program as Pulumi's
+ *    hosts do, each following its main.go step by step (tools/pulumi/language-NAME/main.go);
+ *  - the Python environment the Python host runs programs with (scripts/python-env.js).
+ * They are built whenever Go is there, also beside a `pulumi` found on PATH (without Go, the engine
+ * finds the hosts installed beside that CLI). Each is reused while what it is built from is unchanged.
  */
 "use strict";
-const { execFileSync, spawnSync } = require("node:child_process");
+const { spawnSync } = require("node:child_process");
+const { buildCached, goBuild, hasGo, moduleDirOf } = require("./go-build.js");
+const { ensurePythonEnv } = require("./python-env.js");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
 const path = require("node:path");
@@ -38,8 +44,9 @@ const from = [process.cwd(), ${JSON.stringify(ROOT)}];
 require(require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: from }));
 `;
 
-const HOST = path.join(BIN, "pulumi-language-nodejs");
-const HOST_STAMP = path.join(BIN, ".stamp-language-nodejs");
+/** Pulumi YAML's language host (tools/pulumi/yaml/go.mod pins the same). */
+const YAML_VERSION = "v1.38.1";
+const PYTHON_EXEC = "pulumi-language-python-exec";
 
 function log(msg) {
   process.stderr.write(`pulumi:cli: ${msg}\n`);
@@ -71,26 +78,37 @@ function stamp(files = ["go.mod", "go.sum"]) {
   return h.digest("hex");
 }
 
-const hostStamp = () => stamp(["go.mod", "go.sum", path.join("language-nodejs", "main.go")]);
-const hasGo = () => spawnSync("go", ["version"], { encoding: "utf8" }).status === 0;
-const GO_ENV = { ...process.env, GOFLAGS: "-mod=mod", GOTOOLCHAIN: "local" };
-
-/** The language host (tools/pulumi/language-nodejs/main.go): a second or two once the CLI is built. */
-function buildHost() {
-  const t0 = Date.now();
-  execFileSync("go", ["build", "-trimpath", "-ldflags", "-s -w", "-o", HOST, "./language-nodejs"], { cwd: MODULE, stdio: ["ignore", "inherit", "inherit"], env: GO_ENV });
-  log(`built the nodejs language host in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+/** The language hosts beside the CLI: a few seconds each once the CLI's modules are compiled. */
+function buildHosts() {
+  const common = ["go.mod", "go.sum"];
+  for (const lang of ["nodejs", "python", "go"]) {
+    buildCached({ moduleDir: MODULE, pkg: `./language-${lang}`, out: path.join(BIN, `pulumi-language-${lang}`), files: [...common, `language-${lang}/main.go`], label: `the ${lang} language host`, log });
+  }
+  // Pulumi's own script that runs a Python program, from the sdk/v3 module the CLI is built from.
+  const exec = path.join(moduleDirOf(MODULE, "github.com/pulumi/pulumi/sdk/v3"), "python", "cmd", PYTHON_EXEC);
+  const execOut = path.join(BIN, PYTHON_EXEC);
+  if (!fs.existsSync(execOut) || !fs.readFileSync(execOut).equals(fs.readFileSync(exec))) {
+    fs.rmSync(execOut, { force: true });
+    fs.copyFileSync(exec, execOut);
+    fs.chmodSync(execOut, 0o755);
+  }
+  const yaml = path.join(MODULE, "yaml");
+  buildCached({
+    moduleDir: yaml,
+    pkg: "github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml",
+    out: path.join(BIN, "pulumi-language-yaml"),
+    files: ["go.mod", "go.sum"],
+    ldflags: `-s -w -X github.com/pulumi/pulumi-yaml/pkg/version.Version=${YAML_VERSION}`,
+    label: `Pulumi YAML's language host ${YAML_VERSION} (the first build compiles its modules: a few minutes)`,
+    log,
+  });
 }
 
 function build() {
   if (!hasGo()) throw new Error("no Pulumi CLI on PATH and no Go toolchain to build one (install Go >= 1.24, or a Pulumi CLI >= 3.248)");
   log(`building the Pulumi CLI ${PINNED} from its Go module (tools/pulumi); the first build downloads its modules and takes a few minutes`);
   const t0 = Date.now();
-  execFileSync("go", ["build", "-trimpath", "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PINNED}`, "-o", CLI, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"], {
-    cwd: MODULE,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: GO_ENV,
-  });
+  goBuild(["-trimpath", "-ldflags", `-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=${PINNED}`, "-o", CLI, "github.com/pulumi/pulumi/pkg/v3/cmd/pulumi"], MODULE);
   log(`built in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 
@@ -110,18 +128,11 @@ function main() {
   } else {
     log(`cached build of ${PINNED} in .tools/pulumi/bin`);
   }
-  // The language host the engine starts for a project's own program.
-  const hostFresh = fs.existsSync(HOST) && fs.existsSync(HOST_STAMP) && fs.readFileSync(HOST_STAMP, "utf8") === hostStamp();
-  if (!hostFresh) {
-    fs.rmSync(HOST, { force: true });
-    fs.rmSync(HOST_STAMP, { force: true });
-    if (hasGo()) {
-      buildHost();
-      fs.writeFileSync(HOST_STAMP, hostStamp());
-    } else {
-      log("no Go toolchain: the nodejs language host installed beside the Pulumi CLI is used");
-    }
-  }
+  // The language hosts the engine starts for a project's own program.
+  fs.rmSync(path.join(BIN, ".stamp-language-nodejs"), { force: true }); // the stamp before scripts/go-build.js
+  if (hasGo()) buildHosts();
+  else log("no Go toolchain: the language hosts installed beside the Pulumi CLI are used");
+  ensurePythonEnv();
   process.stdout.write(`${CLI}\n`);
 }
 

@@ -327,8 +327,9 @@ export class RealStack {
     return this.operation(["up", "--yes", "--skip-preview"]);
   }
 
-  preview(): Promise<OperationResult> {
-    return this.operation(["preview"]);
+  /** `pulumi preview`; with `expectNoChanges`, `--expect-no-changes` (the CLI fails on any change). */
+  preview(options: { expectNoChanges?: boolean } = {}): Promise<OperationResult> {
+    return this.operation(["preview", ...(options.expectNoChanges ? ["--expect-no-changes"] : [])]);
   }
 
   refresh(): Promise<OperationResult> {
@@ -350,6 +351,13 @@ export class RealStack {
   private checkpoint(): { latest?: { resources?: Array<Record<string, unknown>> } } | undefined {
     const file = this.checkpointFile();
     return file ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: { resources?: Array<Record<string, unknown>> } } }).checkpoint : undefined;
+  }
+
+  /** What `pulumi stack export` prints (secrets stay encrypted, as a user would share it). */
+  async exportText(): Promise<string> {
+    const r = await this.cli(["stack", "export"]);
+    if (r.code !== 0) throw new Error(`pulumi stack export: ${r.stderr}`);
+    return r.stdout;
   }
 
   /** The checkpoint file's text, as the engine wrote it. */
