@@ -77,7 +77,7 @@ type ViewOf<K> = K extends { declared(state: infer V): unknown } ? V : never;
 type ViewMisfits = RegisteredKind extends infer K ? (K extends { name: infer N } ? (DesiredState extends ViewOf<K> ? ([Exclude<keyof ViewOf<K>, keyof DesiredState>] extends [never] ? never : N) : N) : never) : never;
 type MustBeNone<T extends never> = T;
 /** Compile-time check: the engine hands each kind `DesiredState` as its view; a kind reading a part not here fails to compile, named. */
-export type KindViewsFit = MustBeNone<ViewMisfits>;
+type KindViewsFit = MustBeNone<ViewMisfits>;
 
 /** The file's `safety:` section; absent keys take the defaults of src/plan/safety.ts. */
 export interface SafetySettings {
