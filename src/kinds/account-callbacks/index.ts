@@ -8,7 +8,7 @@
  * flag when the file's `account_callbacks` changed (README, "Account callback defaults").
  */
 import { PROFILE_KEY, type AccountCallbacksOp, type AccountCallbacksPart, type DesiredAccountCallbacks } from "./types";
-import type { Kind, KindPlan, OpBase, Write } from "../../kit/contract";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";

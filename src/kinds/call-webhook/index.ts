@@ -4,7 +4,7 @@
  */
 import type { CallWebhookEventType } from "../../client/types";
 import type { CallWebhookOp, CallWebhookPart, DeclaredCallWebhooks } from "./types";
-import type { Kind, KindPlan, OpBase, Write } from "../../kit/contract";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { deleteWebhook, diffWebhook, EVENT_TYPES, listWebhooks, upsertWebhook } from "./handler";
 import { callWebhooksFragment } from "./schema";

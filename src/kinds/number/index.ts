@@ -9,7 +9,7 @@ import type { WavixNumber } from "../../client/types";
 import type { DesiredNumber, NumberPart, TenantRef } from "./types";
 import type { NumberOp, NumberOwner } from "./op";
 import type { SubAccountPart } from "../sub-account/public";
-import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, OpBase, Write } from "../../kit/contract";
+import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, Write } from "../../kit/contract";
 import { subAccountList } from "../sub-account/public";
 import { SIP_TRUNK_KIND, trunkList, type SipTrunkPart } from "../sip-trunk/public";
 import { resolveTrunkLabels, withMadeTrunks } from "./trunks";

@@ -8,7 +8,7 @@
 import type { SenderId } from "../../client/types";
 import type { DesiredSenderId, SenderIdOp, SenderIdPart } from "./types";
 import { quoteName } from "../../kit/file/messages";
-import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../../kit/contract";
+import type { Kind, KindPlan, PlanContext, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { describeError } from "../../kit/change/error-text";
 import { accountLinkedNumbers } from "../ten-dlc-number/public";

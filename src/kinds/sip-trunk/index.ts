@@ -7,7 +7,7 @@ import type { SipTrunk, SipTrunkSummary, WavixNumber } from "../../client/types"
 import type { DesiredSipTrunk, SipTrunkPart } from "./types";
 import type { SipTrunkOp } from "./op";
 import { SIP_TRUNK_KIND, TRUNK_LIST, trunkList } from "./public";
-import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../../kit/contract";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { listAllNumbers, type NumberPart } from "../number/public";
 import {
@@ -16,7 +16,6 @@ import {
   createTrunk,
   deleteTrunk,
   diffTrunk,
-  listAllTrunks,
   matchTrunk,
   passwordDiff,
   passwordProblem,
@@ -24,8 +23,6 @@ import {
   readTrunks,
   trunkSettingsOf,
   updateTrunk,
-  type MadeTrunk,
-  type TrunkSettings,
 } from "./handler";
 import { sipTrunksFragment } from "./schema";
 import { sipTrunkFileForm } from "./file";

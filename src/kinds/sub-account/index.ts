@@ -6,7 +6,7 @@ import type { SubAccount } from "../../client/types";
 import type { DesiredSubAccount, SubAccountPart } from "./types";
 import type { SubAccountOp } from "./op";
 import { subAccountList, SUB_ACCOUNT_LIST } from "./public";
-import type { ConfirmContext, Kind, KindPlan, OpBase, PlanContext, Write } from "../../kit/contract";
+import type { ConfirmContext, Kind, KindPlan, Write } from "../../kit/contract";
 import type { ChangeResult } from "../../kit/change/types";
 import { reportedResult } from "../../kit/contract";
 import {

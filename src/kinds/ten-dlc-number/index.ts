@@ -5,7 +5,7 @@
  * A link's status (PENDING, APPROVED, FAILED...) is shown as a note and never changes the plan.
  */
 import type { DesiredCampaignNumbers, TenDlcNumberOp, TenDlcNumberPart } from "./types";
-import type { Kind, KindPlan, OpBase, Write } from "../../kit/contract";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { campaignKey, linkKey, linkNumber, missingCampaignMessage, readCampaign, unlinkNumber, type CampaignRead } from "./handler";
 import { tenDlcCampaignNumbersFragment } from "./schema";
