@@ -9,7 +9,7 @@ import { ForbiddenError, NotFoundError } from "../client";
 import type { DesiredState } from "../config/types";
 import { checkFile, checkTarget, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../plan";
 import type { RunReport } from "./guard";
-import { describeError } from "../plan/error-text";
+import { describeError } from "../kit/change/error-text";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 

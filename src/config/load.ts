@@ -11,11 +11,11 @@
 import { readFileSync, statSync } from "node:fs";
 import type { ErrorObject } from "ajv";
 import type { Document } from "yaml";
-import { yamlLib } from "./yaml-lib";
+import { yamlLib } from "../kit/file/yaml-lib";
 import type { ConfigProblem, DesiredState } from "./types";
-import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "./yaml-nodes";
+import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type PathSegment } from "../kit/file/yaml-nodes";
 import { schemaErrors } from "./schema";
-import { closestKey, orList, valueErrorMessage, valueErrorRank } from "./messages";
+import { closestKey, orList, valueErrorMessage, valueErrorRank } from "../kit/file/messages";
 import { asciiUrls, findSecretKeys, findSecretValues, isSecretKey, SECRET_KEY_MESSAGE, SECRET_VALUE_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
 import { normalizeDesiredState } from "./normalize";
 import { decodeConfigBytes, MAX_CONFIG_BYTES, tooLargeMessage } from "./decode";

@@ -5,9 +5,9 @@
  */
 import { kindsInFileOrder } from "../kinds";
 import type { AuditConfig, DesiredState, SourcePosition } from "./types";
-import type { PathSegment } from "./yaml-nodes";
+import type { PathSegment } from "../kit/file/yaml-nodes";
 
-export { TRANSPORT_VALUES, normalizeDigits, transportCode, transportName, type TransportName } from "./transport";
+export { TRANSPORT_VALUES, normalizeDigits, transportCode, transportName, type TransportName } from "../kit/file/transport";
 
 /** Looks up where a path is in the file; undefined when unknown (a state built in code). */
 export type PositionLookup = (segments: readonly PathSegment[]) => SourcePosition | undefined;
@@ -36,7 +36,7 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
     if (declared !== undefined) (state as unknown as Obj)[kind.file.key] = declared;
   }
 
-  // The account pin and the safety limits (src/plan/account.ts, src/plan/safety.ts).
+  // The account pin and the safety limits (src/kit/provider/account-pin.ts, src/plan/safety.ts).
   if (typeof data.account_id === "number") state.account_id = data.account_id;
   if (data.safety !== undefined) {
     const s = data.safety as Obj;

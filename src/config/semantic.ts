@@ -4,18 +4,13 @@
  * They read the plain data defensively: the schema may have failed on the same file.
  */
 import type { Node } from "yaml";
-import { yamlLib } from "./yaml-lib";
-import type { PathSegment } from "./yaml-nodes";
-import { quote, quoteName } from "./messages";
+import { yamlLib } from "../kit/file/yaml-lib";
+import type { PathSegment } from "../kit/file/yaml-nodes";
+import { quote, quoteName } from "../kit/file/messages";
 import { kindsInFileOrder } from "../kinds";
+import type { RawProblem } from "../kit/file/problems";
 
-/** A problem before positions are attached: where (path, and whether the key or the value) and what. */
-export interface RawProblem {
-  segments: PathSegment[];
-  /** Point at the key of the last segment rather than at its value. */
-  atKey?: boolean;
-  message: string;
-}
+export type { RawProblem } from "../kit/file/problems";
 
 type Obj = Record<string, unknown>;
 

@@ -10,9 +10,9 @@
  */
 import type { DesiredState } from "./types";
 import { kindsInFileOrder } from "../kinds";
-import { emitMap, schemaHeader } from "./yaml-emit";
+import { emitMap, schemaHeader } from "../kit/file/yaml-emit";
 
-export { yamlScalar, emitItem, schemaHeader, topLevelYaml } from "./yaml-emit";
+export { yamlScalar, emitItem, schemaHeader, topLevelYaml } from "../kit/file/yaml-emit";
 
 /** Options of `stringifyDesiredState`. */
 export interface StringifyOptions {

@@ -2,8 +2,12 @@
  * The registry of resource kinds: the one list the plan engine, `validate`, `export`, the
  * renderers and the file schema iterate (docs/ARCHITECTURE.md, "Resource kinds"). Adding a kind
  * is one line here; its order is the order of plans, reports and apply results.
+ *
+ * The third floor (docs/ARCHITECTURE.md, "The four floors"): it imports the kinds; only what sits
+ * above it (the file loader, the plan engine, export, the renderers, the Pulumi faces, the CLI)
+ * imports it.
  */
-import type { AnyKind } from "./contract";
+import type * as contract from "../kit/contract";
 import { subAccountKind } from "./sub-account";
 import { callWebhookKind } from "./call-webhook";
 import { numberKind } from "./number";
@@ -24,6 +28,9 @@ const REGISTRY = [
 
 /** A registered kind, with its own types (`ChangeKind` is the union of their names). */
 export type RegisteredKind = (typeof REGISTRY)[number];
+
+/** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */
+export type AnyKind = contract.AnyKind<RegisteredKind["name"]>;
 
 /** Every kind, in registry order. */
 export const KINDS: readonly AnyKind[] = REGISTRY;
@@ -71,4 +78,4 @@ export function applyWaves(kinds: readonly AnyKind[] = KINDS): AnyKind[][] {
   return waves;
 }
 
-export type { AnyKind, Kind, KindPlan, KindChange, Write, WriteReport, FileFragment, OpBase } from "./contract";
+export type { Kind, KindPlan, KindChange, Write, WriteReport, FileFragment, OpBase } from "../kit/contract";

@@ -8,9 +8,10 @@ import pLimit from "p-limit";
 import type { WavixClient } from "../client";
 import type { DesiredState } from "../config/types";
 import { applyWaves, KINDS } from "../kinds";
-import type { AnyKind, OpBase, ReadCache, Write, WriteNote } from "../kinds/contract";
-import type { ApplyResult, ChangeKind, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
-import { describeError } from "./error-text";
+import type { AnyKind } from "../kinds";
+import type { OpBase, ReadCache, Write, WriteNote } from "../kit/contract";
+import type { ApplyResult, ChangeKind, ChangeOwner, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
+import { describeError } from "../kit/change/error-text";
 
 export interface PlanOptions {
   /** Remove (or disable, for a kind that has no delete) what the file does not declare, kind by kind. @default false */
@@ -116,7 +117,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     const part = await kind.plan(ctx, declared[i], current[i]);
     for (const c of part.changes) {
       const op: OpBase = c.op;
-      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, ...(c.owner ? { owner: c.owner } : {}) });
+      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, ...(c.owner ? { owner: c.owner as ChangeOwner } : {}) });
       ops.push({ kind: kind.name, key: op.key, action: op.action, destructive: c.destructive ?? op.action === "delete", data: op });
     }
     for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message });

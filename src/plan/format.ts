@@ -2,7 +2,8 @@
  * Human rendering of a plan and of apply results, in the manner of `terraform plan`:
  * `+ create`, `~ update`, `- delete`, each changed field `before → after`, secrets `(sensitive)`.
  */
-import { UNREADABLE, type CanonicalDestination, type FieldDiff } from "../resources/diff";
+import { UNREADABLE, type FieldDiff } from "../kit/change/diff";
+import type { CanonicalDestination } from "../kinds/number/public";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
 import { maskDeep, maskText } from "./mask";
 import { kindNamed } from "../kinds";

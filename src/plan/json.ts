@@ -2,7 +2,7 @@
  * Machine rendering: `plan --json` and `apply --json`, exactly as docs/CONTRACT.md part 5 shows.
  * Fields are picked explicitly so nothing internal (ids, current records, keys) can leak.
  */
-import type { FieldDiff } from "../resources/diff";
+import type { FieldDiff } from "../kit/change/diff";
 import type { ApplyResult, Plan } from "./types";
 import { maskDeep, maskText } from "./mask";
 

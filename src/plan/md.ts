@@ -9,7 +9,7 @@
  * Values go through {@link formatFieldValue}, the terminal's own formatting, so what the terminal
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
-import type { FieldDiff } from "../resources/diff";
+import type { FieldDiff } from "../kit/change/diff";
 import { formatFieldValue, ownerNote, rerunNote } from "./format";
 import { maskText } from "./mask";
 import { shortDigest } from "./saved";

@@ -5,17 +5,18 @@
  * those changes, after re-reading only what they touch and refusing when any of it changed.
  *
  * Generic over the registry like the engine: each kind says how its ops are saved, loaded and
- * rechecked (`Kind.saved`, src/kinds/contract.ts); this module never names a kind.
+ * rechecked (`Kind.saved`, src/kit/contract.ts); this module never names a kind.
  */
 import { createHash } from "node:crypto";
 import type { WavixClient } from "../client";
 import type { SafetySettings } from "../config/types";
 import { KINDS } from "../kinds";
-import type { AnyKind, Drift, OpBase } from "../kinds/contract";
-import { SavedPlanNotReadyError } from "../kinds/saved-data";
-import { canonicalKey, SENSITIVE, type FieldDiff } from "../resources/diff";
+import type { AnyKind } from "../kinds";
+import type { Drift, OpBase } from "../kit/contract";
+import { SavedPlanNotReadyError } from "../kit/file/saved-data";
+import { canonicalKey, SENSITIVE, type FieldDiff } from "../kit/change/diff";
 import type { Op, PreparedPlan } from "./engine";
-import { describeError } from "./error-text";
+import { describeError } from "../kit/change/error-text";
 import type { ChangeAction, ChangeKind, Plan, PlanProblem, PlanSummary, Unmanaged } from "./types";
 
 /** The `format` of every saved plan. */

@@ -1,11 +1,14 @@
 /**
  * The plan is plain data; rendering is separate (`format.ts` for people, `json.ts` for machines).
  */
-import type { FieldDiff } from "../resources/diff";
+import type { FieldDiff } from "../kit/change/diff";
+import type * as change from "../kit/change/types";
+import type { ChangeAction } from "../kit/change/types";
+import type { RegisteredKind } from "../kinds";
 
 /** A resource kind's name as plans show it (`sub_account`): one per kind of the registry (src/kinds/index.ts). */
-export type ChangeKind = import("../kinds").RegisteredKind["name"];
-export type ChangeAction = "create" | "update" | "delete";
+export type ChangeKind = RegisteredKind["name"];
+export type { ChangeAction, ItemOutcome } from "../kit/change/types";
 
 export interface PlannedChange {
   kind: ChangeKind;
@@ -18,11 +21,7 @@ export interface PlannedChange {
 }
 
 /** The owner of a planned item: another item, by kind and key (and its Wavix id). */
-export interface ChangeOwner {
-  kind: ChangeKind;
-  key: string;
-  id?: number;
-}
+export type ChangeOwner = change.ChangeOwner<ChangeKind>;
 
 /** Something declared that cannot be planned (a number the account does not own, an ambiguous name). */
 export interface PlanProblem {
@@ -63,28 +62,8 @@ export interface Plan {
   saved?: { digest: string };
 }
 
-/**
- * `pending`: written, but an asynchronous part had not shown when `--wait` ran out (the API may
- * still be applying it); `not_started`: never sent, because the run was interrupted (Ctrl-C).
- */
-export type ItemOutcome = "ok" | "failed" | "pending" | "not_started";
-
-export interface ChangeResult {
-  kind: ChangeKind;
-  key: string;
-  action: ChangeAction;
-  outcome: ItemOutcome;
-  /** Why it failed: the API's message, with the field it named. Never a secret. */
-  error?: string;
-  /** The Wavix id of what a create made (or adopted), when the kind has one (a sub-account's). */
-  id?: string | number;
-  /** Set when a create whose outcome was unknown was found by re-reading instead of sent again. */
-  reconciled?: boolean;
-  /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */
-  adopted?: boolean;
-  /** `false` when re-running cannot fix this failure (a twin, a name the API keeps otherwise): a person must. */
-  rerunHelps?: false;
-}
+/** The result of one planned change once carried out (src/kit/change/types.ts), of a registered kind. */
+export type ChangeResult = change.ChangeResult<ChangeKind>;
 
 export interface ApplyResult {
   results: ChangeResult[];

@@ -5,7 +5,7 @@
  * `WAVIX_BASE_URL`. The data is what the audit module computes, so CLI and Pulumi agree.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as sdk from "./sdk";
+import * as sdk from "../kit/pulumi/sdk";
 import { WavixClient } from "../client";
 import { getBrandVettingsData, getTwoFaEventsData, type AuditClient, type BrandVettingsData, type TwoFaEventsData } from "../audit";
 import { parseDesiredState } from "../config";

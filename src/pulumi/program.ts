@@ -6,7 +6,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import * as sdk from "./sdk";
+import * as sdk from "../kit/pulumi/sdk";
 import type { CallWebhookEventType } from "../client/types";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
@@ -75,7 +75,7 @@ const STREAM_CHUNK = 100;
  * leaves only after the last resource is built, and only then does the engine start the
  * dynamic-provider plugin (about a second: Node.js and `@pulumi/pulumi`); streamed, the plugin starts
  * while the program is still declaring. The same resources, names, options and order: a kind whose
- * file value is a list declares its items independently (src/kinds/contract.ts `declare`).
+ * file value is a list declares its items independently (src/kit/contract.ts `declare`).
  */
 export async function declareResourcesStreamed(state: DesiredState, opts: pulumi.CustomResourceOptions = {}): Promise<DeclaredResources> {
   const steps = declaring(state, opts, STREAM_CHUNK);

@@ -5,14 +5,13 @@
  * long as state may hold a version-1 loader; everything behind it may change freely.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as impl from "./provider-impl";
-import { recordKept } from "./provider-host";
+import { applyConfig, dynamicProvider, providerContext } from "./provider-host";
 import { KINDS } from "../kinds";
 
-/** The provider of a type name (`PhoneNumber`): every registered kind's, by its Pulumi type. */
-function providerOf(type: string): object | undefined {
+/** The dynamic provider of a type name (`PhoneNumber`): every registered kind's, by its Pulumi type. */
+function providerOf(type: string): pulumi.dynamic.ResourceProvider | undefined {
   const kind = KINDS.find((k) => k.pulumi.type === type);
-  return kind?.pulumi.provider();
+  return kind ? dynamicProvider(kind.provider()) : undefined;
 }
 
 function load(provider: { kind: string }, req: pulumi.dynamic.ConfigureRequest): void {
@@ -20,14 +19,14 @@ function load(provider: { kind: string }, req: pulumi.dynamic.ConfigureRequest):
   if (!methods) {
     throw new Error(`this wavix-sync has no Pulumi provider ${JSON.stringify(provider.kind)} (state written by another version?)`);
   }
-  Object.assign(provider, methods, keepingDiff(provider.kind, methods as pulumi.dynamic.ResourceProvider));
-  impl.applyConfig(req);
+  Object.assign(provider, methods, keepingDiff(provider.kind, methods));
+  applyConfig(req);
 }
 
 /**
  * The kind's diff, noting each id a declared resource keeps (a diff that replaces nothing): the
  * delete of another state entry naming the same Wavix object — the old half of a replacement an
- * interrupted deployment left pending — then touches nothing (provider-host.ts `recordKept`).
+ * interrupted deployment left pending — then touches nothing (src/kit/provider/session.ts `recordKept`).
  */
 function keepingDiff(kind: string, methods: pulumi.dynamic.ResourceProvider): Partial<pulumi.dynamic.ResourceProvider> {
   const diff = methods.diff;
@@ -35,7 +34,7 @@ function keepingDiff(kind: string, methods: pulumi.dynamic.ResourceProvider): Pa
   return {
     async diff(id, olds, news) {
       const result = await diff.call(methods, id, olds, news);
-      if (!result.replaces || result.replaces.length === 0) recordKept(kind, id);
+      if (!result.replaces || result.replaces.length === 0) providerContext().recordKept(kind, id);
       return result;
     },
   };

@@ -5,7 +5,7 @@
  * Each kind's resource lives in its folder (src/kinds/<kind>/pulumi.ts); this module keeps the
  * names the `wavix-sync/pulumi` entry has always exported.
  */
-export { RESOURCE_MODULE } from "./module";
+export { RESOURCE_MODULE } from "../kit/pulumi/module";
 export { SubAccount, type SubAccountArgs } from "../kinds/sub-account/pulumi";
 export { PhoneNumber, type PhoneNumberArgs, type DestinationArgs } from "../kinds/number/pulumi";
 export { CallWebhook, type CallWebhookArgs } from "../kinds/call-webhook/pulumi";

@@ -9,7 +9,7 @@
  */
 import type { WavixClient } from "../client";
 import type { DesiredState } from "../config/types";
-import { schemaHeader, topLevelYaml } from "../config/yaml-emit";
+import { schemaHeader, topLevelYaml } from "../kit/file/yaml-emit";
 import { kindsInFileOrder } from "../kinds";
 
 /** Options of `streamExport`. */

@@ -1,14 +1,16 @@
 /**
  * The simulated operations: seed part 4 plus the official operations of docs/CONTRACT.md part 2.
  * Each route names the scope resource it needs (seed part 5); GET needs `read`, the rest `write`.
+ * The route table composes the per-area route modules (messaging-routes.ts, trunk-routes.ts),
+ * which never import it.
  */
 import type { Call, CallWebhookEventType, Pagination, SubAccount, WavixNumber } from "../client/types";
 import { json, notFound, forbidden, type SimResponse, ValidationFailure } from "./http";
 import { setEndpoints, type SimStore } from "./store";
 import type { Scope } from "./types";
-import type { SimVariation } from "./variations";
-import { MESSAGING_ROUTES } from "./messaging";
-import { createTrunk, deleteTrunk, getTrunk, listTrunksOf, replaceTrunk } from "./trunks";
+import type { Route, RouteContext } from "./route-types";
+import { MESSAGING_ROUTES } from "./messaging-routes";
+import { createTrunk, deleteTrunk, getTrunk, listTrunksOf, replaceTrunk } from "./trunk-routes";
 import {
   checkName,
   E164,
@@ -23,32 +25,7 @@ import {
   type JsonObject,
 } from "./validate";
 
-export interface RouteContext {
-  store: SimStore;
-  /** The organisation the key authenticates as. */
-  org: number;
-  params: string[];
-  query: URLSearchParams;
-  /** Parsed JSON body (`undefined` when none). */
-  body: unknown;
-  maxPerPage: number;
-  asyncDelayMs: number;
-  /** Run `fn` after `ms` unless the simulator closes first. */
-  schedule(ms: number, fn: () => void): void;
-  /** Variations being played (src/simulator/variations.ts). */
-  variations: ReadonlySet<SimVariation>;
-}
-
-export interface Route {
-  method: string;
-  pattern: RegExp;
-  resource: Scope;
-  handle(ctx: RouteContext): SimResponse;
-  /** Response schema (schemas/api) of a success answer: checked in tests, shaped by variations. */
-  response?: string;
-  /** Status of a validation error: 400 unless the official operation declares only 422. @default 400 */
-  validationStatus?: number;
-}
+export type { Route, RouteContext } from "./route-types";
 
 /** Bulk update and release take at most this many ids per request. */
 export const MAX_BULK_IDS = 100;

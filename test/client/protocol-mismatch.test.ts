@@ -1,13 +1,13 @@
 /**
  * A scheme mismatch is answered the same every time: it is never retried, and the message names it
  * (src/client/errors/network-error.ts `protocolMismatch`, used by the retry policy and by
- * src/plan/error-text.ts). The peer here is a raw loopback socket that answers in TLS, as an https
+ * src/kit/change/error-text.ts). The peer here is a raw loopback socket that answers in TLS, as an https
  * server does to a plain-http request: a TLS alert record (content type 21, version 3.3).
  */
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { NetworkError, protocolMismatch, WavixClient } from "../../src/client";
-import { describeError } from "../../src/plan/error-text";
+import { describeError } from "../../src/kit/change/error-text";
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((r) => (server ? server.close(() => r()) : r())));

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
-import { canonicalKey } from "../../src/resources/diff";
+import { canonicalKey } from "../../src/kit/change/diff";
 import { runCli, scratch, writeYaml } from "../helpers/cli";
 
 const KEY = "test-master-key-5f1c";

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { WavixClient } from "../../src/client";
 import { applyPlan, type Op, type PreparedPlan } from "../../src/plan";
-import { reportedResult, type AnyKind, type OpBase } from "../../src/kinds/contract";
+import { reportedResult, type OpBase } from "../../src/kit/contract";
+import type { AnyKind } from "../../src/kinds";
 import { KINDS } from "../../src/kinds";
 
 function standIn(name: string, sent: string[], after?: string[]): AnyKind {

@@ -1,4 +1,4 @@
-// What a safety limit counts (src/kinds/contract.ts `destructive`, src/plan/engine.ts
+// What a safety limit counts (src/kit/contract.ts `destructive`, src/plan/engine.ts
 // `destructiveCount`): a pruned sub-account (disabled) and a pruned call webhook (deleted) are
 // destructive; creates and updates are not. Against the real simulator over HTTP.
 import { afterEach, describe, expect, it } from "vitest";

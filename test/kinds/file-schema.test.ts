@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { assembleFileSchema, fileSchemaText } from "../../src/kinds/file-schema";
+import { assembleFileSchema, fileSchemaText } from "../../src/config/file-schema";
 import { KINDS } from "../../src/kinds";
 
 const PUBLISHED = path.join(__dirname, "..", "..", "schemas", "wavix.schema.json");

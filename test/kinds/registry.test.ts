@@ -4,7 +4,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { applyWaves, KINDS, kindRank, kindsInFileOrder } from "../../src/kinds";
-import type { AnyKind } from "../../src/kinds/contract";
+import type { AnyKind } from "../../src/kinds";
 
 const ROOT = path.join(__dirname, "..", "..");
 

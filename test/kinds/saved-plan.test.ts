@@ -1,5 +1,5 @@
 /**
- * The saved-plan part of the kinds contract (`Kind.saved`, src/kinds/contract.ts): every kind that
+ * The saved-plan part of the kinds contract (`Kind.saved`, src/kit/contract.ts): every kind that
  * supports it gives back, from the saved JSON, ops that make the same writes; a kind without it makes
  * `plan --save` refuse, naming the kind, only when the plan holds one of its changes.
  */
@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WavixClient } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
 import { KINDS } from "../../src/kinds";
-import { NO_EARLIER_WRITES, type AnyKind } from "../../src/kinds/contract";
+import { NO_EARLIER_WRITES } from "../../src/kit/contract";
+import type { AnyKind } from "../../src/kinds";
 import { checkTarget, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
 import { startSimulator, type Simulator } from "../../src/simulator";
 

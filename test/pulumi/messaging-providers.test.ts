@@ -5,9 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseDesiredState } from "../../src/config";
 import { applyConfig } from "../../src/pulumi/provider-host";
-import { AccountCallbacks } from "../../src/kinds/account-callbacks/provider";
-import { SenderId } from "../../src/kinds/sender-id/provider";
-import { TenDlcCampaignNumber } from "../../src/kinds/ten-dlc-number/provider";
+import { AccountCallbacks, SenderId, TenDlcCampaignNumber } from "../../src/pulumi/provider-impl";
 import type { SenderIdInputs } from "../../src/pulumi/types";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { capturePulumiResources } from "../helpers/pulumi-host";

@@ -1,5 +1,5 @@
 /**
- * What loading the program side costs inside Pulumi's runner (src/pulumi/sdk.ts). The runner
+ * What loading the program side costs inside Pulumi's runner (src/kit/pulumi/sdk.ts). The runner
  * (`@pulumi/pulumi/cmd/run`) has loaded the SDK's runtime modules before it requires the program;
  * the SDK's index (`require("@pulumi/pulumi")`) would add the Automation API and closure
  * serialization, and with them TypeScript (0.55–0.65 s, measured in the runner), before the first

@@ -16,7 +16,7 @@ export function isNetworkError(error: unknown): error is NetworkError {
  * A scheme mismatch behind a network error, from its message and cause chain: `tls-to-http` when a
  * TLS handshake met a plain-http server (OpenSSL's "wrong version number"), `http-to-tls` when the
  * HTTP parser met a TLS server (`HPE_*`). The same every time it is tried: never retried
- * (request.ts), and worded as one sentence for a person (plan/error-text.ts).
+ * (request.ts), and worded as one sentence for a person (src/kit/change/error-text.ts).
  */
 export function protocolMismatch(error: NetworkError): "tls-to-http" | "http-to-tls" | undefined {
   for (let e: unknown = error, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {

@@ -1,6 +1,6 @@
 /** `account_callbacks:` in the file: two URLs; only the keys present are sent. */
-import type { DesiredAccountCallbacks } from "../../config/types";
-import type { FileForm } from "../contract";
+import type { DesiredAccountCallbacks } from "./types";
+import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -7,23 +7,20 @@
  * sends nothing and says, as a note, that they cannot be read back. A GitOps pipeline passes the
  * flag when the file's `account_callbacks` changed (README, "Account callback defaults").
  */
-import type { DesiredAccountCallbacks } from "../../config/types";
-import type { Kind, KindPlan, OpBase, Write } from "../contract";
-import { reportedResult } from "../contract";
+import { PROFILE_KEY, type AccountCallbacksOp, type AccountCallbacksPart, type DesiredAccountCallbacks } from "./types";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
+import { reportedResult } from "../../kit/contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
 import { accountCallbacksSaved } from "./saved";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
-/** The key plans show. */
-export const PROFILE_KEY = "profile";
-
-export type AccountCallbacksOp = OpBase & { action: "update"; desired: DesiredAccountCallbacks };
+export { PROFILE_KEY, type AccountCallbacksOp } from "./types";
 
 const declaredFields = (d: DesiredAccountCallbacks) => CALLBACK_FIELDS.filter((k) => d[k] !== undefined);
 
-export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallbacks, true, AccountCallbacksOp, "AccountCallbacks"> = {
+export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallbacks, true, AccountCallbacksOp, "AccountCallbacks", AccountCallbacksPart> = {
   name: "account_callbacks",
   label: { one: "account callback", many: "account callbacks" },
   file: accountCallbacksFragment,
@@ -37,9 +34,9 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
   pulumi: {
     type: "AccountCallbacks",
     collection: "accountCallbacks",
-    provider: () => (require("./provider") as typeof import("./provider")).AccountCallbacks,
     program: () => (require("./pulumi") as typeof import("./pulumi")).accountCallbacksProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).accountCallbacksProvider,
   declared: (state) => state.account_callbacks,
   count: (declared) => declaredFields(declared).length,
 

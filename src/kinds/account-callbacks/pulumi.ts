@@ -3,10 +3,10 @@
  * `pulumi-nodejs:dynamic/wavix:AccountCallbacks` (one per stack; its provider is ./provider.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
-import type { DesiredAccountCallbacks } from "../../config/types";
-import type { PulumiProgramPart } from "../contract";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
+import type { DesiredAccountCallbacks } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 
 export interface AccountCallbacksArgs {
   smsRelayUrl?: pulumi.Input<string>;

@@ -6,11 +6,10 @@
  * recheck has nothing to compare. It sends the one `GET /v1/profile` the plan's read sent, so a key
  * that may not use the profile is refused before anything is written.
  */
-import type { DesiredAccountCallbacks } from "../../config/types";
-import type { SavedPlanSupport } from "../contract";
-import { httpUrl, record, SavedDataError } from "../saved-data";
+import type { SavedPlanSupport } from "../../kit/contract";
+import { httpUrl, record, SavedDataError } from "../../kit/file/saved-data";
 import { CALLBACK_FIELDS } from "./file";
-import { PROFILE_KEY, type AccountCallbacksOp } from "./index";
+import { PROFILE_KEY, type AccountCallbacksOp, type DesiredAccountCallbacks } from "./types";
 
 export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp> = {
   save(op) {

@@ -1,5 +1,5 @@
-/** The file's `account_callbacks:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
-import type { FileFragment } from "../contract";
+/** The file's `account_callbacks:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
+import type { FileFragment } from "../../kit/contract";
 
 export const accountCallbacksFragment: FileFragment = {
   order: 60,

@@ -5,7 +5,7 @@
  */
 import type { WavixClient } from "../../client";
 import type { CallWebhookEventType } from "../../client/types";
-import type { KindExport } from "../contract";
+import type { KindExport } from "../../kit/contract";
 import { EVENT_TYPES, listWebhooks } from "./handler";
 
 async function read(client: WavixClient): Promise<{ value: Partial<Record<CallWebhookEventType, string>>; warnings: string[] }> {

@@ -1,7 +1,7 @@
 /** `call_webhooks:` in the file: a URL per event type; only the event types present are managed. */
 import type { CallWebhookEventType } from "../../client/types";
-import type { FileForm } from "../contract";
-import type { DeclaredCallWebhooks } from "./index";
+import type { FileForm } from "../../kit/contract";
+import type { DeclaredCallWebhooks } from "./types";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

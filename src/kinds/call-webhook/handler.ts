@@ -3,7 +3,7 @@
  */
 import type { WavixClient } from "../../client";
 import type { CallWebhook, CallWebhookEventType } from "../../client/types";
-import type { FieldDiff } from "../../resources/diff";
+import type { FieldDiff } from "../../kit/change/diff";
 
 export const EVENT_TYPES: readonly CallWebhookEventType[] = ["on-call", "post-call"];
 

@@ -3,22 +3,18 @@
  * reads them all and one listing confirms every write.
  */
 import type { CallWebhookEventType } from "../../client/types";
-import type { DesiredState } from "../../config/types";
-import type { Kind, KindPlan, OpBase, Write } from "../contract";
-import { reportedResult } from "../contract";
+import type { CallWebhookOp, CallWebhookPart, DeclaredCallWebhooks } from "./types";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
+import { reportedResult } from "../../kit/contract";
 import { deleteWebhook, diffWebhook, EVENT_TYPES, listWebhooks, upsertWebhook } from "./handler";
 import { callWebhooksFragment } from "./schema";
 import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
 import { callWebhookSaved } from "./saved";
 
-export type DeclaredCallWebhooks = NonNullable<DesiredState["call_webhooks"]>;
-/** `before`: the URL the plan read (null when none was set), which a saved plan rechecks. */
-export type CallWebhookOp =
-  | (OpBase & { key: CallWebhookEventType; action: "create" | "update"; url: string; before: string | null })
-  | (OpBase & { key: CallWebhookEventType; action: "delete"; before: string | null });
+export type { CallWebhookOp, DeclaredCallWebhooks } from "./types";
 
-export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<CallWebhookEventType, string>, CallWebhookOp, "CallWebhook"> = {
+export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<CallWebhookEventType, string>, CallWebhookOp, "CallWebhook", CallWebhookPart> = {
   name: "call_webhook",
   label: { one: "call webhook", many: "call webhooks" },
   file: callWebhooksFragment,
@@ -27,9 +23,9 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
   pulumi: {
     type: "CallWebhook",
     collection: "callWebhooks",
-    provider: () => (require("./provider") as typeof import("./provider")).CallWebhook,
     program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).callWebhookProvider,
   saved: callWebhookSaved,
   declared: (state) => state.call_webhooks,
   count: (declared) => Object.keys(declared).length,

@@ -1,24 +1,13 @@
 /**
- * The call-webhook kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported
- * as `CallWebhook` by src/pulumi/provider-impl.ts): the id is the event type.
+ * The call-webhook kind's provider (src/kit/provider/contract.ts; served as `CallWebhook` by
+ * src/pulumi/provider-impl.ts): the id is the event type.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { CallWebhookEventType } from "../../client/types";
-import { notFoundToUndefined } from "../../resources/not-found";
-import type { CallWebhookInputs, CallWebhookOutputs } from "../../pulumi/types";
-import {
-  UNKNOWN,
-  configure,
-  failureOf,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  masterClient,
-  recordTakenOver,
-  unknownKeyFailures,
-  validateEntry,
-  type Props,
-} from "../../pulumi/provider-host";
+import { notFoundToUndefined } from "../../client/not-found";
+import type { CallWebhookInputs, CallWebhookOutputs } from "./types";
+import { UNKNOWN, hasUnknown, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider } from "../../kit/provider/contract";
 import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "./handler";
 
 function isEventType(v: unknown): v is CallWebhookEventType {
@@ -31,10 +20,8 @@ function checkEventType(id: string, stored: unknown): void {
   if (typeof t === "string" && t !== UNKNOWN && t !== id) throw identityMismatch("CallWebhook", id, `event type ${t}`, `event type ${id}`);
 }
 
-export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, CallWebhookOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, ["eventType", "url"]);
     if (raw.eventType !== UNKNOWN && !isEventType(raw.eventType)) {
@@ -43,7 +30,7 @@ export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, Cal
     if (raw.url !== UNKNOWN) {
       if (raw.url === undefined || raw.url === null) failures.push({ property: "url", reason: "url is required" });
       else {
-        const result = validateEntry({ call_webhooks: { "on-call": raw.url } }, "CallWebhook");
+        const result = ctx.checkEntry({ call_webhooks: { "on-call": raw.url } }, "CallWebhook");
         if (!result.ok) failures.push(...result.problems.map((p) => failureOf(p, /^call_webhooks\.on-call/, () => "url")));
       }
     }
@@ -51,37 +38,37 @@ export const CallWebhook: pulumi.dynamic.ResourceProvider<CallWebhookInputs, Cal
     return { inputs: { eventType: news.eventType, url: news.url }, failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const replaces = olds.eventType !== news.eventType ? ["eventType"] : [];
     const changed = olds.url !== news.url;
     return { changes: replaces.length > 0 || changed, replaces, stables: replaces.length === 0 ? ["eventType"] : [], deleteBeforeReplace: false };
   },
 
-  async create(inputs) {
-    await upsertWebhook(masterClient(), inputs.eventType, inputs.url);
-    recordTakenOver("CallWebhook", inputs.eventType);
+  async create(ctx, inputs) {
+    await upsertWebhook(ctx.masterClient(), inputs.eventType, inputs.url);
+    ctx.recordTakenOver("CallWebhook", inputs.eventType);
     return { id: inputs.eventType, outs: { eventType: inputs.eventType, url: inputs.url } };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     if (!isEventType(id)) return {};
     checkEventType(id, props);
-    const url = (await listWebhooks(masterClient())).get(id);
+    const url = (await listWebhooks(ctx.masterClient())).get(id);
     if (url === undefined) return {};
     const state = { eventType: id, url };
     return { id, props: state, inputs: state };
   },
 
-  async update(id, olds, news) {
+  async update(ctx, id, olds, news) {
     checkEventType(id, olds);
-    await upsertWebhook(masterClient(), news.eventType, news.url);
+    await upsertWebhook(ctx.masterClient(), news.eventType, news.url);
     return { outs: { eventType: news.eventType, url: news.url } };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     if (!isEventType(id)) return;
     checkEventType(id, props);
-    if (keptForReplacement("CallWebhook", id, `CallWebhook ${id}`)) return;
-    await notFoundToUndefined(deleteWebhook(masterClient(), id));
+    if (ctx.keptForReplacement("CallWebhook", id, `CallWebhook ${id}`, "deleted")) return;
+    await notFoundToUndefined(deleteWebhook(ctx.masterClient(), id));
   },
 };

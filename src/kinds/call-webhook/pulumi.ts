@@ -3,11 +3,11 @@
  * (its provider, run in the host, is ./provider.ts) and its logical name.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
 import type { CallWebhookEventType } from "../../client/types";
-import type { DesiredState } from "../../config/types";
-import type { PulumiProgramPart } from "../contract";
+import type { DeclaredCallWebhooks } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 
 // Output fields are `declare`d, not `!`-asserted: with ES2022 class fields a plain field would be
 // re-initialised to undefined after `super()` has filled it with the resource's Output.
@@ -32,7 +32,7 @@ export class CallWebhook extends WavixDynamicResource {
 /** Logical name: `call-webhook:<event type>`. */
 export const callWebhookLogicalName = (eventType: CallWebhookEventType): string => `call-webhook:${eventType}`;
 
-export const callWebhookProgram: PulumiProgramPart<NonNullable<DesiredState["call_webhooks"]>, CallWebhook> = {
+export const callWebhookProgram: PulumiProgramPart<DeclaredCallWebhooks, CallWebhook> = {
   declare(hooks, opts) {
     const out: Record<string, CallWebhook> = {};
     for (const eventType of Object.keys(hooks).sort() as CallWebhookEventType[]) {

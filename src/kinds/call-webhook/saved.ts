@@ -3,10 +3,10 @@
  * none was set); the recheck is one listing, whatever the number of ops.
  */
 import type { CallWebhookEventType } from "../../client/types";
-import type { Drift, SavedPlanSupport } from "../contract";
-import { httpUrl, record, shown, SavedDataError, textOrNull } from "../saved-data";
+import type { Drift, SavedPlanSupport } from "../../kit/contract";
+import { httpUrl, record, shown, SavedDataError, textOrNull } from "../../kit/file/saved-data";
 import { EVENT_TYPES, listWebhooks } from "./handler";
-import type { CallWebhookOp } from "./index";
+import type { CallWebhookOp } from "./types";
 
 /** The op's URL to set (none for a delete); `read` is the URL the plan saw. */
 export const callWebhookSaved: SavedPlanSupport<CallWebhookOp> = {

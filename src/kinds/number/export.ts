@@ -12,12 +12,12 @@
 import pLimit from "p-limit";
 import { ForbiddenError, readAll, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
-import type { DesiredNumber } from "../../config/types";
-import { emitItem } from "../../config/yaml-emit";
+import type { DesiredNumber } from "./types";
+import { emitItem } from "../../kit/file/yaml-emit";
 import { numberFileObject } from "./file";
-import type { KindExport } from "../contract";
+import type { KindExport } from "../../kit/contract";
 import { currentSettings, LISTING_PREFETCH, NUMBERS_PER_PAGE } from "./handler";
-import { sharedSubAccountListing } from "../sub-account/handler";
+import { sharedSubAccountListing } from "../sub-account/public";
 import { TENANT_READ_CONCURRENCY } from "./tenants";
 
 const byFirst = (a: [string, unknown], b: [string, unknown]) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);

@@ -2,11 +2,11 @@
  * `numbers:` in the file: unique by digits once `+` is dropped (docs/CONTRACT.md part 4, identity),
  * destinations a set, `trunk_id` only with transport trunk (seed 2.2).
  */
-import { NUMBER_SETTING_KEYS, type DesiredDestination, type DesiredNumber } from "../../config/types";
-import { quoteName } from "../../config/messages";
-import { normalizeDigits, transportCode, transportName } from "../../config/transport";
-import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileCheckTools, FileForm } from "../contract";
+import { NUMBER_SETTING_KEYS, type DesiredDestination, type DesiredNumber } from "./types";
+import { quoteName } from "../../kit/file/messages";
+import { normalizeDigits, transportCode, transportName } from "../../kit/file/transport";
+import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
+import type { FileCheckTools, FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -7,9 +7,10 @@
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { NumberListResponse, NumberUpdate, WavixNumber } from "../../client/types";
-import { NUMBER_SETTING_KEYS, type DesiredNumber } from "../../config/types";
-import { notFoundToUndefined } from "../../resources/not-found";
-import { canonicalDestinations, canonicalKey, destinationsForWire, sameDestinations, type CanonicalDestination, type FieldDiff } from "../../resources/diff";
+import { NUMBER_SETTING_KEYS, type DesiredNumber } from "./types";
+import { notFoundToUndefined } from "../../client/not-found";
+import { canonicalKey, type FieldDiff } from "../../kit/change/diff";
+import { canonicalDestinations, destinationsForWire, sameDestinations, type CanonicalDestination } from "./destinations";
 
 /** The fields of a number this tool manages, in display order. */
 export const NUMBER_FIELDS = NUMBER_SETTING_KEYS;

@@ -6,10 +6,12 @@
  */
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
-import type { DesiredNumber, TenantRef } from "../../config/types";
-import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, OpBase, Write } from "../contract";
-import { subAccountList } from "../sub-account";
-import { SIP_TRUNK_KIND, trunkList } from "../sip-trunk";
+import type { DesiredNumber, NumberPart, TenantRef } from "./types";
+import type { NumberOp, NumberOwner } from "./op";
+import type { SubAccountPart } from "../sub-account/public";
+import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, Write } from "../../kit/contract";
+import { subAccountList } from "../sub-account/public";
+import { SIP_TRUNK_KIND, trunkList, type SipTrunkPart } from "../sip-trunk/public";
 import { resolveTrunkLabels, withMadeTrunks } from "./trunks";
 import {
   ASYNC_BULK_FIELDS,
@@ -35,26 +37,7 @@ import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 import { managedSettings, numberSaved } from "./saved";
 
-/** The sub-account a tenant's number is written under: its client holds that sub-account's key (memory only). */
-export interface NumberOwner {
-  readonly id: number;
-  readonly name: string;
-  readonly client: WavixClient;
-}
-
-export type NumberOp = OpBase & {
-  action: "update";
-  write: NumberWrite;
-  desired: NumberSettings;
-  /** The managed fields as the plan read them, which a saved plan rechecks. */
-  before: NumberSettings;
-  /** The sub-account whose key writes it (a tenant's number). */
-  owner?: NumberOwner;
-  /** The file's destinations, kept while some route to trunks (by label) created in this same run. */
-  declared?: DesiredNumber;
-  /** Labels of those trunks: their id and login come from their creates (`EarlierWrites`). */
-  newTrunks?: string[];
-};
+export type { NumberOp, NumberOwner } from "./op";
 
 /** What one read gives: the account's own numbers found, and each tenant's (by tenantKey). */
 export interface NumbersRead {
@@ -62,7 +45,7 @@ export interface NumbersRead {
   readonly tenants: Map<string, TenantRead>;
 }
 
-export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber"> = {
+export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber", NumberPart & SubAccountPart & SipTrunkPart> = {
   name: "number",
   label: { one: "number", many: "numbers" },
   file: numbersFragment,
@@ -71,9 +54,9 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
   pulumi: {
     type: "PhoneNumber",
     collection: "numbers",
-    provider: () => (require("./provider") as typeof import("./provider")).PhoneNumber,
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).numberProvider,
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).
   after: [SIP_TRUNK_KIND],
   saved: numberSaved,

@@ -7,7 +7,7 @@
 import type { WavixClient } from "../../client";
 import type { SubAccount } from "../../client/types";
 import { findNumbers } from "./handler";
-import { listAllSubAccounts } from "../sub-account/handler";
+import { listAllSubAccounts } from "../sub-account/public";
 import type { FoundOwner } from "./tenants";
 
 /**

@@ -1,32 +1,17 @@
 /**
- * The number kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported as
- * `PhoneNumber` by src/pulumi/provider-impl.ts): identity is the digits, a number is never
+ * The number kind's provider (src/kit/provider/contract.ts; served as `PhoneNumber` by
+ * src/pulumi/provider-impl.ts): identity is the digits, a number is never
  * released unless `onDelete: release`, a sub-account's number is managed with that key.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
-import type { DesiredNumber } from "../../config/types";
-import { canonicalDestinations } from "../../resources/diff";
-import { notFoundToUndefined } from "../../resources/not-found";
-import type { NormalDestination, PhoneNumberOutputs, PhoneNumberState } from "../../pulumi/types";
-import {
-  UNKNOWN,
-  clientFor,
-  compact,
-  configure,
-  failureOf,
-  has,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  readerFor,
-  recordTakenOver,
-  unknownKeyFailures,
-  unknownsOf,
-  validateEntry,
-  withoutUnknowns,
-  type Props,
-} from "../../pulumi/provider-host";
+import { canonicalDestinations } from "./destinations";
+import { notFoundToUndefined } from "../../client/not-found";
+import type { DesiredNumber, NormalDestination, NumberPart, PhoneNumberOutputs, PhoneNumberState } from "./types";
+import { NumberReader } from "./reader";
+import { UNKNOWN, compact, has, hasUnknown, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import {
   NUMBER_FIELDS,
   changedNumberFields,
@@ -129,6 +114,14 @@ function phoneStateFromAccount(n: WavixNumber, managed: Props): PhoneNumberState
   return state;
 }
 
+/**
+ * The context's page reader of `client`: reads of many numbers cost pages, not one GET each
+ * (docs/CONTRACT.md part 8); one per client for as long as the configuration holds.
+ */
+function numberReader(ctx: ProviderContext, client: WavixClient): NumberReader {
+  return ctx.perClient(client, "number-reader", (c) => new NumberReader(c));
+}
+
 const digitsOf = (v: unknown): string => String(v ?? "").replace(/^\+/, "");
 
 /** Refuses a number whose stored id now names other digits (issue #19: a PATCH would land on an undeclared number). */
@@ -141,10 +134,8 @@ function subAccountIdOf(v: unknown): number | undefined {
   return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
 }
 
-export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, PhoneNumberOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, PHONE_KEYS);
     if (has(raw, "subAccountId") && raw.subAccountId !== UNKNOWN && raw.subAccountId !== undefined) {
@@ -159,7 +150,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
       failures.push({ property: "number", reason: "number is required (the digits of a number the account owns)" });
       return { inputs: news, failures };
     }
-    const result = validateEntry({ numbers: [phoneToFile(known)] }, "PhoneNumber");
+    const result = ctx.checkEntry<NumberPart>({ numbers: [phoneToFile(known)] }, "PhoneNumber");
     if (!result.ok) {
       failures.push(...result.problems.map((p) => failureOf(p, /^numbers\[0\]\.?/)));
       return { inputs: news, failures };
@@ -172,7 +163,7 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as PhoneNumberState, failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const o = olds as unknown as Props;
     const n = news as unknown as Props;
     // Identity is the digits alone (docs/CONTRACT.md part 4). Another `subAccountId` is the same number
@@ -192,30 +183,30 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
     };
   },
 
-  async create(inputs) {
+  async create(ctx, inputs) {
     const subAccountId = subAccountIdOf(inputs.subAccountId);
-    const client = await clientFor(subAccountId);
+    const client = await ctx.clientFor(subAccountId);
     const current = await findOwnedNumber(client, inputs.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`);
-    recordTakenOver("PhoneNumber", current.id);
+    ctx.recordTakenOver("PhoneNumber", current.id);
     const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
-    readerFor(client).invalidate();
+    numberReader(ctx, client).invalidate();
     return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
     const subAccountId = subAccountIdOf(p.subAccountId);
-    const client = await clientFor(subAccountId);
-    const n = await readerFor(client).read(Number(id));
+    const client = await ctx.clientFor(subAccountId);
+    const n = await numberReader(ctx, client).read(Number(id));
     if (!n) return {}; // released (or moved away): no id tells the engine it is gone
     checkDigits(id, p.number, n);
     const state = phoneStateFromAccount(n, p);
     return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
   },
 
-  async update(id, olds, news) {
+  async update(ctx, id, olds, news) {
     const subAccountId = subAccountIdOf(news.subAccountId);
-    const client = await clientFor(subAccountId);
+    const client = await ctx.clientFor(subAccountId);
     // Moved to another organisation: found again by its digits with that organisation's key.
     const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
     const current = moved
@@ -223,20 +214,20 @@ export const PhoneNumber: pulumi.dynamic.ResourceProvider<PhoneNumberState, Phon
       : await client.getNumber(Number(id));
     if (!moved) checkDigits(id, olds.number, current);
     const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
-    readerFor(client).invalidate();
-    if (moved) readerFor(await clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
+    numberReader(ctx, client).invalidate();
+    if (moved) numberReader(ctx, await ctx.clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
     return { outs: compact({ ...news, wavixId: written.id }) };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     // docs/CONTRACT.md part 4: a number is never released unless `onDelete: release`.
     if (props.onDelete !== "release") return;
-    if (keptForReplacement("PhoneNumber", id, `PhoneNumber ${digitsOf(props.number)}`)) return;
-    const client = await clientFor(subAccountIdOf(props.subAccountId));
+    if (ctx.keptForReplacement("PhoneNumber", id, `PhoneNumber ${digitsOf(props.number)}`, "released")) return;
+    const client = await ctx.clientFor(subAccountIdOf(props.subAccountId));
     const current = await notFoundToUndefined(client.getNumber(Number(id)));
     if (!current) return; // already released
     checkDigits(id, props.number, current);
     await notFoundToUndefined(client.releaseNumbers([Number(id)]));
-    readerFor(client).invalidate();
+    numberReader(ctx, client).invalidate();
   },
 };

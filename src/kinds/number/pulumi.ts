@@ -4,12 +4,11 @@
  * and the stack outputs it gives (Wavix ids).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
 import type { TransportCode } from "../../client/types";
-import type { DesiredNumber } from "../../config/types";
-import type { TransportInput } from "../../pulumi/types";
-import type { PulumiProgramPart } from "../contract";
+import type { DesiredNumber, TransportInput } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 
 // Output fields are `declare`d, not `!`-asserted: with ES2022 class fields a plain field would be
 // re-initialised to undefined after `super()` has filled it with the resource's Output.

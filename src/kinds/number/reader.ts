@@ -10,7 +10,7 @@
  */
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
-import { notFoundToUndefined } from "../../resources/not-found";
+import { notFoundToUndefined } from "../../client/not-found";
 import { listAllNumbers, NUMBERS_PER_PAGE } from "./handler";
 
 export interface NumberReaderOptions {

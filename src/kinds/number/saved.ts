@@ -12,14 +12,13 @@
  * nothing. A number routed to a trunk the same plan creates (`newTrunks`) is not saved yet.
  */
 import type { WavixNumber } from "../../client/types";
-import type { CanonicalDestination } from "../../resources/diff";
-import { canonicalDestinations, sameDestinations } from "../../resources/diff";
+import { canonicalDestinations, sameDestinations, type CanonicalDestination } from "./destinations";
 import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
-import { notFoundToUndefined } from "../../resources/not-found";
-import type { Drift, RecheckContext, SavedPlanSupport } from "../contract";
-import { httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../saved-data";
+import { notFoundToUndefined } from "../../client/not-found";
+import type { Drift, RecheckContext, SavedPlanSupport } from "../../kit/contract";
+import { httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../../kit/file/saved-data";
 import { currentSettings, NUMBER_FIELDS, NUMBER_URL_FIELDS, patchFor, rereadNumbers, type NumberField, type NumberSettings } from "./handler";
-import type { NumberOp, NumberOwner } from "./index";
+import type { NumberOp, NumberOwner } from "./op";
 
 /** The fields `desired` manages, as `current` holds them (normalised: an unset URL is null). */
 export function managedSettings(desired: NumberSettings, current: WavixNumber): NumberSettings {

@@ -13,7 +13,8 @@
 import pLimit from "p-limit";
 import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
-import type { DesiredNumber, DesiredSubAccount, TenantRef } from "../../config/types";
+import type { DesiredSubAccount } from "../sub-account/public";
+import type { DesiredNumber, TenantRef } from "./types";
 import { findNumbers } from "./handler";
 
 /** Tenants whose numbers are read at once (each under the client's own concurrency bound). */

@@ -4,12 +4,11 @@
  * create, from what the create made (`EarlierWrites`).
  */
 import type { SipTrunkSummary } from "../../client/types";
-import type { DesiredDestination, DesiredNumber, DesiredSipTrunk } from "../../config/types";
-import type { EarlierWrites, Write } from "../contract";
-import { SIP_TRUNK_KIND } from "../sip-trunk";
-import { createProblem, matchTrunk, trunkSettingsOf } from "../sip-trunk/handler";
+import type { DesiredDestination, DesiredNumber } from "./types";
+import type { EarlierWrites, Write } from "../../kit/contract";
+import { SIP_TRUNK_KIND, createProblem, matchTrunk, trunkSettingsOf, type DesiredSipTrunk } from "../sip-trunk/public";
 import { patchFor, settingsOf } from "./handler";
-import type { NumberOp } from "./index";
+import type { NumberOp } from "./op";
 
 /** What the plan shows for the login of a trunk not created yet. */
 export const pendingLogin = (label: string): string => `(login of SIP trunk "${label}", known after apply)`;

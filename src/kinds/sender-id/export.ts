@@ -1,9 +1,9 @@
 /** Sender IDs as an export writes them: every one the account has, by `sender_id`. */
 import { isForbiddenError, type WavixClient } from "../../client";
 import type { SenderId } from "../../client/types";
-import type { DesiredSenderId } from "../../config/types";
-import { emitItem } from "../../config/yaml-emit";
-import type { KindExport } from "../contract";
+import type { DesiredSenderId } from "./types";
+import { emitItem } from "../../kit/file/yaml-emit";
+import type { KindExport } from "../../kit/contract";
 import { currentKey, listAllSenderIds } from "./handler";
 import { senderIdFileObject } from "./file";
 

@@ -2,10 +2,10 @@
  * `sender_ids:` in the file: unique `sender_id`s (their identity); a numeric Sender ID is a phone
  * number (digits, one leading `+` dropped); countries and samples are sets.
  */
-import type { DesiredSenderId } from "../../config/types";
-import { quoteName } from "../../config/messages";
-import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileForm } from "../contract";
+import type { DesiredSenderId } from "./types";
+import { quoteName } from "../../kit/file/messages";
+import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
+import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

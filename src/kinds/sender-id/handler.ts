@@ -4,9 +4,9 @@
  */
 import { isWavixApiError, type WavixClient } from "../../client";
 import type { SenderId, SenderIdCreate } from "../../client/types";
-import type { DesiredSenderId } from "../../config/types";
-import type { FieldDiff } from "../../resources/diff";
-import { notFoundToUndefined } from "../../resources/not-found";
+import type { DesiredSenderId } from "./types";
+import type { FieldDiff } from "../../kit/change/diff";
+import { notFoundToUndefined } from "../../client/not-found";
 import { senderIdKey } from "./file";
 
 export async function listAllSenderIds(client: WavixClient): Promise<SenderId[]> {

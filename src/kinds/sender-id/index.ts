@@ -6,22 +6,19 @@
  * plan refuses it as a problem. A replace is destructive.
  */
 import type { SenderId } from "../../client/types";
-import type { DesiredSenderId } from "../../config/types";
-import { quoteName } from "../../config/messages";
-import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
-import { reportedResult } from "../contract";
-import { describeError } from "../../plan/error-text";
-import { accountLinkedNumbers } from "../ten-dlc-number/handler";
+import type { DesiredSenderId, SenderIdOp, SenderIdPart } from "./types";
+import { quoteName } from "../../kit/file/messages";
+import type { Kind, KindPlan, PlanContext, Write } from "../../kit/contract";
+import { reportedResult } from "../../kit/contract";
+import { describeError } from "../../kit/change/error-text";
+import { accountLinkedNumbers } from "../ten-dlc-number/public";
 import { createDiff, createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdsFragment } from "./schema";
 import { senderIdFileForm } from "./file";
 import { senderIdExport } from "./export";
 import { senderIdSaved } from "./saved";
 
-export type SenderIdOp =
-  | (OpBase & { action: "create"; desired: DesiredSenderId })
-  | (OpBase & { action: "update"; desired: DesiredSenderId; current: SenderId })
-  | (OpBase & { action: "delete"; current: SenderId });
+export type { SenderIdOp } from "./types";
 
 /** The cache name of the account's Sender ID list. */
 export const SENDER_ID_LIST = "sender-ids";
@@ -33,7 +30,7 @@ function linkedNumbers(ctx: PlanContext): Promise<Set<string>> {
   return ctx.cache.once("ten-dlc-linked-numbers", () => accountLinkedNumbers(ctx.client));
 }
 
-export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], SenderIdOp, "SenderId"> = {
+export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], SenderIdOp, "SenderId", SenderIdPart> = {
   name: "sender_id",
   label: { one: "sender ID", many: "sender IDs" },
   file: senderIdsFragment,
@@ -44,9 +41,9 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
   pulumi: {
     type: "SenderId",
     collection: "senderIds",
-    provider: () => (require("./provider") as typeof import("./provider")).SenderId,
     program: () => (require("./pulumi") as typeof import("./pulumi")).senderIdProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).senderIdProvider,
   declared: (state) => state.sender_ids,
   count: (declared) => declared.length,
   read: (ctx) => ctx.cache.once(SENDER_ID_LIST, () => listAllSenderIds(ctx.client)),

@@ -1,28 +1,14 @@
 /**
- * The Sender ID kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported as
- * `SenderId` by src/pulumi/provider-impl.ts): the resource id is the Sender ID's Wavix id. The API
+ * The Sender ID kind's provider (src/kit/provider/contract.ts; served as `SenderId` by
+ * src/pulumi/provider-impl.ts): the resource id is the Sender ID's Wavix id. The API
  * has no update, so a change of any field it shows is a replacement, allowed only with
  * `replace: true` (as in the file); `monthlyVolume` and `replace` change in state only.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { SenderId as WireSenderId } from "../../client/types";
-import type { DesiredSenderId } from "../../config/types";
-import type { SenderIdInputs, SenderIdOutputs } from "../../pulumi/types";
-import {
-  UNKNOWN,
-  compact,
-  configure,
-  failureOf,
-  has,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  masterClient,
-  recordTakenOver,
-  unknownKeyFailures,
-  validateEntry,
-  type Props,
-} from "../../pulumi/provider-host";
+import type { DesiredSenderId, SenderIdInputs, SenderIdOutputs, SenderIdPart } from "./types";
+import { UNKNOWN, compact, has, hasUnknown, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider } from "../../kit/provider/contract";
 import { createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 
 const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace"];
@@ -76,14 +62,12 @@ function refusal(senderId: string, paths: string[]): Error {
   );
 }
 
-export const SenderId: pulumi.dynamic.ResourceProvider<SenderIdInputs, SenderIdOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, KEYS);
     if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
-    const result = validateEntry({ sender_ids: [toFileEntry(raw)] }, "SenderId");
+    const result = ctx.checkEntry<SenderIdPart>({ sender_ids: [toFileEntry(raw)] }, "SenderId");
     if (!result.ok) {
       failures.push(...result.problems.map((p) => failureOf(p, /^sender_ids\[0\]\.?/, (path) => CAMEL[path.split(/[.[]/)[0]] ?? path.split(/[.[]/)[0])));
       return { inputs: news, failures };
@@ -91,7 +75,7 @@ export const SenderId: pulumi.dynamic.ResourceProvider<SenderIdInputs, SenderIdO
     return { inputs: fromDesired(result.state.sender_ids![0]), failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const replaces = REPLACING.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0 && news.replace !== true) throw refusal(news.senderId, replaces);
     const changed = replaces.length > 0 || KEYS.some((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
@@ -99,27 +83,27 @@ export const SenderId: pulumi.dynamic.ResourceProvider<SenderIdInputs, SenderIdO
     return { changes: changed, replaces, stables: replaces.length === 0 ? ["senderId"] : [], deleteBeforeReplace: true };
   },
 
-  async create(inputs) {
-    const client = masterClient();
+  async create(ctx, inputs) {
+    const client = ctx.masterClient();
     const desired = toDesired(inputs);
     const existing = (await listAllSenderIds(client)).find((s) => currentKey(s) === inputs.senderId);
     if (existing) {
       const diff = diffSenderId(desired, existing);
       if (diff.length === 0) {
         // Adopted: it is already as declared.
-        recordTakenOver("SenderId", existing.id);
+        ctx.recordTakenOver("SenderId", existing.id);
         return { id: existing.id, outs: outputs(inputs, existing.id) };
       }
       if (inputs.replace !== true) throw refusal(inputs.senderId, diff.map((f) => f.path));
       await deleteSenderId(client, existing.id);
     }
     const { created } = await createSenderId(client, desired);
-    recordTakenOver("SenderId", created.id);
+    ctx.recordTakenOver("SenderId", created.id);
     return { id: created.id, outs: outputs(inputs, created.id) };
   },
 
-  async read(id, props) {
-    const found = (await listAllSenderIds(masterClient())).find((s) => s.id === id);
+  async read(ctx, id, props) {
+    const found = (await listAllSenderIds(ctx.masterClient())).find((s) => s.id === id);
     if (!found) return {};
     checkIdentity(id, props as unknown as Props, found);
     const p = (props ?? {}) as unknown as Partial<SenderIdOutputs>;
@@ -138,13 +122,13 @@ export const SenderId: pulumi.dynamic.ResourceProvider<SenderIdInputs, SenderIdO
     return { id, props: state, inputs: inputs as SenderIdOutputs };
   },
 
-  async update(id, _olds, news) {
+  async update(ctx, id, _olds, news) {
     // Only monthlyVolume or replace changed (diff): nothing the API holds.
     return { outs: outputs(news, id) };
   },
 
-  async delete(id, props) {
-    if (keptForReplacement("SenderId", id, `SenderId ${props.senderId ?? id}`)) return;
-    await deleteSenderId(masterClient(), id);
+  async delete(ctx, id, props) {
+    if (ctx.keptForReplacement("SenderId", id, `SenderId ${props.senderId ?? id}`, "deleted")) return;
+    await deleteSenderId(ctx.masterClient(), id);
   },
 };

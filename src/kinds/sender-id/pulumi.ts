@@ -3,10 +3,10 @@
  * (its provider, run in the host, is ./provider.ts), its logical name and arguments from the file.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
-import type { DesiredSenderId } from "../../config/types";
-import type { PulumiProgramPart } from "../contract";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
+import type { DesiredSenderId } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 
 export interface SenderIdArgs {
   /** The name messages are sent from (digits for a numeric one): the identity. */

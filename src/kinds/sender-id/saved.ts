@@ -6,12 +6,11 @@
  * has no cheaper read that shows an identity is still free.
  */
 import type { SenderId } from "../../client/types";
-import type { DesiredSenderId } from "../../config/types";
-import type { Drift, SavedPlanSupport } from "../contract";
-import { oneOf, record, shown, SavedDataError, text, textOrNull } from "../saved-data";
+import type { Drift, SavedPlanSupport } from "../../kit/contract";
+import { oneOf, record, shown, SavedDataError, text, textOrNull } from "../../kit/file/saved-data";
 import { senderIdFileObject, senderIdKey } from "./file";
 import { currentKey, listAllSenderIds } from "./handler";
-import type { SenderIdOp } from "./index";
+import type { DesiredSenderId, SenderIdOp } from "./types";
 
 /** What a plan read of a Sender ID and a saved plan keep, normalised as the diff compares them. */
 interface SenderIdRead {

@@ -1,5 +1,5 @@
-/** The file's `sender_ids:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
-import type { FileFragment } from "../contract";
+/** The file's `sender_ids:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
+import type { FileFragment } from "../../kit/contract";
 
 export const senderIdsFragment: FileFragment = {
   order: 40,

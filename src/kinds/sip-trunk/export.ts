@@ -6,9 +6,9 @@
  */
 import type { WavixClient } from "../../client";
 import type { SipTrunk } from "../../client/types";
-import type { DesiredSipTrunk } from "../../config/types";
-import { emitItem } from "../../config/yaml-emit";
-import type { KindExport } from "../contract";
+import type { DesiredSipTrunk } from "./types";
+import { emitItem } from "../../kit/file/yaml-emit";
+import type { KindExport } from "../../kit/contract";
 import { sipTrunkFileObject, TRUNK_SETTING_KEYS } from "./file";
 import { currentValue, listAllTrunks, readTrunks } from "./handler";
 

@@ -3,10 +3,10 @@
  * own `id:`), unique pinned ids, IP addresses that parse, `allowed_ips` a set.
  */
 import { isIP } from "node:net";
-import type { DesiredSipTrunk } from "../../config/types";
-import { quoteName } from "../../config/messages";
-import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileForm } from "../contract";
+import type { DesiredSipTrunk } from "./types";
+import { quoteName } from "../../kit/file/messages";
+import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
+import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -8,14 +8,14 @@
  * PUT replaces the whole record (omitted fields revert to defaults), so every PUT sends the merge of
  * a fresh read and the desired fields.
  */
-import { matchByIdentity } from "../identity";
+import { matchByIdentity } from "../../kit/identity";
 import Decimal from "decimal.js";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { SipTrunk, SipTrunkSummary, SipTrunkWrite } from "../../client/types";
-import type { DesiredSipTrunk } from "../../config/types";
-import type { FieldDiff } from "../../resources/diff";
-import { notFoundToUndefined } from "../../resources/not-found";
+import type { DesiredSipTrunk } from "./types";
+import type { FieldDiff } from "../../kit/change/diff";
+import { notFoundToUndefined } from "../../client/not-found";
 import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
 
 /** Desired settings of one trunk: a field that is undefined is not managed. */

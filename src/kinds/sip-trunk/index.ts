@@ -4,17 +4,18 @@
  * is deleted only with `--prune`, and never while a number routes to it.
  */
 import type { SipTrunk, SipTrunkSummary, WavixNumber } from "../../client/types";
-import type { DesiredSipTrunk, DesiredState } from "../../config/types";
-import type { Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
-import { reportedResult } from "../contract";
-import { listAllNumbers } from "../number/handler";
+import type { DesiredSipTrunk, SipTrunkPart } from "./types";
+import type { SipTrunkOp } from "./op";
+import { SIP_TRUNK_KIND, TRUNK_LIST, trunkList } from "./public";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
+import { reportedResult } from "../../kit/contract";
+import { listAllNumbers, type NumberPart } from "../number/public";
 import {
   createDiff,
   createProblem,
   createTrunk,
   deleteTrunk,
   diffTrunk,
-  listAllTrunks,
   matchTrunk,
   passwordDiff,
   passwordProblem,
@@ -22,18 +23,14 @@ import {
   readTrunks,
   trunkSettingsOf,
   updateTrunk,
-  type MadeTrunk,
-  type TrunkSettings,
 } from "./handler";
 import { sipTrunksFragment } from "./schema";
 import { sipTrunkFileForm } from "./file";
 import { sipTrunkExport } from "./export";
 import { sipTrunkSaved } from "./saved";
 
-export type SipTrunkOp =
-  | (OpBase & { action: "create"; desired: TrunkSettings; made?: MadeTrunk })
-  | (OpBase & { action: "update"; desired: TrunkSettings; current: SipTrunk; rotate: boolean })
-  | (OpBase & { action: "delete"; current: SipTrunkSummary });
+export type { SipTrunkOp } from "./op";
+export { SIP_TRUNK_KIND, TRUNK_LIST, trunkList };
 
 /** What one read gives: the listing, and the whole record of each declared trunk found in it. */
 export interface TrunkCurrent {
@@ -41,23 +38,12 @@ export interface TrunkCurrent {
   records: Map<number, SipTrunk>;
 }
 
-/** The cache name of the account's trunk listing (read once per plan, by this kind or the number kind). */
-export const TRUNK_LIST = "sip-trunks";
-
-/** The account's trunks (summaries), read once per plan. */
-export function trunkList(ctx: PlanContext): Promise<SipTrunkSummary[]> {
-  return ctx.cache.once(TRUNK_LIST, () => listAllTrunks(ctx.client));
-}
-
-/** The kind's name, as other kinds look up what its creates made (`EarlierWrites.made`). */
-export const SIP_TRUNK_KIND = "sip_trunk";
-
 /**
  * The numbers that route to a trunk (by id, or by label in the file): the account's numbers as
  * they are now, and the declared numbers as the file wants them. Deleting a trunk is refused while
  * any does, naming them.
  */
-export function routedNumbers(trunk: SipTrunkSummary, numbers: readonly WavixNumber[], desired: DesiredState): string[] {
+export function routedNumbers(trunk: SipTrunkSummary, numbers: readonly WavixNumber[], desired: NumberPart): string[] {
   const out = new Set<string>();
   for (const n of numbers) if ((n.destination ?? []).some((d) => Number(d.transport) === 5 && d.trunk_id === trunk.id)) out.add(n.number);
   for (const n of desired.numbers ?? []) {
@@ -66,7 +52,7 @@ export function routedNumbers(trunk: SipTrunkSummary, numbers: readonly WavixNum
   return [...out].sort();
 }
 
-export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, SipTrunkOp, "SipTrunk"> = {
+export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, SipTrunkOp, "SipTrunk", SipTrunkPart & NumberPart> = {
   name: "sip_trunk",
   label: { one: "SIP trunk", many: "SIP trunks" },
   file: sipTrunksFragment,
@@ -76,9 +62,9 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
   pulumi: {
     type: "SipTrunk",
     collection: "sipTrunks",
-    provider: () => (require("./provider") as typeof import("./provider")).SipTrunk,
     program: () => (require("./pulumi") as typeof import("./pulumi")).sipTrunkProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).sipTrunkProvider,
   declared: (state) => state.sip_trunks,
   count: (declared) => declared.length,
 

@@ -1,33 +1,16 @@
 /**
- * The SIP trunk kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported as
- * `SipTrunk` by src/pulumi/provider-impl.ts). The same rules as the CLI: identity the label (or a
+ * The SIP trunk kind's provider (src/kit/provider/contract.ts; served as `SipTrunk` by
+ * src/pulumi/provider-impl.ts). The same rules as the CLI: identity the label (or a
  * pinned id), the password write-only (a secret input, sent on create and when it changes),
  * `accessToken` a secret output, and no delete while a number routes to the trunk.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { SipTrunk as WireTrunk } from "../../client/types";
-import type { DesiredSipTrunk } from "../../config/types";
-import { notFoundToUndefined } from "../../resources/not-found";
-import type { SipTrunkInputs, SipTrunkOutputs } from "../../pulumi/types";
-import {
-  UNKNOWN,
-  compact,
-  configure,
-  failureOf,
-  has,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  masterClient,
-  recordTakenOver,
-  snakeToCamel,
-  unknownKeyFailures,
-  unknownsOf,
-  validateEntry,
-  withoutUnknowns,
-  type Props,
-} from "../../pulumi/provider-host";
-import { listAllNumbers } from "../number/handler";
+import { notFoundToUndefined } from "../../client/not-found";
+import type { DesiredSipTrunk, SipTrunkInputs, SipTrunkOutputs, SipTrunkPart } from "./types";
+import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider } from "../../kit/provider/contract";
+import { listAllNumbers } from "../number/public";
 import { TRUNK_SETTING_KEYS } from "./file";
 import { createTrunk, currentValue, deleteTrunk, diffTrunk, listAllTrunks, matchTrunk, pinnedTrunkMissingMessage, updateTrunk, type TrunkSettings } from "./handler";
 
@@ -73,10 +56,8 @@ function checkIdentity(id: string, stored: Props, t: WireTrunk): void {
 const noPassword = (label: string) =>
   `SipTrunk "${label}": no password to create it with: set it with \`pulumi config set --secret --path 'wavix:trunkPasswords.${label}' <PASSWORD>\`, or set the environment variable its passwordEnv names`;
 
-export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, KEYS);
     const known = withoutUnknowns(raw);
@@ -84,7 +65,7 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
       if (!has(raw, "label")) failures.push({ property: "label", reason: "label is required (the trunk's identity)" });
       return { inputs: news, failures };
     }
-    const result = validateEntry({ sip_trunks: [toFile(known)] }, "SipTrunk");
+    const result = ctx.checkEntry<SipTrunkPart>({ sip_trunks: [toFile(known)] }, "SipTrunk");
     if (!result.ok) {
       failures.push(...result.problems.map((p) => failureOf(p, /^sip_trunks\[0\]\.?/, (path) => (path === "id" ? "trunkId" : snakeToCamel(path)))));
       return { inputs: news, failures };
@@ -95,7 +76,7 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
     return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SipTrunkInputs, failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const o = olds as unknown as Props;
     const raw = news as unknown as Props;
     const pinned = raw.trunkId !== undefined;
@@ -117,8 +98,8 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
     };
   },
 
-  async create(inputs) {
-    const client = masterClient();
+  async create(ctx, inputs) {
+    const client = ctx.masterClient();
     const p = inputs as unknown as Props;
     const desired = settingsOf(p, p.trunkId !== undefined);
     let trunk: WireTrunk;
@@ -137,13 +118,13 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
         trunk = (await createTrunk(client, desired, process.env, p.password)).trunk;
       }
     }
-    recordTakenOver("SipTrunk", trunk.id);
+    ctx.recordTakenOver("SipTrunk", trunk.id);
     return { id: String(trunk.id), outs: outputsOf(p, trunk, desired.id !== undefined) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
-    const t = await notFoundToUndefined(masterClient().getTrunk(Number(id)));
+    const t = await notFoundToUndefined(ctx.masterClient().getTrunk(Number(id)));
     if (!t) return {};
     checkIdentity(id, p, t);
     const state: Props = { label: t.label };
@@ -155,8 +136,8 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
     return { id, props: outputsOf(state, t, pinned), inputs: inputs as unknown as SipTrunkOutputs };
   },
 
-  async update(id, olds, news) {
-    const client = masterClient();
+  async update(ctx, id, olds, news) {
+    const client = ctx.masterClient();
     const n = news as unknown as Props;
     const o = olds as unknown as Props;
     const desired = settingsOf(n, n.trunkId !== undefined);
@@ -168,10 +149,10 @@ export const SipTrunk: pulumi.dynamic.ResourceProvider<SipTrunkInputs, SipTrunkO
     return { outs: outputsOf(n, trunk, n.trunkId !== undefined) };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     const p = props as unknown as Props;
-    if (keptForReplacement("SipTrunk", id, `SipTrunk "${String(p.label)}"`)) return;
-    const client = masterClient();
+    if (ctx.keptForReplacement("SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted")) return;
+    const client = ctx.masterClient();
     const t = await notFoundToUndefined(client.getTrunk(Number(id)));
     if (!t) return;
     checkIdentity(id, p, t);

@@ -6,12 +6,11 @@
  * `password_env` names, and is passed as a secret input; `accessToken` is a secret output.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as sdk from "../../pulumi/sdk";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
-import type { DesiredSipTrunk } from "../../config/types";
-import type { SipTrunkSettingsInputs } from "../../pulumi/types";
-import type { PulumiProgramPart } from "../contract";
+import * as sdk from "../../kit/pulumi/sdk";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
+import type { DesiredSipTrunk, SipTrunkSettingsInputs } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 import { TRUNK_SETTING_KEYS } from "./file";
 
 type Inputs<T> = { [K in keyof T]: pulumi.Input<T[K]> };

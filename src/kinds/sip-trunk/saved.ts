@@ -11,13 +11,13 @@
  * when it deletes any, the account's numbers (the read the plan made to see that none routes to them).
  */
 import type { SipTrunk, SipTrunkSummary } from "../../client/types";
-import type { Drift, SavedPlanSupport } from "../contract";
-import { notFoundToUndefined } from "../../resources/not-found";
-import { listAllNumbers } from "../number/handler";
-import { record, shown, SavedDataError, SavedPlanNotReadyError, text, wholeNumber } from "../saved-data";
+import type { Drift, SavedPlanSupport } from "../../kit/contract";
+import { notFoundToUndefined } from "../../client/not-found";
+import { listAllNumbers } from "../number/public";
+import { record, shown, SavedDataError, SavedPlanNotReadyError, text, wholeNumber } from "../../kit/file/saved-data";
 import { sipTrunkFileObject, TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
 import { currentValue, listAllTrunks, passwordProblem, sameMoney, type TrunkSettings } from "./handler";
-import type { SipTrunkOp } from "./index";
+import type { SipTrunkOp } from "./op";
 
 const BOOLEAN_KEYS = new Set<TrunkSettingKey>([
   "multiple_numbers",

@@ -1,5 +1,5 @@
-/** The file's `sip_trunks:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
-import type { FileFragment } from "../contract";
+/** The file's `sip_trunks:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
+import type { FileFragment } from "../../kit/contract";
 
 const bool = (description: string) => ({ description, type: "boolean" });
 const int = (description: string) => ({ description, type: "integer", minimum: 0 });

@@ -5,10 +5,10 @@
  */
 import type { WavixClient } from "../../client";
 import type { SubAccount } from "../../client/types";
-import type { DesiredSubAccount } from "../../config/types";
-import { emitItem } from "../../config/yaml-emit";
+import type { DesiredSubAccount } from "./types";
+import { emitItem } from "../../kit/file/yaml-emit";
 import { subAccountFileObject } from "./file";
-import type { KindExport } from "../contract";
+import type { KindExport } from "../../kit/contract";
 import { sharedSubAccountListing } from "./handler";
 
 export function subAccountsOf(subs: SubAccount[]): DesiredSubAccount[] {

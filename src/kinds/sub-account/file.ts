@@ -2,10 +2,10 @@
  * `sub_accounts:` in the file: unique names (their identity) and unique pinned ids; one name may be
  * declared twice when each declaration pins its own `id:` (docs/CONTRACT.md part 4), as `export` writes them.
  */
-import type { DesiredSubAccount } from "../../config/types";
-import { quoteName } from "../../config/messages";
-import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileForm } from "../contract";
+import type { DesiredSubAccount } from "./types";
+import { quoteName } from "../../kit/file/messages";
+import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
+import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

@@ -5,13 +5,13 @@
  * whole record and reverts omitted fields to defaults, so every PUT sends the merge of the current
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
-import { matchByIdentity } from "../identity";
+import { matchByIdentity } from "../../kit/identity";
 import type { WavixClient } from "../../client";
 import { isWavixApiError, readAll } from "../../client";
 import type { SubAccount, SubAccountReplace } from "../../client/types";
-import type { DesiredSubAccount } from "../../config/types";
-import type { FieldDiff } from "../../resources/diff";
-import { notFoundToUndefined } from "../../resources/not-found";
+import type { DesiredSubAccount } from "./types";
+import type { FieldDiff } from "../../kit/change/diff";
+import { notFoundToUndefined } from "../../client/not-found";
 
 /** Desired settings of one sub-account: a field that is undefined is not managed. */
 export interface SubAccountSettings {

@@ -3,10 +3,12 @@
  * a pruned sub-account is disabled; every create is checked afterwards for a twin.
  */
 import type { SubAccount } from "../../client/types";
-import type { DesiredSubAccount } from "../../config/types";
-import type { ConfirmContext, Kind, KindPlan, OpBase, PlanContext, Write } from "../contract";
-import type { ChangeResult } from "../../plan/types";
-import { reportedResult } from "../contract";
+import type { DesiredSubAccount, SubAccountPart } from "./types";
+import type { SubAccountOp } from "./op";
+import { subAccountList, SUB_ACCOUNT_LIST } from "./public";
+import type { ConfirmContext, Kind, KindPlan, Write } from "../../kit/contract";
+import type { ChangeResult } from "../../kit/change/types";
+import { reportedResult } from "../../kit/contract";
 import {
   createDiff,
   createSubAccount,
@@ -26,18 +28,8 @@ import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 import { subAccountSaved } from "./saved";
 
-export type SubAccountOp =
-  | (OpBase & { action: "create"; desired: SubAccountSettings; createdId?: number })
-  | (OpBase & { action: "update"; desired: SubAccountSettings; current: SubAccount })
-  | (OpBase & { action: "delete"; current: SubAccount });
-
-/** The cache name of the account's sub-account list (read once per plan, by whichever kind needs it first). */
-export const SUB_ACCOUNT_LIST = "sub-accounts";
-
-/** The account's sub-accounts, read once per plan. */
-export function subAccountList(ctx: PlanContext): Promise<SubAccount[]> {
-  return ctx.cache.once(SUB_ACCOUNT_LIST, () => listAllSubAccounts(ctx.client));
-}
+export type { SubAccountOp } from "./op";
+export { subAccountList, SUB_ACCOUNT_LIST };
 
 /**
  * How long after its sub-account PUTs a run looks again for another run's stale PUT (issue #22). A
@@ -79,7 +71,7 @@ async function settleCheck(ctx: ConfirmContext, ops: readonly SubAccountOp[], re
   }
 }
 
-export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp, "SubAccount"> = {
+export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount[], SubAccountOp, "SubAccount", SubAccountPart> = {
   name: "sub_account",
   label: { one: "sub-account", many: "sub-accounts" },
   file: subAccountsFragment,
@@ -88,9 +80,9 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
   pulumi: {
     type: "SubAccount",
     collection: "subAccounts",
-    provider: () => (require("./provider") as typeof import("./provider")).SubAccount,
     program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).subAccountProvider,
   deleteNote: " (disabled: the API has no delete)",
   saved: subAccountSaved,
   declared: (state) => state.sub_accounts,

@@ -1,30 +1,13 @@
 /**
- * The sub-account kind's Pulumi dynamic provider (run inside the dynamic-provider host; exported
- * as `SubAccount` by src/pulumi/provider-impl.ts): deleting one disables it (the API has no delete).
+ * The sub-account kind's provider (src/kit/provider/contract.ts; served as `SubAccount` by
+ * src/pulumi/provider-impl.ts): deleting one disables it (the API has no delete).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { SubAccount as WireSubAccount } from "../../client/types";
-import type { DesiredSubAccount } from "../../config/types";
-import { notFoundToUndefined } from "../../resources/not-found";
-import type { SubAccountInputs, SubAccountOutputs } from "../../pulumi/types";
-import {
-  UNKNOWN,
-  compact,
-  configure,
-  failureOf,
-  has,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  masterClient,
-  recordTakenOver,
-  snakeToCamel,
-  unknownKeyFailures,
-  unknownsOf,
-  validateEntry,
-  withoutUnknowns,
-  type Props,
-} from "../../pulumi/provider-host";
+import { notFoundToUndefined } from "../../client/not-found";
+import type { DesiredSubAccount, SubAccountInputs, SubAccountOutputs, SubAccountPart } from "./types";
+import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider } from "../../kit/provider/contract";
 import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
 
 const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations"];
@@ -98,10 +81,8 @@ function checkIdentity(id: string, stored: Props, acc: WireSubAccount): void {
   }
 }
 
-export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAccountOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, SUB_ACCOUNT_KEYS);
     const known = withoutUnknowns(raw);
@@ -109,7 +90,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
       if (!has(raw, "name")) failures.push({ property: "name", reason: "name is required (the sub-account's identity)" });
       return { inputs: news, failures };
     }
-    const result = validateEntry({ sub_accounts: [subAccountToFile(known)] }, "SubAccount");
+    const result = ctx.checkEntry<SubAccountPart>({ sub_accounts: [subAccountToFile(known)] }, "SubAccount");
     if (!result.ok) {
       failures.push(
         ...result.problems.map((p) => {
@@ -125,7 +106,7 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SubAccountInputs, failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const raw = news as unknown as Props;
     const o = subAccountSettings(olds as unknown as Props);
     const n = subAccountSettings(withoutUnknowns(raw));
@@ -152,16 +133,16 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     };
   },
 
-  async create(inputs) {
-    const client = masterClient();
+  async create(ctx, inputs) {
+    const client = ctx.masterClient();
     const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
-    recordTakenOver("SubAccount", account.id);
+    ctx.recordTakenOver("SubAccount", account.id);
     return { id: String(account.id), outs: subAccountOutputs(inputs, account, inputs.subAccountId !== undefined) };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
-    const acc = await notFoundToUndefined(masterClient().getSubAccount(Number(id)));
+    const acc = await notFoundToUndefined(ctx.masterClient().getSubAccount(Number(id)));
     if (!acc) return {};
     checkIdentity(id, p, acc);
     const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name };
@@ -181,8 +162,8 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     return { id, props: outs, inputs: inputs as unknown as SubAccountOutputs };
   },
 
-  async update(id, olds, news) {
-    const client = masterClient();
+  async update(ctx, id, olds, news) {
+    const client = ctx.masterClient();
     const desired = subAccountSettings(news as unknown as Props);
     // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
     let account = await client.getSubAccount(Number(id));
@@ -192,10 +173,10 @@ export const SubAccount: pulumi.dynamic.ResourceProvider<SubAccountInputs, SubAc
     return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     // The API has no delete: deleting a sub-account disables it (docs/CONTRACT.md part 4).
-    if (keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`)) return;
-    const client = masterClient();
+    if (ctx.keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`, "disabled")) return;
+    const client = ctx.masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
     if (acc) checkIdentity(id, props as unknown as Props, acc);
     if (acc) await disableSubAccount(client, acc, { currentIsFresh: true });

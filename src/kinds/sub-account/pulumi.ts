@@ -4,11 +4,11 @@
  * and the stack outputs it gives (ids, secret keys).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import * as sdk from "../../pulumi/sdk";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
-import type { DesiredSubAccount } from "../../config/types";
-import type { PulumiProgramPart } from "../contract";
+import * as sdk from "../../kit/pulumi/sdk";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
+import type { DesiredSubAccount } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 
 // Output fields are `declare`d, not `!`-asserted: with ES2022 class fields a plain field would be
 // re-initialised to undefined after `super()` has filled it with the resource's Output.

@@ -6,11 +6,11 @@
  * free, and it covers the others too.
  */
 import type { SubAccount } from "../../client/types";
-import type { Drift, SavedPlanSupport } from "../contract";
-import { notFoundToUndefined } from "../../resources/not-found";
-import { httpUrl, oneOf, record, shown, SavedDataError, text, textOrNull, wholeNumber } from "../saved-data";
+import type { Drift, SavedPlanSupport } from "../../kit/contract";
+import { notFoundToUndefined } from "../../client/not-found";
+import { httpUrl, oneOf, record, shown, SavedDataError, text, textOrNull, wholeNumber } from "../../kit/file/saved-data";
 import { endpointOrNull, listAllSubAccounts, type SubAccountSettings } from "./handler";
-import type { SubAccountOp } from "./index";
+import type { SubAccountOp } from "./op";
 
 /** What a plan read of a sub-account and a saved plan keeps: no `api_key`, endpoints normalised. */
 interface SubAccountRead {

@@ -1,5 +1,5 @@
-/** The file's `sub_accounts:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
-import type { FileFragment } from "../contract";
+/** The file's `sub_accounts:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
+import type { FileFragment } from "../../kit/contract";
 
 export const subAccountsFragment: FileFragment = {
   order: 10,

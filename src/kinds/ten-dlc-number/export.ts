@@ -1,8 +1,8 @@
 /** 10DLC Campaign numbers as an export writes them: every Campaign of the account with its linked numbers. */
 import { isForbiddenError, type WavixClient } from "../../client";
-import type { DesiredCampaignNumbers } from "../../config/types";
-import { emitItem } from "../../config/yaml-emit";
-import type { KindExport } from "../contract";
+import type { DesiredCampaignNumbers } from "./types";
+import { emitItem } from "../../kit/file/yaml-emit";
+import type { KindExport } from "../../kit/contract";
 import { campaignNumbersFileObject } from "./file";
 import { accountCampaigns } from "./handler";
 

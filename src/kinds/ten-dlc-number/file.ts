@@ -2,10 +2,10 @@
  * `ten_dlc_campaign_numbers:` in the file: each Brand/Campaign pair once; a number once in the
  * whole list (a number is linked to one Campaign); digits with one leading `+` dropped.
  */
-import type { DesiredCampaignNumbers } from "../../config/types";
-import { normalizeDigits } from "../../config/transport";
-import { formatPath, type PathSegment } from "../../config/yaml-nodes";
-import type { FileForm } from "../contract";
+import type { DesiredCampaignNumbers } from "./types";
+import { normalizeDigits } from "../../kit/file/transport";
+import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
+import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);

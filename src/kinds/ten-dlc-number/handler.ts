@@ -6,7 +6,7 @@
  */
 import { isNotFoundError, type WavixClient } from "../../client";
 import type { CampaignNumber } from "../../client/types";
-import { normalizeDigits } from "../../config/transport";
+import { normalizeDigits } from "../../kit/file/transport";
 
 /** `B9FXYNH/CSJ4TV0`: one Campaign of one Brand. */
 export const campaignKey = (brandId: string, campaignId: string): string => `${brandId}/${campaignId}`;

@@ -4,16 +4,16 @@
  * file does not declare is removed (DELETE, destructive: Wavix deletes the number's Sender ID too).
  * A link's status (PENDING, APPROVED, FAILED...) is shown as a note and never changes the plan.
  */
-import type { DesiredCampaignNumbers } from "../../config/types";
-import type { Kind, KindPlan, OpBase, Write } from "../contract";
-import { reportedResult } from "../contract";
+import type { DesiredCampaignNumbers, TenDlcNumberOp, TenDlcNumberPart } from "./types";
+import type { Kind, KindPlan, Write } from "../../kit/contract";
+import { reportedResult } from "../../kit/contract";
 import { campaignKey, linkKey, linkNumber, missingCampaignMessage, readCampaign, unlinkNumber, type CampaignRead } from "./handler";
 import { tenDlcCampaignNumbersFragment } from "./schema";
 import { tenDlcNumberFileForm } from "./file";
 import { tenDlcNumberExport } from "./export";
 import { tenDlcNumberSaved } from "./saved";
 
-export type TenDlcNumberOp = OpBase & { action: "create" | "delete"; brand_id: string; campaign_id: string; number: string };
+export type { TenDlcNumberOp } from "./types";
 
 /** Said of a link whose status is not APPROVED. */
 export function statusNote(status: string): string {
@@ -23,7 +23,7 @@ export function statusNote(status: string): string {
   return `linked, status ${status}`;
 }
 
-export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], Map<string, CampaignRead>, TenDlcNumberOp, "TenDlcCampaignNumber"> = {
+export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], Map<string, CampaignRead>, TenDlcNumberOp, "TenDlcCampaignNumber", TenDlcNumberPart> = {
   name: "ten_dlc_number",
   label: { one: "10DLC Campaign", many: "10DLC Campaigns" },
   file: tenDlcCampaignNumbersFragment,
@@ -34,9 +34,9 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
   pulumi: {
     type: "TenDlcCampaignNumber",
     collection: "tenDlcCampaignNumbers",
-    provider: () => (require("./provider") as typeof import("./provider")).TenDlcCampaignNumber,
     program: () => (require("./pulumi") as typeof import("./pulumi")).tenDlcNumberProgram,
   },
+  provider: () => (require("./provider") as typeof import("./provider")).tenDlcNumberProvider,
   declared: (state) => state.ten_dlc_campaign_numbers,
   count: (declared) => declared.length,
 

@@ -1,25 +1,15 @@
 /**
- * The 10DLC Campaign number kind's Pulumi dynamic provider (run inside the dynamic-provider host;
- * exported as `TenDlcCampaignNumber` by src/pulumi/provider-impl.ts): one resource per link, its id
+ * The 10DLC Campaign number kind's provider (src/kit/provider/contract.ts; served as
+ * `TenDlcCampaignNumber` by src/pulumi/provider-impl.ts): one resource per link, its id
  * `brand/campaign/number`. The Brand and Campaign must exist (create fails naming both); a number
  * already linked is adopted; deleting the resource unlinks the number. `status` is an output only.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import type { TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs } from "../../pulumi/types";
-import {
-  configure,
-  failureOf,
-  hasUnknown,
-  identityMismatch,
-  keptForReplacement,
-  masterClient,
-  recordTakenOver,
-  unknownKeyFailures,
-  validateEntry,
-  type Props,
-} from "../../pulumi/provider-host";
+import type { TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs, TenDlcNumberPart } from "./types";
+import { hasUnknown, type Props } from "../../kit/provider/props";
+import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { linkKey, linkNumber, missingCampaignMessage, readCampaign, unlinkNumber } from "./handler";
-import { describeError } from "../../plan/error-text";
+import { describeError } from "../../kit/change/error-text";
 
 const KEYS = ["brandId", "campaignId", "number"];
 const CAMEL: Record<string, string> = { brand_id: "brandId", campaign_id: "campaignId", numbers: "number" };
@@ -36,21 +26,19 @@ function checkIdentity(id: string, stored: Props | undefined): void {
   if (key !== id) throw identityMismatch("TenDlcCampaignNumber", id, `link ${key}`, `link ${id}`);
 }
 
-async function statusOf(i: TenDlcCampaignNumberInputs): Promise<string | undefined> {
-  const read = await readCampaign(masterClient(), i.brandId, i.campaignId);
+async function statusOf(ctx: ProviderContext, i: TenDlcCampaignNumberInputs): Promise<string | undefined> {
+  const read = await readCampaign(ctx.masterClient(), i.brandId, i.campaignId);
   if (!read.ok) throw new Error(missingCampaignMessage(i.brandId, i.campaignId, describeError(read.error)));
   return read.links.get(i.number);
 }
 
-export const TenDlcCampaignNumber: pulumi.dynamic.ResourceProvider<TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs> = {
-  configure,
-
-  async check(_olds, news) {
+export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs> = {
+  async check(ctx, _olds, news) {
     const raw = news as unknown as Props;
     const failures = unknownKeyFailures(raw, KEYS);
     if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
     const entry = { brand_id: raw.brandId, campaign_id: raw.campaignId, numbers: [raw.number] };
-    const result = validateEntry({ ten_dlc_campaign_numbers: [entry] }, "TenDlcCampaignNumber");
+    const result = ctx.checkEntry<TenDlcNumberPart>({ ten_dlc_campaign_numbers: [entry] }, "TenDlcCampaignNumber");
     if (!result.ok) {
       failures.push(...result.problems.map((p) => failureOf(p, /^ten_dlc_campaign_numbers\[0\]\.?/, (path) => CAMEL[path.split(/[.[]/)[0]] ?? path)));
       return { inputs: news, failures };
@@ -59,28 +47,28 @@ export const TenDlcCampaignNumber: pulumi.dynamic.ResourceProvider<TenDlcCampaig
     return { inputs: { brandId: d.brand_id, campaignId: d.campaign_id, number: d.numbers[0] }, failures: [] };
   },
 
-  async diff(_id, olds, news) {
+  async diff(ctx, _id, olds, news) {
     const replaces = KEYS.filter((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
     return { changes: replaces.length > 0, replaces, stables: replaces.length === 0 ? KEYS : [], deleteBeforeReplace: false };
   },
 
-  async create(inputs) {
+  async create(ctx, inputs) {
     const id = linkKey(inputs.brandId, inputs.campaignId, inputs.number);
     // Already linked (whatever its status): adopted, not linked again.
-    let status = await statusOf(inputs);
+    let status = await statusOf(ctx, inputs);
     if (status === undefined) {
-      await linkNumber(masterClient(), inputs.brandId, inputs.campaignId, inputs.number);
-      status = (await statusOf(inputs)) ?? "PENDING";
+      await linkNumber(ctx.masterClient(), inputs.brandId, inputs.campaignId, inputs.number);
+      status = (await statusOf(ctx, inputs)) ?? "PENDING";
     }
-    recordTakenOver("TenDlcCampaignNumber", id);
+    ctx.recordTakenOver("TenDlcCampaignNumber", id);
     return { id, outs: { ...inputs, status } };
   },
 
-  async read(id, props) {
+  async read(ctx, id, props) {
     const p = parts(id);
     if (!p) return {};
     checkIdentity(id, props as unknown as Props);
-    const read = await readCampaign(masterClient(), p.brandId, p.campaignId);
+    const read = await readCampaign(ctx.masterClient(), p.brandId, p.campaignId);
     // The Campaign is gone, or the number is no longer linked: the resource is gone.
     if (!read.ok) return {};
     const status = read.links.get(p.number);
@@ -88,11 +76,11 @@ export const TenDlcCampaignNumber: pulumi.dynamic.ResourceProvider<TenDlcCampaig
     return { id, props: { ...p, status }, inputs: p as TenDlcCampaignNumberOutputs };
   },
 
-  async delete(id, props) {
+  async delete(ctx, id, props) {
     const p = parts(id);
     if (!p) return;
     checkIdentity(id, props as unknown as Props);
-    if (keptForReplacement("TenDlcCampaignNumber", id, `TenDlcCampaignNumber ${id}`)) return;
-    await unlinkNumber(masterClient(), p.brandId, p.campaignId, p.number);
+    if (ctx.keptForReplacement("TenDlcCampaignNumber", id, `TenDlcCampaignNumber ${id}`, "deleted")) return;
+    await unlinkNumber(ctx.masterClient(), p.brandId, p.campaignId, p.number);
   },
 };

@@ -3,10 +3,10 @@
  * `pulumi-nodejs:dynamic/wavix:TenDlcCampaignNumber` (one per link; its provider is ./provider.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { RESOURCE_MODULE } from "../../pulumi/module";
-import { WavixDynamicResource, shimFor } from "../../pulumi/shim";
-import type { DesiredCampaignNumbers } from "../../config/types";
-import type { PulumiProgramPart } from "../contract";
+import { RESOURCE_MODULE } from "../../kit/pulumi/module";
+import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
+import type { DesiredCampaignNumbers } from "./types";
+import type { PulumiProgramPart } from "../../kit/contract";
 import { linkKey } from "./handler";
 
 export interface TenDlcCampaignNumberArgs {

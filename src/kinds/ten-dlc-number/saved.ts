@@ -4,10 +4,10 @@
  * Campaign and the number. The recheck reads each Campaign the ops touch once (one listing of its
  * links), however many of its numbers they link or unlink.
  */
-import type { Drift, SavedPlanSupport } from "../contract";
-import { record, shown, SavedDataError, text } from "../saved-data";
+import type { Drift, SavedPlanSupport } from "../../kit/contract";
+import { record, shown, SavedDataError, text } from "../../kit/file/saved-data";
 import { campaignKey, linkKey, readCampaign, type CampaignRead } from "./handler";
-import type { TenDlcNumberOp } from "./index";
+import type { TenDlcNumberOp } from "./types";
 
 /** A Brand or Campaign id as the file takes it: letters and digits. */
 function id(v: unknown, what: string): string {

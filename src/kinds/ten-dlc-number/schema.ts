@@ -1,5 +1,5 @@
-/** The file's `ten_dlc_campaign_numbers:` (assembled into schemas/wavix.schema.json by src/kinds/file-schema.ts). */
-import type { FileFragment } from "../contract";
+/** The file's `ten_dlc_campaign_numbers:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
+import type { FileFragment } from "../../kit/contract";
 
 export const tenDlcCampaignNumbersFragment: FileFragment = {
   order: 50,

@@ -3,8 +3,8 @@
  * account its API key must belong to. Before anything else is read or written, `GET /v1/profile`
  * says whose the key is; a different account stops the run with both ids and nothing sent.
  */
-import type { FetchLike, WavixClient } from "../client";
-import { WavixApiError } from "../client";
+import type { FetchLike, WavixClient } from "../../client";
+import { WavixApiError } from "../../client";
 
 /** The key belongs to another account than the pinned one. Never retried; holds no key. */
 export class AccountMismatchError extends WavixApiError {

@@ -6,7 +6,14 @@
  * Generic over each kind's own types, so nothing is lost to `unknown`:
  *   `Declared` — what the file declares (typed, normalised: `DesiredSubAccount[]`, …);
  *   `Current`  — what one read of the account gives (a list, a map by key);
- *   `Op`       — what apply needs for one planned change (ids, the current record, the patch).
+ *   `Op`       — what apply needs for one planned change (ids, the current record, the patch);
+ *   `View`     — the parts of the typed file the kind reads, by top-level key (its own, and another
+ *                kind's where a rule needs it: `{ numbers?: DesiredNumber[]; sub_accounts?: … }`).
+ *                The file loader above the registry composes `DesiredState` from these parts
+ *                (src/config/types.ts), so nothing here names it.
+ *
+ * This module is the kit (docs/ARCHITECTURE.md, "The four floors"): it never imports a kind, the
+ * registry (src/kinds/index.ts) or anything that iterates it.
  *
  * Shared mechanisms stay out of kinds: requests, retries, pacing and pagination are the client's
  * (`src/client`); scheduling, bounded concurrency, progress, interruption, bulk fallback and the
@@ -14,11 +21,11 @@
  * send (its writes, as data) and how to confirm it.
  */
 import type { WavixClient } from "../client";
-import type { DesiredState, SourcePosition } from "../config/types";
-import type { RawProblem } from "../config/semantic";
-import type { PathSegment } from "../config/yaml-nodes";
-import type { FieldDiff } from "../resources/diff";
-import type { ChangeAction, ChangeKind, ChangeOwner, ChangeResult } from "../plan/types";
+import type { RawProblem, SourcePosition } from "./file/problems";
+import type { PathSegment } from "./file/yaml-nodes";
+import type { FieldDiff } from "./change/diff";
+import type { ChangeAction, ChangeOwner, ChangeResult } from "./change/types";
+import type { KindProvider } from "./provider/contract";
 
 /** A JSON Schema (draft-07) object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -35,7 +42,7 @@ export interface FileFragment {
   readonly definitions?: Readonly<Record<string, JsonSchema>>;
 }
 
-/** Tools a kind's file checks use (src/config/semantic.ts gives them). */
+/** Tools a kind's file checks use (the file loader, src/config/semantic.ts, gives them). */
 export interface FileCheckTools {
   /** The whole file as plain data (a check across kinds: a number's `trunk:` names a declared trunk). */
   readonly root: Readonly<Record<string, unknown>>;
@@ -103,7 +110,7 @@ export interface ReadCache {
   once<T>(name: string, read: () => Promise<T>): Promise<T>;
 }
 
-export interface PlanContext {
+export interface PlanContext<View extends object = object> {
   readonly client: WavixClient;
   /** `--prune`: remove (or disable) what the file does not declare. */
   readonly prune: boolean;
@@ -113,11 +120,11 @@ export interface PlanContext {
    */
   readonly flags: ReadonlySet<string>;
   /** The whole file, for a kind whose plan must consult another kind's declarations (numbers routed to a trunk). */
-  readonly desired: DesiredState;
+  readonly desired: View;
   /** Keys whose write-only secrets are sent again (`--rotate-password LABEL`: a trunk's password). */
   readonly rotate: ReadonlySet<string>;
   readonly cache: ReadCache;
-  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  /** The one-sentence form of an error (src/kit/change/error-text.ts). */
   describe(err: unknown): string;
 }
 
@@ -178,7 +185,7 @@ export interface ConfirmContext {
   /** How long to wait before looking again for another run's stale write; undefined: the kind's default. */
   readonly settleMs?: number;
   readonly signal?: AbortSignal;
-  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  /** The one-sentence form of an error (src/kit/change/error-text.ts). */
   describe(err: unknown): string;
 }
 
@@ -235,8 +242,9 @@ export interface PulumiProgramPart<Declared, R> {
 export type PulumiResourceOptions = { aliases?: any[] } & Record<string, any>;
 
 /**
- * A kind's Pulumi adapter. Both halves load on first use only: the CLI runs without
- * `@pulumi/pulumi` installed, and the provider host never loads the program half.
+ * A kind's Pulumi adapter: its names under Pulumi and the program half (which loads on first use
+ * only: the CLI runs without `@pulumi/pulumi` installed, and a provider never loads it). The
+ * provider half is engine-agnostic: `Kind.provider`.
  */
 export interface PulumiAdapter<Declared, Type extends string = string> {
   /**
@@ -246,8 +254,6 @@ export interface PulumiAdapter<Declared, Type extends string = string> {
   readonly type: Type;
   /** The key of `declareResources`' result holding this kind's resources (`subAccounts`). */
   readonly collection: string;
-  /** The dynamic provider run inside the host (src/kinds/<kind>/provider.ts). */
-  provider(): object;
   /** The program half (src/kinds/<kind>/pulumi.ts). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   program(): PulumiProgramPart<Declared, any>;
@@ -276,7 +282,7 @@ export interface Drift {
 
 export interface RecheckContext {
   readonly client: WavixClient;
-  /** The one-sentence form of an error (src/plan/error-text.ts). */
+  /** The one-sentence form of an error (src/kit/change/error-text.ts). */
   describe(err: unknown): string;
 }
 
@@ -305,7 +311,7 @@ export interface SavedPlanSupport<Op extends OpBase> {
 /**
  * A resource kind. `Name` is what plans show (`sub_account`); the rest is the kind's own types.
  */
-export interface Kind<Name extends string, Declared, Current, Op extends OpBase, PulumiType extends string = string> {
+export interface Kind<Name extends string, Declared, Current, Op extends OpBase, PulumiType extends string = string, View extends object = object> {
   readonly name: Name;
   /** For `validate`'s summary line: `3 sub-accounts`. */
   readonly label: { readonly one: string; readonly many: string };
@@ -327,13 +333,13 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
    */
   readonly updateNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
-  declared(state: DesiredState): Declared | undefined;
+  declared(state: View): Declared | undefined;
   /** How many items the file declares (validate's summary). */
   count(declared: Declared): number;
   /** Reads the current state the plan needs, in pages (GETs only). */
-  read(ctx: PlanContext, declared: Declared): Promise<Current>;
+  read(ctx: PlanContext<View>, declared: Declared): Promise<Current>;
   /** Identity, normalisation and diff: what would change. May read more on an error path. */
-  plan(ctx: PlanContext, declared: Declared, current: Current): KindPlan<Op> | Promise<KindPlan<Op>>;
+  plan(ctx: PlanContext<View>, declared: Declared, current: Current): KindPlan<Op> | Promise<KindPlan<Op>>;
   /**
    * The writes that carry out `ops`, in the order to enqueue them. `earlier`: what the writes of
    * the kinds this one is ordered after (`after`) made in this run.
@@ -343,15 +349,25 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   confirm(ctx: ConfirmContext, ops: readonly Op[], report: WriteReport): Promise<KindResults>;
   /** `export`: the account's items of this kind as the file declares them. */
   readonly export: KindExport<Declared>;
-  /** The kind under Pulumi: a dynamic resource and its provider. */
+  /** The kind under Pulumi: its type name, its collection and the program half. */
   readonly pulumi: PulumiAdapter<Declared, PulumiType>;
+  /**
+   * The kind's resource provider (src/kinds/<kind>/provider.ts; src/kit/provider/contract.ts):
+   * check, diff, create, read, update and delete over plain props, which the dynamic provider
+   * (src/pulumi/provider-host.ts) and a native plugin both serve. Loaded on first use.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  provider(): KindProvider<any, any>;
   /** Saved plans (`plan --save`, `apply --plan`); absent: a plan holding this kind's changes cannot be saved. */
   readonly saved?: SavedPlanSupport<Op>;
 }
 
-/** Any registered kind, for the code that iterates the registry (its own types stay in its folder). */
+/**
+ * Any kind, for the code that iterates kinds (its own types stay in its folder). The registry
+ * (src/kinds/index.ts) narrows the name to the registered kinds' names.
+ */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type AnyKind = Kind<ChangeKind, any, any, any>;
+export type AnyKind<Name extends string = string> = Kind<Name, any, any, any, string, any>;
 
 /**
  * The usual outcome of one op from the write report: failed (with the message), not started

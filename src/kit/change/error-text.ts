@@ -4,7 +4,7 @@
  * What the error was about (the request line, the path) is kept; the internals are dropped.
  * Used by the engine for per-item failures and by the CLI for what ends a command.
  */
-import { isNetworkError, isWavixApiError, protocolMismatch } from "../client";
+import { isNetworkError, isWavixApiError, protocolMismatch } from "../../client";
 
 /** Characters of a non-JSON body quoted in a message. */
 const BODY_SHOWN = 80;

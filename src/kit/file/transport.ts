@@ -1,5 +1,5 @@
 /** Transports and digits as the file writes them (seed 2.2: 1 SIP URI, 4 PSTN, 5 trunk). */
-import type { TransportCode } from "../client/types";
+import type { TransportCode } from "../../client/types";
 
 /** Transport names accepted in the file, beside their codes (seed 2.2: 1 SIP URI, 4 PSTN, 5 trunk). */
 export type TransportName = "sip" | "pstn" | "trunk";

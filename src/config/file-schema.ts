@@ -4,8 +4,8 @@
  * schema.ts), in file order. `scripts/build-file-schema.js` writes it to the one published
  * `schemas/wavix.schema.json`; test/kinds/file-schema.test.ts checks the committed file equals it.
  */
-import { kindsInFileOrder } from "./index";
-import type { JsonSchema } from "./contract";
+import { kindsInFileOrder } from "../kinds";
+import type { JsonSchema } from "../kit/contract";
 
 type Obj = Record<string, unknown>;
 

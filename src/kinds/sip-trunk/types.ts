@@ -1,0 +1,92 @@
+/**
+ * The SIP trunk kind's own types: what the file declares (`sip_trunks:`), and the plain inputs and
+ * outputs of its provider (`SipTrunk`; docs/CONTRACT.md part 6).
+ */
+import type { SourcePosition } from "../../kit/file/problems";
+
+/** A SIP trunk of `sip_trunks:` (src/kinds/sip-trunk); only keys present are managed. */
+export interface DesiredSipTrunk {
+  /** Identity within the account; unique in the file. */
+  label: string;
+  /** Pins one trunk by its Wavix id (two share the label, or to rename it). */
+  id?: number;
+  /** The environment variable holding the password (write-only; never the value). */
+  password_env?: string;
+  /** IP authentication: the SIP endpoint's public static IP (official `host_request.host`). */
+  host?: string;
+  callerid?: string;
+  multiple_numbers?: boolean;
+  ip_restrict?: boolean;
+  /** A set of IP addresses (order and repeats do not matter). */
+  allowed_ips?: string[];
+  didinfo_enabled?: boolean;
+  call_restrict?: boolean;
+  call_limit?: number;
+  cost_limit?: boolean;
+  /** Money as decimal text ("0.18"). */
+  max_call_cost?: string;
+  channels_restrict?: boolean;
+  max_channels?: number;
+  rewrite_enabled?: boolean;
+  rewrite_prefix?: string;
+  rewrite_cond?: string;
+  call_recording_enabled?: boolean;
+  transcription_enabled?: boolean;
+  transcription_threshold?: number;
+  machine_detection_enabled?: boolean;
+  encrypted_media?: boolean;
+  path: string;
+  pos?: SourcePosition;
+}
+
+/** The SIP trunk kind's part of the typed file. */
+export interface SipTrunkPart {
+  sip_trunks?: DesiredSipTrunk[];
+}
+
+/** A SIP trunk's settings in camelCase (the file's `sip_trunks` keys); only those present are managed. */
+export interface SipTrunkSettingsInputs {
+  host?: string;
+  callerid?: string;
+  multipleNumbers?: boolean;
+  ipRestrict?: boolean;
+  /** A set of IP addresses. */
+  allowedIps?: string[];
+  didinfoEnabled?: boolean;
+  callRestrict?: boolean;
+  callLimit?: number;
+  costLimit?: boolean;
+  /** Money as decimal text ("0.18"). */
+  maxCallCost?: string;
+  channelsRestrict?: boolean;
+  maxChannels?: number;
+  rewriteEnabled?: boolean;
+  rewritePrefix?: string;
+  rewriteCond?: string;
+  callRecordingEnabled?: boolean;
+  transcriptionEnabled?: boolean;
+  transcriptionThreshold?: number;
+  machineDetectionEnabled?: boolean;
+  encryptedMedia?: boolean;
+}
+
+export interface SipTrunkInputs extends SipTrunkSettingsInputs {
+  /** Identity within the account: an existing trunk with this label is adopted. */
+  label: string;
+  /** Pins one trunk by its Wavix ID (the file's `id:`). */
+  trunkId?: number;
+  /** The file's `password_env`: where the program took the password from (documentation in state). */
+  passwordEnv?: string;
+  /** Write-only, a secret: sent on create, and on update when it changed (rotation). */
+  password?: string;
+}
+
+export interface SipTrunkOutputs extends Omit<SipTrunkInputs, "trunkId"> {
+  trunkId: number;
+  /** The system-generated login (a number's trunk destination). */
+  login: string;
+  /** The trunk's static authentication token: a secret output. */
+  accessToken?: string | null;
+  /** Present (true) when the inputs pin `trunkId`. */
+  pinned?: true;
+}

@@ -1,0 +1,96 @@
+/**
+ * The per-kind provider interface (docs/ARCHITECTURE.md, "The per-kind provider"): what a kind
+ * does for a resource engine — check, diff, create, read, update, delete — over plain objects,
+ * with a context. Engine-agnostic: no `@pulumi/pulumi` type or import. Two faces call it: the
+ * dynamic provider (src/pulumi/provider-host.ts `dynamicProvider`, inside Pulumi's
+ * dynamic-provider host) and a native provider plugin; each turns its wire form into these plain
+ * props (values not known yet as `UNKNOWN`, src/kit/provider/props.ts) and back.
+ *
+ * `In` is the resource's inputs (camelCase), `Out` its outputs (what state holds).
+ */
+import type { WavixClient } from "../../client";
+import type { ConfigProblem } from "../file/problems";
+import type { CheckFailure } from "./checks";
+import type { Props } from "./props";
+
+export interface CheckResult<In> {
+  /** The normalised inputs (what state will hold); the inputs as given when a failure is reported. */
+  readonly inputs: In;
+  readonly failures: CheckFailure[];
+}
+
+export interface DiffResult {
+  readonly changes: boolean;
+  /** Properties whose change replaces the resource (create the new one, then delete the old). */
+  readonly replaces: string[];
+  /** Outputs that do not change when the resource is updated in place. */
+  readonly stables: string[];
+  readonly deleteBeforeReplace: boolean;
+}
+
+export interface CreateResult<Out> {
+  readonly id: string;
+  readonly outs: Out;
+}
+
+/** `{}` (no id): the object is gone. `inputs`: the inputs that would reproduce it (a refresh, an import). */
+export interface ReadResult<Out> {
+  readonly id?: string;
+  readonly props?: Out;
+  readonly inputs?: Out;
+}
+
+export interface UpdateResult<Out> {
+  readonly outs: Out;
+}
+
+/** The desired-state file's own checks of one entry, as the file loader gives them (injected: it sits above the kinds). */
+export type EntryCheck<View extends object> = { ok: true; state: View } | { ok: false; problems: ConfigProblem[] };
+
+/**
+ * What a kind's provider works with: the account's clients, the deployment's bookkeeping of the
+ * Wavix objects its resources hold, a warning channel, and the file's own checks. One context per
+ * configuration (credentials); the face that serves the engine makes it (src/kit/provider/session.ts).
+ */
+export interface ProviderContext {
+  /** The master account's client, built on first use; with an account pin, nothing is sent before the pin is checked. */
+  masterClient(): WavixClient;
+  /**
+   * The client to manage a sub-account's objects with: its own key, fetched with the master key
+   * and kept in memory only (seed 5.11); the master's when `subAccountId` is undefined.
+   */
+  clientFor(subAccountId: number | undefined): Promise<WavixClient>;
+  /** One value per client and name for this context (a kind's page reader), made on first use. */
+  perClient<T>(client: WavixClient, name: string, make: (client: WavixClient) => T): T;
+  /**
+   * Records that a create in this deployment now holds the Wavix object `id` of resource type
+   * `type` (it adopted or made it): the delete of the old half of a replacement must not touch it.
+   */
+  recordTakenOver(type: string, id: string | number): void;
+  /** Records that a declared resource keeps the Wavix object `id` (its diff replaced nothing). */
+  recordKept(type: string, id: string | number): void;
+  /**
+   * True when a resource of this deployment holds `id`: the delete of another state entry naming
+   * it must not release, disable or delete it (`not` says which), and says so as a warning.
+   */
+  keptForReplacement(type: string, id: string | number, what: string, not: "released" | "disabled" | "deleted"): boolean;
+  /** A warning for the person running the engine (a Pulumi diagnostic). */
+  warn(message: string): void;
+  /** Runs one entry through the desired-state file's own checks (docs/CONTRACT.md part 3); `label` names it in messages. */
+  checkEntry<View extends object>(doc: Props, label: string): EntryCheck<View>;
+}
+
+/** A kind's resource provider: plain props in, plain props out, a context (docs/ARCHITECTURE.md). */
+export interface KindProvider<In = Props, Out = Props> {
+  /** Validates and normalises the inputs (the file's own rules); never sends a request. */
+  check(ctx: ProviderContext, olds: In, news: In): Promise<CheckResult<In>>;
+  /** What changes between the state (`olds`, outputs) and the new inputs; never sends a request. */
+  diff(ctx: ProviderContext, id: string, olds: Out, news: In): Promise<DiffResult>;
+  /** Creates (or adopts) the object. */
+  create(ctx: ProviderContext, inputs: In): Promise<CreateResult<Out>>;
+  /** Reads the object back (`props`: what state holds, when it holds anything). GETs only. */
+  read(ctx: ProviderContext, id: string, props?: Out): Promise<ReadResult<Out>>;
+  /** Absent when every change replaces the resource (the diff never reports an in-place change). */
+  update?(ctx: ProviderContext, id: string, olds: Out, news: In): Promise<UpdateResult<Out>>;
+  delete(ctx: ProviderContext, id: string, props: Out): Promise<void>;
+}
