@@ -36,7 +36,7 @@ const BASE: Obj =
       "minimum": 1
     },
     "safety": {
-      "description": "Limits on destructive changes (disables, deletes, releases, unlinks) an apply makes without --force. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused.",
+      "description": "Limits on destructive changes an apply makes without --force (docs/GUARD-RAILS.md): a change is destructive by what it does — a delete, a disable (pruned or `status: disabled`), a release, an unlink, a replace, a number's routing removed, a SIP trunk's limit lifted. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused. Across kinds, more than max_destructive_total is refused.",
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -44,12 +44,20 @@ const BASE: Obj =
           "description": "Most destructive changes of one kind, as a percentage of that kind's items in the account. Default 30.",
           "type": "number",
           "minimum": 0,
-          "maximum": 100
+          "maximum": 100,
+          "default": 30
         },
         "min_items": {
           "description": "A kind with fewer items than this in the account is not limited. Default 10.",
           "type": "integer",
-          "minimum": 0
+          "minimum": 0,
+          "default": 10
+        },
+        "max_destructive_total": {
+          "description": "Most destructive changes of all kinds together in one apply, whatever the account's size. Default 20.",
+          "type": "integer",
+          "minimum": 0,
+          "default": 20
         }
       }
     },

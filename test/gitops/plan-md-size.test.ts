@@ -13,8 +13,11 @@ import { runCli, scratch, writeYaml } from "../helpers/cli";
 const KEY = "md-size-key-3b8e";
 
 function planOf(changes: PlannedChange[], extra: Partial<Plan> = {}): Plan {
-  const summary = { create: 0, update: 0, delete: 0, unchanged: 5 };
-  for (const c of changes) summary[c.action]++;
+  const summary = { create: 0, update: 0, replace: 0, delete: 0, unchanged: 5, destructive: 0 };
+  for (const c of changes) {
+    summary[c.action]++;
+    if (c.action === "delete" || c.action === "replace" || (c.effects?.length ?? 0) > 0) summary.destructive++;
+  }
   return { changes, unmanaged: [], problems: [], summary, ...extra };
 }
 
@@ -30,8 +33,8 @@ describe("Markdown within the bound", () => {
     const plan = planOf(Array.from({ length: 10_000 }, (_, i) => numberChange(i + 1)));
     const md = formatPlanMarkdown(plan, "wavix.yaml");
     expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-    expect(md).toContain("**Plan: 0 to create, 10000 to update, 0 to delete, 5 unchanged.**");
-    expect(md).toContain("| **Total** | 0 | 10000 | 0 | 5 |");
+    expect(md).toContain("**Plan: 0 to create, 10,000 to update, 0 to delete, 5 unchanged.**");
+    expect(md).toContain("| **Total** | 0 | 10,000 | 0 | 0 | 5 | 0 |");
     expect(md).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(md).toContain("`15550000001`, `15550000002`");
     expect(md).toContain("… and 9,990 more");
@@ -70,7 +73,7 @@ describe("Markdown within the bound", () => {
             formatFailureMarkdown({ command: "apply", file: "wavix.yaml", stage: "apply", problems: [value], plan }),
           ]) {
             expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-            expect(md).toContain(`| **Total** | 0 | ${n} | 0 | 5 |`);
+            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
           }
         },
       ),
@@ -96,6 +99,6 @@ describe("through the CLI", () => {
     expect(r.stdout.length).toBeLessThanOrEqual(MD_MAX_CHARS);
     expect(r.stdout).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(r.stdout).toContain("… and 9,990 more");
-    expect(r.stdout).toContain("| **Total** | 0 | 10000 | 0 | 0 |");
+    expect(r.stdout).toContain("| **Total** | 0 | 10,000 | 0 | 0 | 0 | 0 |");
   }, 60_000);
 });

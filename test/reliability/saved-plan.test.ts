@@ -63,7 +63,7 @@ async function saved(url: string, text: string): Promise<string> {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const c = client(url);
   const prepared = await computePlan(c, parsed.state);
-  return savePlan(prepared, { baseUrl: c.baseUrl, filePath: "wavix.yaml", fileBytes: Buffer.from(text), prune: false, toolVersion: "test" }).text;
+  return savePlan(prepared, { baseUrl: c.baseUrl, account: "1000", filePath: "wavix.yaml", fileBytes: Buffer.from(text), prune: false, toolVersion: "test" }).text;
 }
 
 /** Load and recheck through the proxy; apply only when the recheck passes (as the CLI does). */
