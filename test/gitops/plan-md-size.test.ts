@@ -82,6 +82,56 @@ describe("Markdown within the bound", () => {
   });
 });
 
+describe("destructive changes in the Markdown (issue #29 item 4)", () => {
+  const disable = (i: number): PlannedChange => ({
+    kind: "sub_account",
+    key: `Tenant ${String(i).padStart(4, "0")}`,
+    action: "update",
+    diff: [{ path: "status", before: "enabled", after: "disabled" }],
+    effects: ["disable"],
+  });
+
+  it("a huge plan: every destructive change listed first, one line each, never collapsed; the rest still fits the budget", () => {
+    const destructive = Array.from({ length: 300 }, (_, i) => disable(i));
+    // 10,000 other changes, all different, so grouping cannot make them fit: they are cut.
+    const others = Array.from({ length: 10_000 }, (_, i) => numberChange(i, `https://hooks.example/${i}`));
+    const plan = planOf([...others, ...destructive]);
+    const md = formatPlanMarkdown(plan, "wavix.yaml", { target: { baseUrl: "https://api.wavix.com", account: "1000" } });
+    expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+    expect(md.split("\n")[1]).toBe("### wavix-sync plan for wavix.yaml — account 1000 at https://api.wavix.com");
+    expect(md).toContain("**Plan: 0 to create, 10,300 to update, 0 to delete, 5 unchanged; 300 destructive.**");
+    const section = md.indexOf("**300 destructive changes**");
+    expect(section).toBeGreaterThan(0);
+    for (const c of destructive) expect(md).toContain(`- :warning: **disable**: sub_account \`${c.key}\` (update): \`status\` \`"enabled"\` → \`"disabled"\``);
+    // First: before the table and every other change; none of them inside a collapsed block.
+    expect(section).toBeLessThan(md.indexOf("| Kind |"));
+    expect(md.lastIndexOf(":warning: **disable**")).toBeLessThan(md.indexOf("| Kind |"));
+    expect(md).not.toMatch(/<summary>[^\n]*sub_account/);
+    expect(md).toContain("more (every change is in the JSON report)");
+  });
+
+  it("destructive changes too many to list one by one are grouped, then cut, and the document still fits", () => {
+    const destructive = Array.from({ length: 20_000 }, (_, i) => disable(i));
+    const md = formatPlanMarkdown(planOf(destructive), "wavix.yaml");
+    expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+    expect(md).toContain("**20,000 destructive changes**");
+    expect(md).toContain("- :warning: **20,000 sub-accounts** update: `status` `\"enabled\"` → `\"disabled\"`");
+    expect(md).toContain("… and 19,990 more");
+  });
+
+  it("any plan: the destructive changes come first and, while they fit the budget, every one is listed", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 5000 }), (d, n) => {
+        const destructive = Array.from({ length: d }, (_, i) => disable(i));
+        const md = formatPlanMarkdown(planOf([...Array.from({ length: n }, (_, i) => numberChange(i, `v${i}`)), ...destructive]), "wavix.yaml");
+        expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+        expect((md.match(/^- :warning: \*\*disable\*\*/gm) ?? []).length).toBe(d);
+      }),
+      { numRuns: 15 },
+    );
+  });
+});
+
 let sim: Simulator | undefined;
 afterEach(async () => {
   await sim?.close();
