@@ -20,6 +20,15 @@ if (!existsSync(entry)) {
   return;
 }
 
+// A reader that went away (`wavix-sync plan | head`): stop quietly, as other command-line tools do,
+// instead of Node's unhandled EPIPE stack.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err && err.code === "EPIPE") process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
+    throw err;
+  });
+}
+
 /** Exit once what was written has left: a failed run may leave requests retrying that nothing awaits. */
 function exitWhenFlushed(code) {
   let streams = 2;
