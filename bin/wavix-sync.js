@@ -21,11 +21,14 @@ if (!existsSync(entry)) {
 }
 
 // A reader that went away (`wavix-sync plan | head`): stop quietly, as other command-line tools do,
-// instead of Node's unhandled EPIPE stack.
-for (const stream of [process.stdout, process.stderr]) {
+// instead of Node's unhandled EPIPE stack. Other write errors (a full disk) are the command's to
+// report when it listens (export does); unheard, they end the run in one line.
+for (const [name, stream] of [["standard output", process.stdout], ["standard error", process.stderr]]) {
   stream.on("error", (err) => {
     if (err && err.code === "EPIPE") process.exit(typeof process.exitCode === "number" ? process.exitCode : 0);
-    throw err;
+    if (stream.listenerCount("error") > 1) return;
+    if (stream !== process.stderr) process.stderr.write(`wavix-sync: cannot write ${name}: ${err && err.code ? err.code : String(err)}\n`);
+    process.exit(1);
   });
 }
 
