@@ -326,11 +326,38 @@ describe("GitHub Actions examples", JOBS, () => {
     expect(c.filter((x) => x.cmd === "gh").map((x) => x.args.slice(0, 3).join(" "))).toEqual(["issue list --repo", "issue close 12"]);
   });
 
-  it("schedule: the audit (read key) uploads its reports, and fails the job on an error finding (reports still uploaded)", async () => {
+  it("schedule: the audit (read key) audits the last full UTC day, keeps its reports by date, and fails the job on an error finding (reports still uploaded)", async () => {
     const scheduled = wf("wavix-scheduled.yml");
+    const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const before = yesterday();
     const ok = passed(await runGithubJob(scheduled, "audit", ctx()));
+    const day = readdirSync(join(ws.dir, "audit-report"))[0];
+    expect([before, yesterday()]).toContain(day);
     expect(ok.artifacts).toEqual([{ path: "audit-report/", exists: true }]);
-    expect(readdirSync(join(ws.dir, "audit-report")).sort()).toEqual(["audit.html", "audit.json", "audit.md", "two_fa_events.csv", "vettings.csv"]);
+    expect(store.runs.get(ok.runId)?.has(`wavix-audit-${day}`)).toBe(true);
+    expect(readdirSync(join(ws.dir, "audit-report", day)).sort()).toEqual([
+      "audit.html",
+      "audit.json",
+      "audit.md",
+      "brands.csv",
+      "daily.csv",
+      "events.csv",
+      "findings.csv",
+      "report.csv",
+      "services.csv",
+      "sessions.csv",
+      "vettings.csv",
+    ]);
+    const report = JSON.parse(readFileSync(join(ws.dir, "audit-report", day, "audit.json"), "utf8")) as { period: unknown; asked: { window: string } };
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(report.period).toEqual({ from: `${day}T00:00:00Z`, to: `${next}T00:00:00Z` });
+    expect(report.asked.window).toBe("last 1d");
+    // Run by hand with another period.
+    const week = passed(await runGithubJob(scheduled, "audit", ctx([], { inputs: { audit_last: "7d" } })));
+    expect(week.steps[4].code).toBe(0);
+    const weekly = JSON.parse(readFileSync(join(ws.dir, "audit-report", day, "audit.json"), "utf8")) as { period: { from: string }; asked: { window: string } };
+    expect(weekly.asked.window).toBe("last 7d");
+    expect(weekly.period.from).toBe(`${new Date(Date.parse(`${next}T00:00:00Z`) - 7 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
     ws = workspace(EXAMPLE.replace("min_vetting_score: 75", "min_vetting_score: 90"));
     const failing = await runGithubJob(scheduled, "audit", ctx());
     expect(failing.steps.map((s) => [s.name, s.code])).toEqual([
@@ -549,6 +576,9 @@ describe("GitLab CI example", JOBS, () => {
     expect(c[1].args).toContain("state_event=close");
     const audit = passed(await runGitlabJob(p, "wavix:audit", "schedule", ctx()));
     expect(audit.artifacts).toEqual([{ path: "audit-report/", exists: true }]);
-    expect(readdirSync(join(ws.dir, "audit-report"))).toContain("audit.html");
+    const [day] = readdirSync(join(ws.dir, "audit-report"));
+    expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(readdirSync(join(ws.dir, "audit-report", day))).toContain("audit.html");
+    expect((JSON.parse(readFileSync(join(ws.dir, "audit-report", day, "audit.json"), "utf8")) as { asked: { window: string } }).asked.window).toBe("last 1d");
   });
 });
