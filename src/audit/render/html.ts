@@ -331,7 +331,12 @@ function twoFaSection(head: AuditReportHead, sample: SessionSample): string {
       ? `<div class="figures" id="two-fa-totals" ${attrs}>` +
         figure("Sessions", String(c.sessions), vs(signed(t.change.sessions))) +
         figure("Not verified", String(c.not_verified), `previous ${t.previous.not_verified}`) +
-        figure("Failure ratio", c.failure_ratio === null ? "–" : percent(c.not_verified, c.sessions), vs(signed(t.change.failure_ratio))) +
+        figure(
+          "Failure ratio",
+          c.failure_ratio === null ? "–" : percent(c.not_verified, c.sessions),
+          // In percentage points, like the figure; the exact change is in data-change-failure-ratio.
+          t.change.failure_ratio === null ? "no previous ratio" : vs(`${signed(new Decimal(t.change.failure_ratio).times(100).toDecimalPlaces(1, Decimal.ROUND_HALF_UP).toFixed(1))} points`),
+        ) +
         figure("Charges (USD)", c.charge_total, vs(signed(t.change.charge_total))) +
         `</div>` +
         `<p class="note">The services' sessions created in the period; the previous period had ${esc(t.previous.sessions)} (failure ratio ${esc(ratioWithPercent(t.previous.failure_ratio))}, charges ${esc(t.previous.charge_total)} USD). Every session in the report${t.named_sessions ? " (with those named in the file)" : ""}: ${sample.total}, charges ${esc(t.charge_total)} USD; events ${t.events_by_status.success} succeeded, ${t.events_by_status.failed} failed, ${t.events_by_status.pending} pending.</p>`
