@@ -164,7 +164,7 @@ export class AuditBuilder {
   private readonly days = new Map<string, Tally>();
   private readonly findings: Finding[] = [];
   private brands: AuditBrand[] = [];
-  /** The span of the services' periods (the report's `period`); undefined without services. */
+  /** The report's `period`: the span of the services' periods, else the run's window; undefined without either. */
   readonly span: Period | undefined;
   readonly generatedAt: string;
 
@@ -183,8 +183,11 @@ export class AuditBuilder {
         previous: new Tally(),
       });
     }
-    this.span = spanOf(periods.map((p) => p.period));
-    if (this.span) for (const day of daysOf(this.span)) this.days.set(day, new Tally());
+    // The services' periods; without a service, the run's window still states the period (the
+    // daily series stays empty: it counts services' sessions).
+    const services = spanOf(periods.map((p) => p.period));
+    this.span = services ?? ctx.window?.period;
+    if (services) for (const day of daysOf(services)) this.days.set(day, new Tally());
     // Whole seconds, as the contract shows it ("2026-11-22T10:00:00Z").
     this.generatedAt = formatUtc(Math.floor(ctx.now.getTime() / 1000) * 1000);
   }

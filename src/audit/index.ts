@@ -25,7 +25,6 @@ export { parseTimestamp, normaliseTimestamp, formatUtc } from "./time";
 export { renderJson, writeJson } from "./render/json";
 export { renderMarkdown, renderMarkdownHead } from "./render/md";
 export { renderHtml, renderHtmlHead } from "./render/html";
-export type { HtmlRenderOptions } from "./render/html";
 export { CSV_TABLES, renderCsvTable, writeCsvTable, csvField } from "./render/csv";
 export type { CsvTable } from "./render/csv";
 export * from "./data-sources";

@@ -277,7 +277,7 @@ export interface AuditReportHead {
   tool: { name: string; version: string };
   /** The account behind the key (`GET /v1/profile`). */
   account: { id: number };
-  /** The period audited (the span of the services' periods); null when no 2FA service is audited. */
+  /** The period audited (the span of the services' periods, else the run's window); null without either. */
   period: ReportPeriod | null;
   /** The span of the same length before it; null with `period`. */
   previous_period: ReportPeriod | null;

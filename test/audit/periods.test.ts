@@ -168,6 +168,13 @@ describe("the daily series, per-service thresholds and findings", () => {
     );
   });
 
+  it("without a 2FA service, the run's window is still the stated period (and the daily series is empty)", () => {
+    const r = computeAudit({ sessions: [], brands: [] }, { ten_dlc: { brands: ["B"] } }, { now: NOW, accountId: 1000, window });
+    expect(r.period).toEqual({ from: "2026-11-19T00:00:00Z", to: "2026-11-26T00:00:00Z" });
+    expect(r.asked.window).toBe("last 7d");
+    expect(r.two_fa.daily).toEqual([]);
+  });
+
   it("a service without a window in a run without one is refused, naming the service", () => {
     expect(() => computeAudit({ sessions: [], brands: [] }, config, { now: NOW, accountId: 1000 })).toThrow(
       `no period for 2FA services ${A}, ${B}: run with --last 30d (or --from DATE --to DATE), or give the service its from/to`,

@@ -17,9 +17,6 @@ import { sampleOf, type SessionSample } from "../store";
 import type { AuditReport, AuditReportHead, DailyFigures, SessionFigures } from "../types";
 import { askedText, periodText, ratioWithPercent, signed, verdict } from "./summary";
 
-/** Kept for callers of the earlier API: thresholds now come from the report itself. */
-export type HtmlRenderOptions = Record<string, never>;
-
 /** Chart colours, each at least 3:1 against the chart (#fff) and the bar track (#f3f3f3). */
 export const COLOUR = { verified: "#2e7d32", not_verified: "#c62828", pending: "#9a6200", neutral: "#767676" } as const;
 
