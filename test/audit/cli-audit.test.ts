@@ -283,6 +283,20 @@ describe("wavix-sync audit: the account", () => {
     await expect(readdir(join(dir, "never"))).rejects.toThrow();
   });
 
+  it("a read-only key without the account's profile: exit 1 naming GET /v1/profile, nothing else read", async () => {
+    const restricted = await startSimulator({ port: 0, seed: seed(), apiKeys: [{ key: "audit-only-key", restricted: { two_fa: "read", campaigns: "read" } }] });
+    try {
+      const file = await writeYaml("windowless.yaml", WINDOWLESS.replace("account_id: 1000\n", ""));
+      const r = await runCli(["audit", "-f", file, "--last", "7d"], { WAVIX_API_KEY: "audit-only-key", WAVIX_BASE_URL: restricted.url }, dir);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/^Error: GET \/v1\/profile: /);
+      expect(r.stderr).not.toContain("audit-only-key");
+      expect(restricted.log.map((e) => e.path)).toEqual(["/v1/profile"]);
+    } finally {
+      await restricted.close();
+    }
+  });
+
   it("every format states the account, the period, when and by which version", async () => {
     const file = await writeYaml("windowless.yaml", WINDOWLESS);
     const args = ["audit", "-f", file, "--from", "2026-11-01", "--to", "2026-11-21"];
