@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { ForbiddenError, NotFoundError, type WavixClient } from "../client";
 import { checkAccountPin } from "../kit/provider/account-pin";
+import { formatCount } from "../plan/count";
 import { streamExport } from "../resources/export";
 import { writeFileAtomicStream } from "./files";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
@@ -69,7 +70,7 @@ export function registerExport(program: Command): void {
         await writeFileAtomicStream(out, async (write) => {
           summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning, accountId });
         });
-        process.stderr.write(`Wrote ${out} (${summary.subAccounts} sub-accounts, ${summary.numbers} numbers).\n`);
+        process.stderr.write(`Wrote ${out} (${formatCount(summary.subAccounts)} sub-accounts, ${formatCount(summary.numbers)} numbers).\n`);
       } else {
         // A failed write is reported once by the command (writeStdout rejects); not again as an event.
         const quiet = (): void => undefined;

@@ -20,6 +20,7 @@ import {
   type Plan,
   type SafetyVerdict,
 } from "../plan";
+import { formatCount } from "../plan/count";
 import { reported, safetyMarkdown, safetyText, type RunReport } from "./guard";
 import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
@@ -148,7 +149,7 @@ function wantsMarkdown(route: Routing): boolean {
 function incompleteText(plan: Plan): string {
   const n = plan.problems.length;
   return (
-    `Apply refused (nothing was written): ${n} declared item${n === 1 ? "" : "s"} could not be planned (see the errors above), ` +
+    `Apply refused (nothing was written): ${formatCount(n)} declared item${n === 1 ? "" : "s"} could not be planned (see the errors above), ` +
     "and nothing is written from an incomplete plan. Fix the file or the account, then run apply again.\n"
   );
 }
@@ -183,7 +184,7 @@ export function registerPlanApply(program: Command): void {
       // A plan with problems is never saved (nothing is written from it); it is still shown, and exits 1.
       let unsaved = "";
       if (flags.save !== undefined && prepared.plan.problems.length > 0) {
-        unsaved = `Error: this plan was not saved to ${flags.save}: ${prepared.plan.problems.length} declared item${prepared.plan.problems.length === 1 ? "" : "s"} could not be planned, and nothing is written from an incomplete plan.\n`;
+        unsaved = `Error: this plan was not saved to ${flags.save}: ${formatCount(prepared.plan.problems.length)} declared item${prepared.plan.problems.length === 1 ? "" : "s"} could not be planned, and nothing is written from an incomplete plan.\n`;
       } else if (flags.save !== undefined) {
         prepared = await savePlanFile(prepared, client, run, { planFile: flags.save, file: flags.file, prune: flags.prune === true, desired });
       }
