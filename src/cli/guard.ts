@@ -6,7 +6,7 @@
  * never a secret.
  */
 import type { WavixClient } from "../client";
-import { ForbiddenError, UnauthorizedError } from "../client";
+import { ForbiddenError, NotFoundError, UnauthorizedError } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
 import {
@@ -19,6 +19,7 @@ import {
   formatPlan,
   formatSafetyRefusal,
   mdText,
+  overLimit,
   safetyLines,
   type FailureReport,
   type FailureStage,
@@ -32,14 +33,14 @@ type Format = "text" | "json" | "md";
 
 /** The Markdown lines for a plan over the safety limit (after the verdict). */
 export function safetyMarkdown(verdict: SafetyVerdict | undefined, forced = false): string[] {
-  if (!verdict || verdict.violations.length === 0) return [];
+  if (!overLimit(verdict)) return [];
   const head = forced ? ":warning: **Over the safety limit, applied with --force:**" : ":warning: **Apply would be refused without `--force`:**";
   return [head, "", ...safetyLines(verdict).map((l) => `- ${mdText(l)}`)];
 }
 
 /** The text lines for a plan over the safety limit, after the plan. */
 export function safetyText(verdict: SafetyVerdict | undefined, command: "plan" | "apply", forced = false): string {
-  if (!verdict || verdict.violations.length === 0) return "";
+  if (!overLimit(verdict)) return "";
   if (forced) return ["Over the safety limit; applying anyway (--force):", ...safetyLines(verdict).map((l) => `  - ${l}`)].join("\n") + "\n";
   return formatSafetyRefusal(verdict, command);
 }
@@ -52,6 +53,11 @@ export class RunReport {
   safety?: SafetyVerdict;
   /** Set once the run wrote its own report to `--out` (a plan, an apply's results). */
   written = false;
+  /** What the run talks to, once known (`account`): the Markdown heading names it. */
+  target?: { baseUrl: string; account: string | null };
+  /** The file's pin, as text, once checked against the key. */
+  private pinned?: string;
+  private accountRead?: Promise<string | null>;
 
   constructor(
     readonly command: "plan" | "apply",
@@ -83,13 +89,36 @@ export class RunReport {
   async checkPin(client: WavixClient, desired: DesiredState): Promise<void> {
     if (desired.account_id === undefined) return;
     await checkAccountPin(client, desired.account_id, `${this.file} account_id`);
+    // As text from here on: an account id is compared and shown, never computed with.
+    this.pinned = String(desired.account_id);
+  }
+
+  /**
+   * The account the key is for, as text: the file's pin once checked (no request), else the `id` of
+   * `GET /v1/profile`; null when the key may not read the profile. Read once per run; recorded as
+   * the run's `target` for the Markdown heading.
+   */
+  account(client: WavixClient): Promise<string | null> {
+    this.accountRead ??= (async () => {
+      if (this.pinned !== undefined) return this.pinned;
+      try {
+        return String((await client.getAccountProfile()).id);
+      } catch (err) {
+        if (err instanceof ForbiddenError || err instanceof NotFoundError) return null;
+        throw err;
+      }
+    })();
+    return this.accountRead.then((account) => {
+      this.target = { baseUrl: client.baseUrl, account };
+      return account;
+    });
   }
 
   /** The report of this failed run, in a format. */
   render(format: Format): string {
     const r: FailureReport = { command: this.command, file: this.file, stage: this.stage, problems: this.problems, ...(this.plan ? { plan: this.plan } : {}) };
     if (format === "json") return JSON.stringify(failureJson(r), null, 2) + "\n";
-    if (format === "md") return formatFailureMarkdown(r, { notes: safetyMarkdown(this.safety) });
+    if (format === "md") return formatFailureMarkdown(r, { notes: safetyMarkdown(this.safety), ...(this.target ? { target: this.target } : {}) });
     return failureText(r) + (this.plan ? "\n" + formatPlan(this.plan, this.file) + safetyText(this.safety, this.command) : "");
   }
 

@@ -13,6 +13,7 @@ import {
   formatPlanProblems,
   planJson,
   checkBlastRadius,
+  overLimit,
   safetyJson,
   safetyLines,
   type ApplyResult,
@@ -20,7 +21,7 @@ import {
   type SafetyVerdict,
 } from "../plan";
 import { formatCount } from "../plan/count";
-import { reported, safetyMarkdown, safetyText } from "./guard";
+import { reported, safetyMarkdown, safetyText, type RunReport } from "./guard";
 import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
@@ -124,16 +125,33 @@ function routing(flags: OutputFlags): Routing {
   return { terminal, file: { path: flags.out, format: chosen ?? byExtension } };
 }
 
-function renderPlan(format: PlanFormat, plan: Plan, file: string, safety?: SafetyVerdict): string {
+/** What the Markdown heading names: the API root and the account (run.target). */
+type Target = RunReport["target"];
+
+function renderPlan(format: PlanFormat, plan: Plan, file: string, safety?: SafetyVerdict, target?: Target): string {
   if (format === "json") return JSON.stringify({ ...planJson(plan), ...(safety ? safetyJson(safety) : {}) }, null, 2) + "\n";
-  if (format === "md") return formatPlanMarkdown(plan, file, { notes: safetyMarkdown(safety) });
-  return formatPlan(plan, file) + (safety?.violations.length ? "\n" + safetyText(safety, "plan") : "");
+  if (format === "md") return formatPlanMarkdown(plan, file, { notes: safetyMarkdown(safety), ...(target ? { target } : {}) });
+  return formatPlan(plan, file) + (overLimit(safety) ? "\n" + safetyText(safety, "plan") : "");
 }
 
-function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string, safety?: SafetyVerdict): string {
+function renderApply(format: PlanFormat, plan: Plan, result: ApplyResult, file: string, safety?: SafetyVerdict, target?: Target): string {
   if (format === "json") return JSON.stringify({ ...applyJson(plan, result), ...(safety ? safetyJson(safety, true) : {}) }, null, 2) + "\n";
-  if (format === "md") return formatApplyMarkdown(plan, result, file, { notes: safetyMarkdown(safety, true) });
+  if (format === "md") return formatApplyMarkdown(plan, result, file, { notes: safetyMarkdown(safety, true), ...(target ? { target } : {}) });
   return formatPlan(plan, file) + (plan.changes.length === 0 ? "" : "\n" + formatApplyResult(result));
+}
+
+/** Whether any output of the run is Markdown (its heading names the account, read once). */
+function wantsMarkdown(route: Routing): boolean {
+  return route.terminal === "md" || route.file?.format === "md";
+}
+
+/** The refusal of a plan with problems: nothing is written from an incomplete plan, whatever the flags. */
+function incompleteText(plan: Plan): string {
+  const n = plan.problems.length;
+  return (
+    `Apply refused (nothing was written): ${formatCount(n)} declared item${n === 1 ? "" : "s"} could not be planned (see the errors above), ` +
+    "and nothing is written from an incomplete plan. Fix the file or the account, then run apply again.\n"
+  );
 }
 
 /** Write `--out` atomically; a failure is reported plainly and fails the run (exit 1). */
@@ -162,13 +180,21 @@ export function registerPlanApply(program: Command): void {
       await run.checkPin(client, desired);
       run.stage = "listing";
       let prepared = await computePlan(client, desired, planOptions(flags));
-      if (flags.save !== undefined) prepared = await savePlanFile(prepared, client, run, { planFile: flags.save, file: flags.file, prune: flags.prune === true, desired });
+      if (wantsMarkdown(route)) await run.account(client);
+      // A plan with problems is never saved (nothing is written from it); it is still shown, and exits 1.
+      let unsaved = "";
+      if (flags.save !== undefined && prepared.plan.problems.length > 0) {
+        unsaved = `Error: this plan was not saved to ${flags.save}: ${formatCount(prepared.plan.problems.length)} declared item${prepared.plan.problems.length === 1 ? "" : "s"} could not be planned, and nothing is written from an incomplete plan.\n`;
+      } else if (flags.save !== undefined) {
+        prepared = await savePlanFile(prepared, client, run, { planFile: flags.save, file: flags.file, prune: flags.prune === true, desired });
+      }
       const { plan } = prepared;
       const safety = checkBlastRadius(prepared, desired);
       if (route.terminal === "text") process.stderr.write(formatPlanProblems(plan));
-      process.stdout.write(renderPlan(route.terminal, plan, flags.file, safety));
+      process.stderr.write(unsaved);
+      process.stdout.write(renderPlan(route.terminal, plan, flags.file, safety, run.target));
       run.written = true;
-      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file, safety));
+      if (route.file) await writeOut(route.file.path, (route.file.format === "text" ? formatPlanProblems(plan) : "") + renderPlan(route.file.format, plan, flags.file, safety, run.target));
       if (plan.problems.length > 0) throw new CliExit(1);
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     }));
@@ -177,20 +203,29 @@ export function registerPlanApply(program: Command): void {
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; refused if what it changes changed since");
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since");
   apply
     // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
     .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
-      // With --plan the saved plan decides; the file is read (and compared with the plan's) only when -f is given.
+      // With --plan, the file the plan was made from is required: every saved change is verified against it.
       const saved = flags.plan;
-      const fileGiven = saved === undefined || apply.getOptionValueSource("file") === "cli";
-      const desired = fileGiven ? run.load() : undefined;
+      if (saved !== undefined && apply.getOptionValueSource("file") !== "cli") {
+        run.stage = "saved-plan";
+        run.problems = ["apply --plan needs -f FILE: the reviewed desired-state file the plan was made from, which every change of the plan is verified against; nothing was applied"];
+        process.stderr.write(`Error: ${run.problems[0]}.\n`);
+        throw new CliExit(1);
+      }
+      const desired = run.load();
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
-      if (desired) await run.checkPin(client, desired);
+      // A saved plan's checks send no request before its own (its API root first); the pin is among them.
+      if (saved === undefined) await run.checkPin(client, desired);
       run.stage = "listing";
-      const fromSaved = saved === undefined ? undefined : await loadPlanFile(client, run, { planFile: saved, file: fileGiven ? flags.file : undefined, prune: flags.prune, pinned: desired?.account_id, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword });
-      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired!, planOptions(flags));
-      if (fromSaved && !fileGiven) flags.file = fromSaved.file; // the renderings name the file the plan was made from
+      const fromSaved =
+        saved === undefined
+          ? undefined
+          : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword });
+      const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired, planOptions(flags));
+      if (wantsMarkdown(route)) await run.account(client);
       const { plan } = prepared;
       run.plan = plan;
       // The terminal shows the plan before the question (problems on stderr); machine formats print once, at the end.
@@ -198,9 +233,17 @@ export function registerPlanApply(program: Command): void {
         process.stderr.write(formatPlanProblems(plan));
         process.stdout.write(formatPlan(plan, flags.file));
       }
-      // The blast-radius limit: refused before any question or write unless --force (safety.ts).
-      const verdict = checkBlastRadius(prepared, fromSaved ? fromSaved.limits : desired!);
-      const safety = verdict.violations.length > 0 ? verdict : undefined;
+      // No write from an incomplete plan: refused before any question or write, whatever the flags.
+      if (plan.problems.length > 0) {
+        run.stage = "plan";
+        run.problems = plan.problems.map((p) => `${p.kind} "${p.key}": ${p.message}`);
+        process.stderr.write("\n" + incompleteText(plan));
+        if (route.terminal !== "text") process.stdout.write(run.render(route.terminal));
+        throw new CliExit(1);
+      }
+      // The blast-radius limit, from the file (never from a saved plan): refused before any question or write unless --force (safety.ts).
+      const verdict = checkBlastRadius(prepared, desired);
+      const safety = overLimit(verdict) ? verdict : undefined;
       if (safety && !flags.force) {
         run.stage = "safety";
         run.safety = safety;
@@ -212,10 +255,9 @@ export function registerPlanApply(program: Command): void {
       if (safety && route.terminal === "text") process.stderr.write("\n" + safetyText(safety, "apply", true));
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
-        if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file));
+        if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file, undefined, run.target));
         run.written = true;
-        if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, none, flags.file));
-        if (plan.problems.length > 0) throw new CliExit(1);
+        if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, none, flags.file, undefined, run.target));
         return;
       }
       if (!flags.autoApprove) {
@@ -258,13 +300,10 @@ export function registerPlanApply(program: Command): void {
         bar?.stop();
       }
       if (route.terminal === "text") process.stdout.write("\n" + formatApplyResult(result));
-      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file, safety));
+      else process.stdout.write(renderApply(route.terminal, plan, result, flags.file, safety, run.target));
       run.written = true;
-      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file, safety));
-      if (plan.problems.length > 0 && route.terminal === "text") {
-        process.stderr.write(`${formatCount(plan.problems.length)} declared item(s) could not be planned and were not applied (see the errors above).\n`);
-      }
+      if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file, safety, run.target));
       if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
-      if (!result.ok || plan.problems.length > 0) throw new CliExit(1);
+      if (!result.ok) throw new CliExit(1);
     }));
 }

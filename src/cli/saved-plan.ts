@@ -1,20 +1,30 @@
 /**
- * The CLI's side of saved plans (docs/SAVED-PLANS.md): `plan --save PLANFILE` writes one, and
- * `apply --plan PLANFILE` reads it, checks it is for this API and account (and for `--file`, when
- * given), re-reads what it touches, and hands the engine exactly its changes.
+ * The CLI's side of saved plans (docs/SAVED-PLANS.md): `plan --save PLANFILE` writes one (naming its
+ * account, never from a plan with problems), and `apply --plan PLANFILE -f FILE` reads it, checks it
+ * is for this API, this file and this account, verifies every change against the file, re-reads
+ * what it touches, and hands the engine exactly its changes.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { WavixClient } from "../client";
-import { ForbiddenError, NotFoundError } from "../client";
 import type { DesiredState } from "../config/types";
-import { checkFile, checkTarget, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../plan";
+import {
+  AccountMismatchError,
+  checkFile,
+  checkTarget,
+  MAX_SAVED_PLAN_BYTES,
+  parseSavedPlan,
+  recheckSavedPlan,
+  savePlan,
+  SavedPlanError,
+  verifySavedPlan,
+  type PreparedPlan,
+  type SavedPlanChange,
+  type SavedPlanDocument,
+} from "../plan";
 import type { RunReport } from "./guard";
 import { describeError } from "../kit/change/error-text";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
-
-/** The largest saved plan read (a plan of 100,000 numbers is far below it). */
-const MAX_PLAN_BYTES = 256 * 1024 * 1024;
 
 /** A failed read of a file as one plain phrase (describeError words write failures). */
 function readErrorText(err: unknown): string {
@@ -36,21 +46,6 @@ function refuse(err: unknown, run: RunReport): never {
   throw err;
 }
 
-/**
- * The account the key belongs to (`GET /v1/profile`), as text; null when the key may not read it
- * (a key without the account scope) or the API has no such read. The file's verified pin saves
- * the request.
- */
-async function accountOf(client: WavixClient, pinned?: number): Promise<string | null> {
-  if (pinned !== undefined) return String(pinned);
-  try {
-    return String((await client.getAccountProfile()).id);
-  } catch (err) {
-    if (err instanceof ForbiddenError || err instanceof NotFoundError) return null;
-    throw err;
-  }
-}
-
 /** `plan --save`: writes the saved plan (atomically) and returns the prepared plan carrying its digest. */
 export async function savePlanFile(
   prepared: PreparedPlan,
@@ -67,16 +62,22 @@ export async function savePlanFile(
   }
   let saved;
   try {
+    // Every write names its account: a plan whose account is not known is not saved (GUARD-RAILS.md).
+    const account = await run.account(client);
+    if (account === null) {
+      throw new SavedPlanError(
+        `Error: this plan cannot be saved: which account WAVIX_API_KEY is for cannot be read (the key may not read GET /v1/profile), and ${options.file} pins none; ` +
+          `a saved plan always names its account. Pin it in the file (\`account_id: <your account id>\`), or plan with a key that may read the profile; nothing was saved.`,
+      );
+    }
     saved = savePlan(prepared, {
       baseUrl: client.baseUrl,
-      // The file's pin was checked against the key before the plan was read (guard.ts).
-      account: await accountOf(client, options.desired.account_id),
+      account,
       filePath: options.file,
       fileBytes,
       prune: options.prune,
       toolVersion: require("../../package.json").version as string,
       secrets: [process.env.WAVIX_API_KEY],
-      ...(options.desired.safety !== undefined ? { safety: options.desired.safety } : {}),
     });
   } catch (err) {
     refuse(err, run);
@@ -90,13 +91,33 @@ export async function savePlanFile(
   return { ...prepared, plan: { ...prepared.plan, saved: { digest: saved.document.digest } } };
 }
 
+/** The opt-ins a saved plan was made with, read from its changes (the plan holds what they send). */
+function savedOptIns(changes: readonly SavedPlanChange[]): { sendCallbacks: boolean; rotate: string[] } {
+  return {
+    sendCallbacks: changes.some((c) => c.kind === "account_callbacks"),
+    rotate: changes.filter((c) => c.kind === "sip_trunk" && c.action === "update" && (c.op as { rotate?: unknown } | null)?.rotate === true).map((c) => c.key),
+  };
+}
+
 /**
- * The plan decides what is sent: the account callbacks only when it was made with
+ * The plan decides what its opt-ins send: the account callbacks only when it was made with
  * `--send-callbacks` (it then holds their change), a trunk's password only when it was made with
- * `--rotate-password LABEL` (its change says `rotate: true`). Either flag given to `apply --plan`
- * for what the plan does not send is refused, rather than silently not sending it.
+ * `--rotate-password LABEL` (its change says `rotate: true`); what they send is what the file
+ * declares, which the verification checks. Either flag given to `apply --plan` for what the plan
+ * does not send is refused, rather than silently not sending it. `--prune`, which deletes, must be
+ * given to `apply --plan` exactly when the plan was made with it: the apply's own command line (the
+ * reviewed pipeline), not the plan file, says that it prunes.
  */
-function optInsAgree(changes: readonly { kind: string; key: string; op: unknown }[], options: { sendCallbacks?: boolean; rotate?: readonly string[] }): void {
+function optInsAgree(document: SavedPlanDocument, options: { prune?: boolean; sendCallbacks?: boolean; rotate?: readonly string[] }): void {
+  const { changes } = document.plan;
+  if (document.plan.prune && !options.prune) {
+    throw new SavedPlanError(
+      "Error: this plan was made with --prune (it deletes or disables what the file does not declare): give --prune to apply --plan as well, so that the apply itself says it prunes; nothing was applied.",
+    );
+  }
+  if (!document.plan.prune && options.prune) {
+    throw new SavedPlanError("Error: --prune and --plan disagree: this plan was made without --prune (it prunes nothing); drop --prune, or make the plan again with it; nothing was applied.");
+  }
   if (options.sendCallbacks && !changes.some((c) => c.kind === "account_callbacks")) {
     throw new SavedPlanError(
       "Error: --send-callbacks and --plan disagree: this plan was made without --send-callbacks (it sends no account callbacks); make the plan again with --send-callbacks, or drop it; nothing was applied.",
@@ -104,7 +125,7 @@ function optInsAgree(changes: readonly { kind: string; key: string; op: unknown 
   }
   // A create sends the password anyway.
   const rotated = (label: string) =>
-    changes.some((c) => c.kind === "sip_trunk" && c.key === label && ((c as { action?: string }).action === "create" || (c.op as { rotate?: unknown } | null)?.rotate === true));
+    changes.some((c) => c.kind === "sip_trunk" && c.key === label && (c.action === "create" || (c.op as { rotate?: unknown } | null)?.rotate === true));
   const missing = (options.rotate ?? []).filter((label) => !rotated(label));
   if (missing.length > 0) {
     throw new SavedPlanError(
@@ -114,57 +135,65 @@ function optInsAgree(changes: readonly { kind: string; key: string; op: unknown 
 }
 
 /**
- * `apply --plan`: the saved plan, checked (format, digest, target, `--file` when given) and
- * rechecked against the account; refuses with exit 1, having written nothing, otherwise.
- * Returns the prepared plan and the desired-state file it was made from (for the renderings).
+ * `apply --plan`: the saved plan, checked (size, depth, format, digest, each change, the opt-ins,
+ * the API root, the file's SHA-256, the account), verified against the reviewed file (every change
+ * computed again from it and the plan's reads), and rechecked against the account; refuses with
+ * exit 1, having written nothing, otherwise (docs/SAVED-PLANS.md has the order). Returns the
+ * prepared plan and the path the plan was made from.
  */
 export async function loadPlanFile(
   client: WavixClient,
   run: RunReport,
   options: {
     planFile: string;
-    file?: string;
+    /** The desired-state file given with `-f` (required with `--plan`), and its loaded state. */
+    file: string;
+    desired: DesiredState;
     prune?: boolean;
-    /** The file's account pin, already checked against the key. */ pinned?: number;
     /** `--send-callbacks` and `--rotate-password` given with `--plan`: they must be what the plan was made with. */
     sendCallbacks?: boolean;
     rotate?: readonly string[];
   },
-): Promise<{ prepared: PreparedPlan; file: string; limits: Pick<DesiredState, "safety"> }> {
-  if (options.prune) refuse(new SavedPlanError("Error: --prune and --plan disagree: a saved plan already says what it prunes; drop --prune."), run);
+): Promise<{ prepared: PreparedPlan; file: string }> {
   let text: string;
   try {
-    const bytes = readFileSync(options.planFile);
-    if (bytes.length > MAX_PLAN_BYTES) throw new Error(`larger than ${MAX_PLAN_BYTES} bytes`);
-    text = bytes.toString("utf8");
+    // The size is bounded before anything is read into memory.
+    if (statSync(options.planFile).size > MAX_SAVED_PLAN_BYTES) throw new Error(`larger than ${MAX_SAVED_PLAN_BYTES} bytes`);
+    text = readFileSync(options.planFile, "utf8");
   } catch (err) {
     refuse(new SavedPlanError(`Error: cannot read --plan ${options.planFile}: ${readErrorText(err)}; nothing was applied.`), run);
   }
   try {
-    const { document, prepared } = parseSavedPlan(text);
-    optInsAgree(document.plan.changes, options);
+    const loaded = parseSavedPlan(text);
+    const { document } = loaded;
+    optInsAgree(document, options);
     // The API root first: a plan for another API sends nothing there, not even the account read.
     checkTarget(document, { baseUrl: client.baseUrl });
-    if (options.file !== undefined) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(options.file);
-      } catch (err) {
-        throw new SavedPlanError(`Error: cannot read ${options.file} to compare it with the plan's: ${readErrorText(err)}; nothing was applied.`);
-      }
-      checkFile(document, options.file, bytes);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(options.file);
+    } catch (err) {
+      throw new SavedPlanError(`Error: cannot read ${options.file} to compare it with the plan's: ${readErrorText(err)}; nothing was applied.`);
     }
-    let account: string | null = null;
-    if (document.plan.target.account !== null) {
-      try {
-        account = await accountOf(client, options.pinned);
-      } catch (err) {
-        throw new SavedPlanError(`Error: cannot tell which account the key is for (${describeError(err)}), so the plan made for account ${document.plan.target.account} cannot be checked; nothing was applied.`);
-      }
+    checkFile(document, options.file, bytes);
+    // Always compared: the file's pin (checked against the key), else the key's own account.
+    let account: string | null;
+    try {
+      await run.checkPin(client, options.desired);
+      account = await run.account(client);
+    } catch (err) {
+      if (err instanceof AccountMismatchError) throw err;
+      throw new SavedPlanError(`Error: cannot tell which account the key is for (${describeError(err)}), so the plan made for account ${document.plan.target.account} cannot be checked; nothing was applied.`);
     }
     checkTarget(document, { baseUrl: client.baseUrl, account });
-    await recheckSavedPlan(client, prepared);
-    return { prepared, file: document.plan.file.path, limits: document.plan.safety !== undefined ? { safety: document.plan.safety } : {} };
+    const optIns = savedOptIns(document.plan.changes);
+    await verifySavedPlan(client, options.desired, loaded, {
+      prune: document.plan.prune,
+      flags: optIns.sendCallbacks ? ["send-callbacks"] : [],
+      rotate: optIns.rotate,
+    });
+    await recheckSavedPlan(client, loaded.prepared);
+    return { prepared: loaded.prepared, file: document.plan.file.path };
   } catch (err) {
     refuse(err, run);
   }

@@ -40,9 +40,9 @@ const BASE: Obj =
       "minimum": 1
     },
     "safety": {
-      "description": "Limits on destructive changes (disables, deletes, releases, unlinks) an apply makes without --force. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused.",
+      "description": "Limits on destructive changes an apply makes without --force (docs/GUARD-RAILS.md): a change is destructive by what it does — a delete, a disable (pruned or `status: disabled`), a release, an unlink, a replace, a number's routing removed, a SIP trunk's limit lifted. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused. Across kinds, more than max_destructive_total is refused.",
       "x-since": "0.1.0",
-      "examples": [{"max_destructive_percent":30,"min_items":10}],
+      "examples": [{"max_destructive_percent":30,"min_items":10,"max_destructive_total":20}],
       "type": "object",
       "additionalProperties": false,
       "properties": {
@@ -60,6 +60,14 @@ const BASE: Obj =
           "x-since": "0.1.0",
           "default": 10,
           "examples": [20],
+          "type": "integer",
+          "minimum": 0
+        },
+        "max_destructive_total": {
+          "description": "Most destructive changes of all kinds together in one apply, whatever the account's size. Default 20.",
+          "x-since": "0.1.0",
+          "default": 20,
+          "examples": [50],
           "type": "integer",
           "minimum": 0
         }

@@ -43,6 +43,7 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
     state.safety = {};
     copy(state.safety, s, "max_destructive_percent");
     copy(state.safety, s, "min_items");
+    copy(state.safety, s, "max_destructive_total");
   }
 
   if (data.audit !== undefined) {

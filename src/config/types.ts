@@ -92,4 +92,6 @@ export interface SafetySettings {
   max_destructive_percent?: number;
   /** A kind with fewer items in the account is not limited. @default 10 */
   min_items?: number;
+  /** Most destructive changes of all kinds together, whatever the account's size. @default 20 */
+  max_destructive_total?: number;
 }

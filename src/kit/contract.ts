@@ -25,6 +25,7 @@ import type { RawProblem, SourcePosition } from "./file/problems";
 import type { PathSegment } from "./file/yaml-nodes";
 import type { FieldDiff } from "./change/diff";
 import type { ChangeAction, ChangeOwner, ChangeResult } from "./change/types";
+import type { EffectsOf } from "./change/effects";
 import type { KindProvider } from "./provider/contract";
 
 /** A JSON Schema (draft-07) object. */
@@ -82,11 +83,6 @@ export interface OpBase {
 export interface KindChange<Op extends OpBase> {
   readonly diff: FieldDiff[];
   readonly op: Op;
-  /**
-   * Counts toward a safety limit on destructive actions (a delete, a disable, an unlink, a
-   * replace). Defaults to `op.action === "delete"`.
-   */
-  readonly destructive?: boolean;
   /** Who owns the item, when not the account itself (a tenant's number: its sub-account); shown in plans. */
   readonly owner?: ChangeOwner;
 }
@@ -291,7 +287,7 @@ export interface RecheckContext {
  * `plan --save` refuse, naming the kind, whenever the plan holds one of its changes (a plan with
  * none of its changes saves and applies as usual).
  */
-export interface SavedPlanSupport<Op extends OpBase> {
+export interface SavedPlanSupport<Op extends OpBase, Declared = unknown, Current = unknown> {
   /** The op as data (JSON-safe, no secrets). `load(save(op))` must carry out the same writes. */
   save(op: Op): SavedChange;
   /**
@@ -306,6 +302,15 @@ export interface SavedPlanSupport<Op extends OpBase> {
    * the apply is then refused, because nothing could be compared.
    */
   recheck(ctx: RecheckContext, ops: readonly Op[]): Promise<Drift[]>;
+  /**
+   * What the kind's own `plan` needs to compute `ops` again (`apply --plan` verifies a saved plan so,
+   * docs/SAVED-PLANS.md): the part of the file's `declared` those ops are about (the items whose
+   * identity is one of theirs, or that pin one of their reads' ids), and a `Current` rebuilt from the
+   * values the ops recorded as read (nothing else: no item the plan did not change). Pure: no request.
+   * The engine runs `plan` over them with this run's flags and refuses the saved plan unless `plan`
+   * gives back exactly these ops (compared as `save` writes them), each change's diff and effects.
+   */
+  replay(declared: Declared, ops: readonly Op[]): { declared: Declared; current: Current };
 }
 
 /**
@@ -325,13 +330,17 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
    * for this kind's writes. Acyclic; checked when the registry loads.
    */
   readonly after?: readonly string[];
+  /**
+   * The destructive effects of one of this kind's changes (src/kit/change/effects.ts): what the change
+   * does — a delete, a disable, an unlink, routing removed, a limit lifted — whatever asked for it.
+   * The one place the kind decides it: the plan engine, saved plans and the Pulumi providers call it.
+   * @default actionEffects (a delete deletes, a replace replaces, nothing else is destructive)
+   */
+  readonly effects?: EffectsOf;
   /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
   readonly deleteNote?: string;
-  /**
-   * Said instead of "updated in place" when the API has no update and a changed item is deleted
-   * and created again (`replaced: deleted, then created again (the API has no update)`).
-   */
-  readonly updateNote?: string;
+  /** Said after a replace in plans, what a replace is for this kind (` (deleted, then created again: the API has no update)`). */
+  readonly replaceNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */
   declared(state: View): Declared | undefined;
   /** How many items the file declares (validate's summary). */
@@ -359,7 +368,7 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   provider(): KindProvider<any, any>;
   /** Saved plans (`plan --save`, `apply --plan`); absent: a plan holding this kind's changes cannot be saved. */
-  readonly saved?: SavedPlanSupport<Op>;
+  readonly saved?: SavedPlanSupport<Op, Declared, Current>;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { DesiredState } from "../config/types";
 import { applyWaves, KINDS } from "../kinds";
 import type { AnyKind } from "../kinds";
 import type { OpBase, ReadCache, Write, WriteNote } from "../kit/contract";
+import { actionEffects, orderedEffects, type ChangeShape, type DestructiveEffect } from "../kit/change/effects";
 import type { ApplyResult, ChangeKind, ChangeOwner, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
 import { describeError } from "../kit/change/error-text";
 
@@ -58,8 +59,10 @@ export interface Op {
   readonly kind: ChangeKind;
   readonly key: string;
   readonly action: OpBase["action"];
-  /** Counts toward a safety limit on destructive actions. */
+  /** Counts toward the safety limits: it has a destructive effect (`effects`). */
   readonly destructive: boolean;
+  /** Its destructive effects (its kind's `effects`); empty when it has none. */
+  readonly effects: readonly DestructiveEffect[];
   readonly data: OpBase;
 }
 
@@ -69,9 +72,23 @@ export interface PreparedPlan {
   ops: Op[];
 }
 
-function summarize(changes: PlannedChange[], unchanged: number): Plan["summary"] {
-  const s = { create: 0, update: 0, delete: 0, unchanged };
-  for (const c of changes) s[c.action]++;
+/** The destructive effects of a kind's change: what its kind's one rule says (src/kit/change/effects.ts). */
+export function effectsOf(kind: Pick<AnyKind, "effects">, change: ChangeShape): DestructiveEffect[] {
+  return orderedEffects((kind.effects ?? actionEffects)(change));
+}
+
+/** Whether a planned change is destructive: its effects, or (a plan built by hand) a delete or a replace. */
+export function isDestructive(c: Pick<PlannedChange, "action" | "effects">): boolean {
+  return c.effects !== undefined ? c.effects.length > 0 : c.action === "delete" || c.action === "replace";
+}
+
+/** The summary of a plan's changes (`unchanged` as the kinds counted it). */
+export function summarize(changes: readonly PlannedChange[], unchanged: number): Plan["summary"] {
+  const s = { create: 0, update: 0, replace: 0, delete: 0, unchanged, destructive: 0 };
+  for (const c of changes) {
+    s[c.action]++;
+    if (isDestructive(c)) s.destructive++;
+  }
   return s;
 }
 
@@ -80,7 +97,7 @@ function errorText(err: unknown): string {
 }
 
 /** Reads several kinds need (a list one kind reads and another consults) go out once per plan. */
-function readCache(): ReadCache {
+export function readCache(): ReadCache {
   const reads = new Map<string, Promise<unknown>>();
   return {
     once<T>(name: string, read: () => Promise<T>): Promise<T> {
@@ -91,7 +108,7 @@ function readCache(): ReadCache {
   };
 }
 
-/** How many planned ops are destructive (deletes, disables, unlinks, replaces): what a safety limit counts. */
+/** How many planned ops are destructive (by their effects): what the safety limits count. */
 export function destructiveCount(prepared: PreparedPlan): number {
   return prepared.ops.filter((o) => o.destructive).length;
 }
@@ -117,8 +134,9 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
     const part = await kind.plan(ctx, declared[i], current[i]);
     for (const c of part.changes) {
       const op: OpBase = c.op;
-      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, ...(c.owner ? { owner: c.owner as ChangeOwner } : {}) });
-      ops.push({ kind: kind.name, key: op.key, action: op.action, destructive: c.destructive ?? op.action === "delete", data: op });
+      const effects = effectsOf(kind, { action: op.action, diff: c.diff });
+      changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, effects, ...(c.owner ? { owner: c.owner as ChangeOwner } : {}) });
+      ops.push({ kind: kind.name, key: op.key, action: op.action, destructive: effects.length > 0, effects, data: op });
     }
     for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message });
     for (const key of part.unmanaged) unmanaged.push({ kind: kind.name, key });
@@ -176,6 +194,19 @@ function activeWaves(waves: AnyKind[][], active: (k: AnyKind) => boolean): AnyKi
   return out.filter((w) => w !== undefined);
 }
 
+/** A plan with problems handed to apply: nothing is written from an incomplete plan (docs/GUARD-RAILS.md). */
+export class IncompletePlanError extends Error {
+  constructor(readonly problems: readonly PlanProblem[]) {
+    super(
+      `nothing was written: ${problems.length} declared item${problems.length === 1 ? "" : "s"} could not be planned (${problems
+        .slice(0, 3)
+        .map((p) => `${p.kind} "${p.key}"`)
+        .join(", ")}${problems.length > 3 ? ", …" : ""}), and nothing is written from an incomplete plan`,
+    );
+    this.name = "IncompletePlanError";
+  }
+}
+
 /**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
  * every failure, and a re-run (which plans afresh) finishes the rest.
@@ -186,6 +217,8 @@ function activeWaves(waves: AnyKind[][], active: (k: AnyKind) => boolean): AnyKi
  * and hands each kind its write report to read back and give results.
  */
 export async function applyPlan(client: WavixClient, prepared: PreparedPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
+  // One rule for every caller, whatever it checked before: no write from an incomplete plan.
+  if (prepared.plan.problems.length > 0) throw new IncompletePlanError(prepared.plan.problems);
   const limit = pLimit(options.concurrency ?? 8);
   const kinds = options.kinds ?? KINDS;
   const total = prepared.ops.length;

@@ -10,7 +10,7 @@ import { planJson } from "./json";
 import { maskText } from "./mask";
 
 /** Where the run stopped. */
-export type FailureStage = "validation" | "authentication" | "listing" | "saved-plan" | "safety" | "apply";
+export type FailureStage = "validation" | "authentication" | "listing" | "plan" | "saved-plan" | "safety" | "apply";
 
 export interface FailureReport {
   command: "plan" | "apply";
@@ -28,6 +28,7 @@ export const STAGE_TEXT: Record<FailureStage, string> = {
   validation: "the file did not validate; nothing was sent",
   authentication: "the API key was refused or belongs to another account",
   listing: "the account could not be read",
+  plan: "the plan has problems (declared items that could not be planned), and nothing is written from an incomplete plan; nothing was written",
   "saved-plan": "the saved plan was refused (damaged, for another account or API, or the account changed since); nothing was written",
   safety: "the safety limit on destructive changes refused the apply; nothing was written",
   apply: "the apply stopped with an error",

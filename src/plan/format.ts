@@ -1,46 +1,68 @@
 /**
  * Human rendering of a plan and of apply results, in the manner of `terraform plan`:
- * `+ create`, `~ update`, `- delete`, each changed field `before → after`, secrets `(sensitive)`.
+ * `+ create`, `~ update`, `-/+ replace`, `- delete`, each changed field `before → after`, secrets
+ * `(sensitive)`, and what makes a change destructive said on its line.
  */
 import { UNREADABLE, type FieldDiff } from "../kit/change/diff";
+import { EFFECT_TEXT } from "../kit/change/effects";
 import type { CanonicalDestination } from "../kinds/number/public";
-import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
+import type { ApplyResult, ChangeAction, ChangeResult, Plan, PlannedChange } from "./types";
 import { maskDeep, maskText } from "./mask";
 import { kindNamed } from "../kinds";
 import { formatCount } from "./count";
 
-const SYMBOL = { create: "+", update: "~", delete: "-" } as const;
-const VERB = { create: "will be created", update: "will be updated in place", delete: "will be deleted" } as const;
+export const ACTION_SYMBOL: Readonly<Record<ChangeAction, string>> = { create: "+", update: "~", replace: "-/+", delete: "-" };
+const VERB: Readonly<Record<ChangeAction, string>> = { create: "will be created", update: "will be updated in place", replace: "will be replaced", delete: "will be deleted" };
 const TRANSPORT_NAME: Record<number, string> = { 1: "sip", 4: "pstn", 5: "trunk" };
 
 function isDestinationList(v: unknown): v is CanonicalDestination[] {
   return Array.isArray(v) && v.every((d) => d && typeof d === "object" && "transport" in d && "destination" in d);
 }
 
-/** One value as a person reads it; a URL's password shows as `***` (see mask.ts). */
+/** One route in words: `trunk acme-pbx (id 144), priority 1`, `sip sip.acme.example, priority 2`. */
+export function routeText(d: CanonicalDestination): string {
+  const transport = TRANSPORT_NAME[d.transport] ?? `transport ${d.transport}`;
+  const id = d.trunk_id !== null ? ` (id ${d.trunk_id})` : "";
+  return `${transport} ${d.destination || "(not resolved yet)"}${id}, priority ${d.priority}`;
+}
+
+/** One value as a person reads it; a URL's password shows as `***` (see mask.ts); routes in words. */
 export function formatValue(value: unknown): string {
   const v = maskDeep(value);
   if (v === null || v === undefined) return "null";
   if (isDestinationList(v)) {
-    if (v.length === 0) return "[]";
-    return `[${v
-      .map((d) => `${d.priority}:${TRANSPORT_NAME[d.transport] ?? d.transport}:${d.destination}${d.trunk_id !== null ? `#${d.trunk_id}` : ""}`)
-      .join(", ")}]`;
+    if (v.length === 0) return "(no destination)";
+    return v.map(routeText).join("; ");
   }
   if (typeof v === "string") return JSON.stringify(v);
   return JSON.stringify(v);
 }
 
-/** What the plan says a change does: a kind without an update says its update is a replace. */
+/** What the plan says a change does, and what a kind's delete or replace really is. */
 function verb(c: PlannedChange): string {
-  const updateNote = c.action === "update" ? kindNamed(c.kind)?.updateNote : undefined;
-  if (updateNote !== undefined) return `will be ${updateNote}`;
-  return `${VERB[c.action]}${c.action === "delete" ? deleteNote(c) : ""}`;
+  return `${VERB[c.action]}${actionNote(c)}`;
 }
 
-function deleteNote(c: PlannedChange): string {
-  // A kind whose "delete" is something else (a sub-account is disabled) says what really happens.
-  return kindNamed(c.kind)?.deleteNote ?? "";
+/** A kind whose delete or replace is something else says what really happens (a sub-account is disabled). */
+export function actionNote(c: Pick<PlannedChange, "kind" | "action">): string {
+  if (c.action === "delete") return kindNamed(c.kind)?.deleteNote ?? "";
+  if (c.action === "replace") return kindNamed(c.kind)?.replaceNote ?? "";
+  return "";
+}
+
+/** ` (destructive: disable)`: what makes a change destructive, or "" when nothing does. */
+export function destructiveNote(c: Pick<PlannedChange, "effects">): string {
+  return c.effects && c.effects.length > 0 ? ` (destructive: ${c.effects.map((e) => EFFECT_TEXT[e]).join(", ")})` : "";
+}
+
+/** `Plan: 1 to create, 2 to update, 1 to replace, 0 to delete, 5 unchanged; 2 destructive`: replace and destructive only when any. */
+export function summaryText(s: Plan["summary"], count: (n: number) => string = formatCount): string {
+  return (
+    `${count(s.create)} to create, ${count(s.update)} to update, ` +
+    (s.replace > 0 ? `${count(s.replace)} to replace, ` : "") +
+    `${count(s.delete)} to delete, ${count(s.unchanged)} unchanged` +
+    (s.destructive > 0 ? `; ${count(s.destructive)} destructive` : "")
+  );
 }
 
 /**
@@ -94,17 +116,14 @@ export function formatPlan(plan: Plan, file: string): string {
   } else {
     lines.push("wavix-sync will perform the following actions:", "");
     for (const c of plan.changes) {
-      lines.push(`  # ${c.kind} "${c.key}"${ownerNote(c)} ${verb(c)}`);
-      lines.push(`  ${SYMBOL[c.action]} ${c.kind} "${c.key}"`);
+      lines.push(`  # ${c.kind} "${c.key}"${ownerNote(c)} ${verb(c)}${destructiveNote(c)}`);
+      lines.push(`  ${ACTION_SYMBOL[c.action]} ${c.kind} "${c.key}"`);
       const width = Math.max(...c.diff.map((f) => f.path.length));
       for (const f of c.diff) lines.push(fieldLine(c, f, width));
       lines.push("");
     }
     const s = plan.summary;
-    lines.push(
-      `Plan: ${formatCount(s.create)} to create, ${formatCount(s.update)} to update, ${formatCount(s.delete)} to delete, ${formatCount(s.unchanged)} unchanged` +
-        (plan.problems.length > 0 ? `; ${unplannedNote(plan)}.` : "."),
-    );
+    lines.push(`Plan: ${summaryText(s)}` + (plan.problems.length > 0 ? `; ${unplannedNote(plan)}.` : "."));
   }
   if (plan.notes && plan.notes.length > 0) {
     lines.push("");
@@ -148,18 +167,23 @@ export function formatApplyResult(result: ApplyResult): string {
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
   for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
-  const counts = { create: 0, update: 0, delete: 0 };
-  for (const r of ok) counts[r.action]++;
   const rest: string[] = [];
   if (failed.length > 0) rest.push(`${formatCount(failed.length)} failed`);
   if (pending.length > 0) rest.push(`${formatCount(pending.length)} pending (the API is still applying them; plan later to confirm)`);
   if (notStarted.length > 0) rest.push(`${formatCount(notStarted.length)} not started`);
   const head = result.interrupted ? "Apply interrupted" : rest.length === 0 ? "Apply complete" : "Apply incomplete";
   lines.push(
-    `${head}: ${formatCount(counts.create)} created, ${formatCount(counts.update)} updated, ${formatCount(counts.delete)} deleted` +
+    `${head}: ${doneText(ok)}` +
       (rest.length > 0 ? `, ${rest.join(", ")} ${rerunNote(failed, notStarted.length + pending.length)}.` : "."),
   );
   return lines.join("\n") + "\n";
+}
+
+/** `2 created, 1 updated, 1 replaced, 0 deleted` (replaced only when any) of the results that went through. */
+export function doneText(ok: readonly ChangeResult[], count: (n: number) => string = formatCount): string {
+  const n = { create: 0, update: 0, replace: 0, delete: 0 };
+  for (const r of ok) n[r.action]++;
+  return `${count(n.create)} created, ${count(n.update)} updated, ${n.replace > 0 ? `${count(n.replace)} replaced, ` : ""}${count(n.delete)} deleted`;
 }
 
 /** What apply created, with ids where the kind has them: `sub_account "Acme" (id 2004)`; the first 20, then how many more. */

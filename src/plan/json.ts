@@ -5,6 +5,7 @@
 import type { FieldDiff } from "../kit/change/diff";
 import type { ApplyResult, Plan } from "./types";
 import { maskDeep, maskText } from "./mask";
+import { isDestructive } from "./engine";
 
 function diffJson(f: FieldDiff) {
   // URL passwords masked as in the text plan (mask.ts): --json output lands in CI logs too.
@@ -20,6 +21,9 @@ export function planJson(plan: Plan) {
       kind: c.kind,
       key: c.key,
       action: c.action,
+      // What a policy check reads: destructive by what it does (src/kit/change/effects.ts), and which effects.
+      destructive: isDestructive(c),
+      ...(isDestructive(c) ? { effects: [...(c.effects ?? [c.action])] } : {}),
       ...(c.owner ? { owner: { kind: c.owner.kind, key: c.owner.key, ...(c.owner.id !== undefined ? { id: c.owner.id } : {}) } } : {}),
       diff: c.diff.map(diffJson),
     })),

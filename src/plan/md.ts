@@ -1,8 +1,10 @@
 /**
  * Markdown rendering of a plan and of apply results, made for a pull-request comment
- * (`plan --format md`, `apply --format md`): a hidden marker a bot finds to update its comment,
- * problems first, a one-line verdict, a summary table per kind, each change in a collapsible block
- * with its field diffs, then unmanaged items.
+ * (`plan --format md`, `apply --format md`): a hidden marker a bot finds to update its comment, a
+ * heading naming the file, the account and the API root, problems first, a one-line verdict, the
+ * destructive changes in their own section (never collapsed, never cut while they fit the whole
+ * budget), a summary table per kind, each other change in a collapsible block with its field
+ * diffs, then unmanaged items.
  *
  * Stable on purpose: same account + same file → same bytes (no time, no run ids; changes, problems
  * and unmanaged items sorted), so an unchanged plan never looks like news in a pull request.
@@ -10,21 +12,22 @@
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
 import type { FieldDiff } from "../kit/change/diff";
-import { formatFieldValue, ownerNote, rerunNote } from "./format";
+import { actionNote, ACTION_SYMBOL, doneText, formatFieldValue, ownerNote, rerunNote, summaryText } from "./format";
+import { formatCount } from "./count";
+import { EFFECT_TEXT } from "../kit/change/effects";
+import { isDestructive } from "./engine";
 import { maskText } from "./mask";
 import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 import { STAGE_TEXT, type FailureReport } from "./failure";
-import { formatCount } from "./count";
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
 export const PLAN_MARKER = "<!-- wavix-sync plan -->";
 /** The first line of an apply report. */
 export const APPLY_MARKER = "<!-- wavix-sync apply -->";
 
-const ACTIONS: readonly ChangeAction[] = ["create", "update", "delete"];
-const SYMBOL: Record<ChangeAction, string> = { create: "+", update: "~", delete: "-" };
+const ACTIONS: readonly ChangeAction[] = ["create", "update", "replace", "delete"];
 
 /** Code-point order: the same on every machine, unlike `localeCompare`. */
 function compareText(a: string, b: string): number {
@@ -80,21 +83,23 @@ function verdict(plan: Plan, file: string): string {
   if (plan.changes.length === 0) {
     return `**No changes.** The account matches ${mdText(file)} (${formatCount(s.unchanged)} unchanged).${problems}`;
   }
-  return `**Plan: ${formatCount(s.create)} to create, ${formatCount(s.update)} to update, ${formatCount(s.delete)} to delete, ${formatCount(s.unchanged)} unchanged.**${problems}`;
+  return `**Plan: ${summaryText(s)}.**${problems}`;
 }
 
 function summaryTable(plan: Plan): string[] {
   const count = (kind: ChangeKind, action: ChangeAction) => plan.changes.filter((c) => c.kind === kind && c.action === action).length;
-  const lines = ["| Kind | Create | Update | Delete | Unchanged |", "| --- | ---: | ---: | ---: | ---: |"];
+  const lines = ["| Kind | Create | Update | Replace | Delete | Unchanged | Destructive |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"];
   for (const { name: kind } of KINDS) {
     const unchanged = plan.unchangedByKind?.[kind];
     const counts = ACTIONS.map((a) => count(kind, a));
     // A kind with nothing at all is one the file does not manage: no row.
     if (counts.every((n) => n === 0) && !unchanged) continue;
-    lines.push(`| ${kind} | ${counts.map(formatCount).join(" | ")} | ${unchanged === undefined ? "" : formatCount(unchanged)} |`);
+    const destructive = plan.changes.filter((c) => c.kind === kind && isDestructive(c)).length;
+    lines.push(`| ${kind} | ${counts.map(formatCount).join(" | ")} | ${unchanged === undefined ? "" : formatCount(unchanged)} | ${formatCount(destructive)} |`);
   }
   const s = plan.summary;
-  lines.push(`| **Total** | ${formatCount(s.create)} | ${formatCount(s.update)} | ${formatCount(s.delete)} | ${formatCount(s.unchanged)} |`);
+  const total = [s.create, s.update, s.replace, s.delete, s.unchanged, s.destructive].map(formatCount);
+  lines.push(`| **Total** | ${total.join(" | ")} |`);
   return lines;
 }
 
@@ -104,17 +109,11 @@ function diffRow(c: PlannedChange, f: FieldDiff): string {
   return `| ${mdCode(f.path)} | ${before} | ${after} |`;
 }
 
-/** What really happens, where the action's name says less (a sub-account's delete disables it; a sender ID's update replaces it). */
-function actionNote(c: PlannedChange): string {
-  const updateNote = c.action === "update" ? kindNamed(c.kind)?.updateNote : undefined;
-  return c.action === "delete" ? (kindNamed(c.kind)?.deleteNote ?? "") : updateNote !== undefined ? ` (${updateNote})` : "";
-}
-
 function changeBlock(c: PlannedChange): string[] {
   const note = actionNote(c);
   return [
     "<details>",
-    `<summary><code>${SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${htmlText(ownerNote(c))}${note} — ${plural(c.diff.length, "field")}</summary>`,
+    `<summary><code>${ACTION_SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${htmlText(ownerNote(c))}${htmlText(note)} — ${plural(c.diff.length, "field")}</summary>`,
     "",
     "| Field | Before | After |",
     "| --- | --- | --- |",
@@ -132,6 +131,11 @@ export interface MarkdownOptions {
   maxChars?: number;
   /** Markdown lines placed right after the verdict (the safety refusal). */
   notes?: string[];
+  /**
+   * What the run talked to, named in the heading: the API root and the account (`null`: the key may
+   * not say which). @default not named (a plan rendered without a run)
+   */
+  target?: { readonly baseUrl: string; readonly account: string | null };
 }
 
 /** Part of a document: fixed lines, or a list of items that is cut to its share of the budget. */
@@ -148,6 +152,11 @@ type Block =
       condensed?: () => string[][];
       /** The line after the items. @default "" */
       tail?: string[];
+      /**
+       * Served before every other list, from the whole budget (the destructive changes): cut only
+       * when even grouped they do not fit what is left once the others have room for a line each.
+       */
+      first?: boolean;
     };
 
 const count = formatCount;
@@ -186,18 +195,11 @@ function assemble(blocks: readonly Block[], command: "plan" | "apply", max: numb
   const fixed = blocks.reduce((n, b) => n + ("fixed" in b ? size(b.fixed) : size(b.items.length > 0 ? [...b.head, ...(b.tail ?? [""])] : [])), 0);
   const note = pointer(command);
   let budget = max - fixed - note.length - 64;
-  const lists = blocks.filter((b) => !("fixed" in b) && b.items.length > 0).length;
-  let listsLeft = lists;
+  const lists = blocks.filter((b) => !("fixed" in b) && b.items.length > 0);
+  let listsLeft = lists.filter((b) => !("fixed" in b) && !b.first).length;
   let shortened = false;
-  const out: string[] = [];
-  for (const b of blocks) {
-    if ("fixed" in b) {
-      out.push(...b.fixed);
-      continue;
-    }
-    if (b.items.length === 0) continue;
-    const share = Math.max(0, Math.floor(budget / listsLeft));
-    listsLeft--;
+  const parts = new Map<Block, string[]>();
+  const serve = (b: Exclude<Block, { fixed: string[] }>, share: number): void => {
     let part = take(b.items, share, b.more);
     if (part.cut && b.condensed) {
       shortened = true;
@@ -205,7 +207,19 @@ function assemble(blocks: readonly Block[], command: "plan" | "apply", max: numb
     }
     if (part.cut) shortened = true;
     budget -= part.used;
-    out.push(...b.head, ...part.lines, ...(b.tail ?? [""]));
+    parts.set(b, part.lines);
+  };
+  // First claim (the destructive changes): all of the budget but a line's room for each other list.
+  for (const b of lists) if (!("fixed" in b) && b.first) serve(b, Math.max(0, budget - listsLeft * 200));
+  for (const b of lists) {
+    if ("fixed" in b || b.first) continue;
+    serve(b, Math.max(0, Math.floor(budget / listsLeft)));
+    listsLeft--;
+  }
+  const out: string[] = [];
+  for (const b of blocks) {
+    if ("fixed" in b) out.push(...b.fixed);
+    else if (b.items.length > 0) out.push(...b.head, ...parts.get(b)!, ...(b.tail ?? [""]));
   }
   if (shortened) out.push(note, "");
   let text = finish(out);
@@ -254,6 +268,22 @@ function savedLine(plan: Plan): string[] {
   return [`Saved plan \`${shortDigest(plan.saved.digest)}\` (${mdText(plan.saved.digest)}): \`wavix-sync apply --plan\` carries out exactly these changes, or refuses if the account changed since.`, ""];
 }
 
+/** What makes a change destructive, in words: `**disable**`, `**routing removed**`. */
+function effectWords(c: PlannedChange): string {
+  const effects = c.effects ?? [c.action === "replace" ? "replace" : "delete"];
+  return effects.map((e) => `**${EFFECT_TEXT[e]}**`).join(", ");
+}
+
+/** One destructive change on one line, never collapsed: its effects, the item, what changes. */
+function destructiveLine(c: PlannedChange): string[] {
+  return [`- :warning: ${effectWords(c)}: ${c.kind} ${mdCode(c.key)}${mdText(ownerNote(c))}${mdText(actionNote(c))} (${c.action}): ${changeSummary(c) || "(no field)"}`];
+}
+
+/** Identical destructive changes as one line each (the same effects, action and field changes), every key named while they fit. */
+function groupedDestructive(changes: readonly PlannedChange[]): string[][] {
+  return groupedChanges(changes).map((lines) => lines.map((l, i) => (i === 0 ? l.replace(/^- /, "- :warning: ") : l)));
+}
+
 function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[] {
   const blocks: Block[] = [{ fixed: savedLine(plan) }];
   blocks.push({
@@ -261,8 +291,17 @@ function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[]
     items: [...plan.problems].sort(byKindThenKey).map((p) => [`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`]),
     more: (n) => `- … and ${count(n)} more problems`,
   });
-  blocks.push({ fixed: [verdict(plan, file), "", ...(options.notes && options.notes.length > 0 ? [...options.notes, ""] : []), ...summaryTable(plan), ""] });
-  const changes = [...plan.changes].sort(byKindThenKey);
+  blocks.push({ fixed: [verdict(plan, file), "", ...(options.notes && options.notes.length > 0 ? [...options.notes, ""] : [])] });
+  const destructive = plan.changes.filter(isDestructive).sort(byKindThenKey);
+  blocks.push({
+    head: [`**${plural(destructive.length, "destructive change")}** (deletes, disables, releases, unlinks, replacements, routing removed, limits lifted: review these first):`, ""],
+    items: destructive.map(destructiveLine),
+    condensed: () => groupedDestructive(destructive),
+    more: (n) => `- :warning: … and ${count(n)} more destructive changes (every one is in the JSON report)`,
+    first: true,
+  });
+  blocks.push({ fixed: [...summaryTable(plan), ""] });
+  const changes = plan.changes.filter((c) => !isDestructive(c)).sort(byKindThenKey);
   blocks.push({
     head: [],
     items: changes.map((c) => [...changeBlock(c), ""]),
@@ -287,8 +326,15 @@ function finish(lines: string[]): string {
 }
 
 /** `plan --format md`: the pull-request comment, at most `maxChars` (60,000) characters whatever the plan. */
+/** `### wavix-sync plan for wavix.yaml — account 1000 at https://api.wavix.com`: what the run talked to, in the heading. */
+function heading(command: "plan" | "apply", file: string, options: MarkdownOptions): string {
+  const t = options.target;
+  const target = t === undefined ? "" : ` — account ${t.account === null ? "(not known: the key may not read /v1/profile)" : mdText(t.account)} at ${mdText(t.baseUrl)}`;
+  return `### wavix-sync ${command} for ${mdText(file)}${target}`;
+}
+
 export function formatPlanMarkdown(plan: Plan, file: string, options: MarkdownOptions = {}): string {
-  const blocks: Block[] = [{ fixed: [PLAN_MARKER, `### wavix-sync plan for ${mdText(file)}`, ""] }, ...planBlocks(plan, file, options)];
+  const blocks: Block[] = [{ fixed: [PLAN_MARKER, heading("plan", file, options), ""] }, ...planBlocks(plan, file, options)];
   return assemble(blocks, "plan", options.maxChars ?? MD_MAX_CHARS);
 }
 
@@ -297,18 +343,16 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
   const max = options.maxChars ?? MD_MAX_CHARS;
   const ok = result.results.filter((r) => r.outcome === "ok");
   const failed = [...result.results.filter((r) => r.outcome === "failed")].sort(byKindThenKey);
-  const counts = { create: 0, update: 0, delete: 0 };
-  for (const r of ok) counts[r.action]++;
-  const blocks: Block[] = [{ fixed: [APPLY_MARKER, `### wavix-sync apply for ${mdText(file)}`, ""] }, ...planBlocks(plan, file, options)];
+  const blocks: Block[] = [{ fixed: [APPLY_MARKER, heading("apply", file, options), ""] }, ...planBlocks(plan, file, options)];
   if (plan.changes.length === 0) return assemble(blocks, "apply", max);
   const notStarted = [...result.results.filter((r) => r.outcome === "not_started")].sort(byKindThenKey);
   const done = failed.length === 0 && notStarted.length === 0 && result.pending.length === 0;
   const complete = done && plan.problems.length === 0;
   blocks.push({
     fixed: [
-      `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${formatCount(counts.create)} created, ${formatCount(counts.update)} updated, ${formatCount(counts.delete)} deleted` +
-        (failed.length > 0 ? `, ${formatCount(failed.length)} failed` : "") +
-        (notStarted.length > 0 ? `, ${formatCount(notStarted.length)} not started` : "") +
+      `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${doneText(ok)}` +
+        (failed.length > 0 ? `, ${count(failed.length)} failed` : "") +
+        (notStarted.length > 0 ? `, ${count(notStarted.length)} not started` : "") +
         (failed.length > 0 || notStarted.length > 0 ? ` ${rerunNote(failed, notStarted.length)}.` : ".") +
         (complete ? "" : " :x:"),
       "",
@@ -349,7 +393,7 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
 /** The report of a run that failed (src/plan/failure.ts) as Markdown, with its marker so a bot replaces the last comment. */
 export function formatFailureMarkdown(r: FailureReport, options: MarkdownOptions = {}): string {
   const blocks: Block[] = [
-    { fixed: [r.command === "plan" ? PLAN_MARKER : APPLY_MARKER, `### wavix-sync ${r.command} for ${mdText(r.file)}`, "", `**Failed** (${r.stage}): ${mdText(STAGE_TEXT[r.stage])}. :x:`, ""] },
+    { fixed: [r.command === "plan" ? PLAN_MARKER : APPLY_MARKER, heading(r.command, r.file, options), "", `**Failed** (${r.stage}): ${mdText(STAGE_TEXT[r.stage])}. :x:`, ""] },
     { head: [], items: r.problems.map((p) => [`- :x: ${mdText(maskText(p))}`]), more: (n) => `- … and ${count(n)} more problems` },
   ];
   if (r.plan) blocks.push(...planBlocks(r.plan, r.file, options));

@@ -1,18 +1,20 @@
 /**
- * The blast-radius limit (issue #20): an apply whose destructive changes (the contract's
- * `destructive` flag: disables, deletes, releases, unlinks, replaces) reach more than a share of a
- * kind's items in the account is refused unless `--force` is given. Generic over the registry: it
- * counts per kind name and never names one.
+ * The blast-radius limits (docs/GUARD-RAILS.md): an apply whose destructive changes — by what they
+ * do (each change's `effects`, src/kit/change/effects.ts: deletes, disables, releases, unlinks,
+ * replaces, routing removed, limits lifted), whatever asked for them — reach more than a share of a
+ * kind's items in the account, or more than a number in total across kinds, is refused unless
+ * `--force` is given. Generic over the registry: it counts per kind name and never names one.
  *
- * A kind's items in the account are what its plan saw there: unchanged, updated, deleted and
- * unmanaged items (creates do not exist yet).
+ * A kind's items in the account are what its plan saw there: unchanged, updated, replaced, deleted
+ * and unmanaged items (creates do not exist yet).
  */
 import type { DesiredState, SafetySettings } from "../config/types";
 import type { PreparedPlan } from "./engine";
 import type { ChangeKind } from "./types";
+import { formatCount } from "./count";
 
 /** Defaults of the file's `safety:` section. */
-export const SAFETY_DEFAULTS: Required<SafetySettings> = { max_destructive_percent: 30, min_items: 10 };
+export const SAFETY_DEFAULTS: Required<SafetySettings> = { max_destructive_percent: 30, min_items: 10, max_destructive_total: 20 };
 
 /** One kind over the limit. */
 export interface SafetyViolation {
@@ -29,8 +31,15 @@ export interface SafetyVerdict {
   limits: Required<SafetySettings>;
   /** Where the limits come from: the file's `safety:` section or the defaults. */
   source: "file" | "defaults";
-  /** Kinds over the limit, in plan order; empty when apply may go ahead. */
+  /** Kinds over the per-kind limit, in plan order. */
   violations: SafetyViolation[];
+  /** Set when the destructive changes of all kinds together are more than `max_destructive_total`. */
+  total?: { destructive: number; limit: number };
+}
+
+/** Whether a verdict refuses the apply (without `--force`). */
+export function overLimit(verdict: SafetyVerdict | undefined): verdict is SafetyVerdict {
+  return verdict !== undefined && (verdict.violations.length > 0 || verdict.total !== undefined);
 }
 
 /** The limits in force for a file. */
@@ -43,7 +52,12 @@ export function checkBlastRadius(prepared: PreparedPlan, desired: Pick<DesiredSt
   const limits = safetyLimits(desired);
   const { plan } = prepared;
   const destructive = new Map<ChangeKind, number>();
-  for (const o of prepared.ops) if (o.destructive) destructive.set(o.kind, (destructive.get(o.kind) ?? 0) + 1);
+  let all = 0;
+  for (const o of prepared.ops) {
+    if (!o.destructive) continue;
+    destructive.set(o.kind, (destructive.get(o.kind) ?? 0) + 1);
+    all++;
+  }
   const violations: SafetyViolation[] = [];
   for (const [kind, count] of destructive) {
     const existing =
@@ -54,36 +68,51 @@ export function checkBlastRadius(prepared: PreparedPlan, desired: Pick<DesiredSt
     const share = (count / existing) * 100;
     if (share > limits.max_destructive_percent) violations.push({ kind, destructive: count, existing, percent: Math.round(share * 10) / 10 });
   }
-  return { limits, source: desired.safety === undefined ? "defaults" : "file", violations };
+  return {
+    limits,
+    source: desired.safety === undefined ? "defaults" : "file",
+    violations,
+    ...(all > limits.max_destructive_total ? { total: { destructive: all, limit: limits.max_destructive_total } } : {}),
+  };
 }
 
-/** One sentence per kind over the limit: how many, of which kind, which limit. */
+const plural = (n: number, one: string, many = `${one}s`) => `${formatCount(n)} ${n === 1 ? one : many}`;
+
+/** One sentence per limit exceeded: how many, of which kind (or in total), which limit. */
 export function safetyLines(verdict: SafetyVerdict): string[] {
   const { limits } = verdict;
-  return verdict.violations.map(
+  const defaults = verdict.source === "defaults" ? "; the defaults" : "";
+  const lines = verdict.violations.map(
     (v) =>
-      `${v.destructive} destructive change${v.destructive === 1 ? "" : "s"} of ${v.kind} (${v.percent}% of the ${v.existing} in the account) ` +
+      `${plural(v.destructive, "destructive change")} of ${v.kind} (${v.percent}% of the ${formatCount(v.existing)} in the account) ` +
       `exceed${v.destructive === 1 ? "s" : ""} the limit of safety.max_destructive_percent ${limits.max_destructive_percent}% ` +
-      `(for a kind with at least safety.min_items ${limits.min_items}${verdict.source === "defaults" ? "; the defaults" : ""})`,
+      `(for a kind with at least safety.min_items ${formatCount(limits.min_items)}${defaults})`,
   );
+  if (verdict.total) {
+    lines.push(
+      `${plural(verdict.total.destructive, "destructive change")} in all, across kinds, exceed the limit of safety.max_destructive_total ${formatCount(verdict.total.limit)}${defaults ? " (the default)" : ""}`,
+    );
+  }
+  return lines;
 }
 
 /** What `plan` says when apply would be refused, and what a refused apply says: text lines. */
 export function formatSafetyRefusal(verdict: SafetyVerdict, command: "plan" | "apply"): string {
-  if (verdict.violations.length === 0) return "";
+  if (!overLimit(verdict)) return "";
   const head = command === "plan" ? "Apply would be refused without --force:" : "Apply refused (nothing was written):";
   return [head, ...safetyLines(verdict).map((l) => `  - ${l}`), "Review the plan; to apply it anyway, run apply with --force (or raise the limits in the file's safety: section)."].join("\n") + "\n";
 }
 
-/** The JSON form, added to `plan --json`/`apply --json` only when a kind is over the limit. */
+/** The JSON form, added to `plan --json`/`apply --json` only when a limit is exceeded. */
 export function safetyJson(verdict: SafetyVerdict, forced = false) {
-  if (verdict.violations.length === 0) return {};
+  if (!overLimit(verdict)) return {};
   return {
     safety: {
       refused: !forced,
       ...(forced ? { forced: true } : {}),
       limits: { ...verdict.limits },
       violations: verdict.violations.map((v) => ({ ...v })),
+      ...(verdict.total ? { total: { ...verdict.total } } : {}),
     },
   };
 }

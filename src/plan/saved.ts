@@ -1,28 +1,43 @@
 /**
  * Saved plans (`plan --save PLANFILE`, `apply --plan PLANFILE`; docs/SAVED-PLANS.md): a plan
  * written as one versioned JSON document — every change with the values it was computed from, the
- * desired-state file's digest, the API it was made against — and read back to carry out exactly
- * those changes, after re-reading only what they touch and refusing when any of it changed.
+ * desired-state file's digest, the API and account it was made against — and read back to carry out
+ * exactly those changes. A saved plan is verified, not trusted (docs/GUARD-RAILS.md): its digest is
+ * a checksum anyone can recompute, so `apply --plan` computes every change again from the reviewed
+ * desired-state file and the values the plan recorded (`verifySavedPlan`), and refuses unless they
+ * are identical; then it re-reads only what the changes touch and refuses when any of it changed.
  *
- * Generic over the registry like the engine: each kind says how its ops are saved, loaded and
- * rechecked (`Kind.saved`, src/kit/contract.ts); this module never names a kind.
+ * Generic over the registry like the engine: each kind says how its ops are saved, loaded,
+ * replayed and rechecked (`Kind.saved`, src/kit/contract.ts); this module never names a kind.
  */
 import { createHash } from "node:crypto";
 import type { WavixClient } from "../client";
-import type { SafetySettings } from "../config/types";
+import type { DesiredState } from "../config/types";
 import { KINDS } from "../kinds";
 import type { AnyKind } from "../kinds";
-import type { Drift, OpBase } from "../kit/contract";
+import type { Drift, KindChange, OpBase } from "../kit/contract";
 import { SavedPlanNotReadyError } from "../kit/file/saved-data";
 import { canonicalKey, SENSITIVE, type FieldDiff } from "../kit/change/diff";
-import type { Op, PreparedPlan } from "./engine";
+import { CHANGE_ACTIONS } from "../kit/change/types";
+import { DESTRUCTIVE_EFFECTS, EFFECT_TEXT, type DestructiveEffect } from "../kit/change/effects";
+import { effectsOf, readCache, summarize, type Op, type PlanOptions, type PreparedPlan } from "./engine";
 import { describeError } from "../kit/change/error-text";
-import type { ChangeAction, ChangeKind, Plan, PlanProblem, PlanSummary, Unmanaged } from "./types";
+import { maskDeep, maskText } from "./mask";
+import type { ChangeAction, ChangeKind, Plan, PlannedChange, PlanProblem, PlanSummary, Unmanaged } from "./types";
 
 /** The `format` of every saved plan. */
 export const SAVED_PLAN_FORMAT = "wavix-sync-plan";
-/** The format version this build writes and reads. Raise it when an older build could misread a newer file. */
-export const SAVED_PLAN_VERSION = 1;
+/**
+ * The format version this build writes and reads. Raise it when an older build could misread a
+ * newer file, or a newer build must not trust an older one. 2: the account is always named, the
+ * file is the one `apply --plan` verifies the changes against (so the plan holds neither problems
+ * nor the safety limits), each change says its destructive effects, the summary counts replacements.
+ */
+export const SAVED_PLAN_VERSION = 2;
+/** The largest saved plan read, in bytes (a plan of 100,000 changes is far below it). */
+export const MAX_SAVED_PLAN_BYTES = 256 * 1024 * 1024;
+/** The deepest nesting of arrays and objects a saved plan may have (a real one has 8 at most). */
+export const MAX_SAVED_PLAN_DEPTH = 64;
 
 /** A saved plan, as written (docs/SAVED-PLANS.md has the field-by-field description). */
 export interface SavedPlanDocument {
@@ -37,15 +52,13 @@ export interface SavedPlanDocument {
 
 export interface SavedPlanBody {
   readonly tool: { readonly name: "wavix-sync"; readonly version: string };
-  /** What the plan was made against: the API root and, when the API says, the account. */
-  readonly target: { readonly base_url: string; readonly account: string | null };
+  /** What the plan was made against: the API root and the account (as text: ids are never rounded). */
+  readonly target: { readonly base_url: string; readonly account: string };
   /** The desired-state file the plan was made from: its path as given and the SHA-256 of its bytes. */
   readonly file: { readonly path: string; readonly sha256: string };
+  /** Whether `--prune` made it: `apply --plan` must be given `--prune` too. */
   readonly prune: boolean;
-  /** The file's `safety:` section (absent: the defaults); `apply --plan` checks the same limits. */
-  readonly safety?: SafetySettings;
   readonly changes: readonly SavedPlanChange[];
-  readonly problems: readonly PlanProblem[];
   readonly unmanaged: readonly Unmanaged[];
   readonly summary: PlanSummary;
   readonly unchanged_by_kind?: Record<string, number>;
@@ -55,7 +68,10 @@ export interface SavedPlanChange {
   readonly kind: ChangeKind;
   readonly key: string;
   readonly action: ChangeAction;
+  /** Whether it has a destructive effect (`effects` is not empty). */
   readonly destructive: boolean;
+  /** Its destructive effects (src/kit/change/effects.ts), as its kind classifies it. */
+  readonly effects: readonly DestructiveEffect[];
   readonly diff: readonly FieldDiff[];
   /** The values the change was computed from (the kind's own form; null: the item did not exist). */
   readonly read: unknown;
@@ -77,14 +93,12 @@ export class SavedPlanError extends Error {
 /** What `plan --save` knows besides the plan. */
 export interface SaveContext {
   readonly baseUrl: string;
-  /** The account the key belongs to, when the API can say; null otherwise. */
-  readonly account?: string | null;
+  /** The account the key belongs to, as text (the file's pin, or `GET /v1/profile`'s id). Required: every write names its account. */
+  readonly account: string;
   /** The path of the desired-state file, as given, and its bytes. */
   readonly filePath: string;
   readonly fileBytes: Uint8Array;
   readonly prune: boolean;
-  /** The file's `safety:` section, when it has one. */
-  readonly safety?: SafetySettings;
   readonly toolVersion: string;
   /** Values that must never be in the file (the API key): saving is refused when one is. */
   readonly secrets?: readonly (string | undefined)[];
@@ -116,11 +130,26 @@ function savedDiff(f: FieldDiff): FieldDiff {
   return f.sensitive ? { path: f.path, before: null, after: SENSITIVE, sensitive: true } : { path: f.path, before: f.before ?? null, after: f.after ?? null };
 }
 
+/** The problems of a plan, one line each, for a refusal. */
+function problemLines(problems: readonly PlanProblem[]): string[] {
+  return problems.map((p) => `${itemName(p.kind, p.key)}: ${maskText(p.message)}`);
+}
+
 /**
- * The saved form of a prepared plan. Refuses (SavedPlanError, naming the kinds) when the plan holds
- * a change of a kind without saved-plan support, and when a secret would end up in the file.
+ * The saved form of a prepared plan. Refuses (SavedPlanError, naming them) a plan with problems
+ * (nothing is written from an incomplete plan, so none is saved), a change of a kind without
+ * saved-plan support, and a secret that would end up in the file.
  */
 export function savePlan(prepared: PreparedPlan, ctx: SaveContext, kinds: readonly AnyKind[] = KINDS): { document: SavedPlanDocument; text: string } {
+  if (prepared.plan.problems.length > 0) {
+    throw new SavedPlanError(
+      `Error: this plan cannot be saved: ${prepared.plan.problems.length} declared item${prepared.plan.problems.length === 1 ? "" : "s"} could not be planned, and nothing is written from an incomplete plan; nothing was saved. Fix ${prepared.plan.problems.length === 1 ? "it" : "them"} and plan again:`,
+      problemLines(prepared.plan.problems),
+    );
+  }
+  if (typeof ctx.account !== "string" || ctx.account === "") {
+    throw new SavedPlanError("Error: this plan cannot be saved: the account it is for is not known (every write names its account); nothing was saved.");
+  }
   const byName = new Map(kinds.map((k) => [k.name, k]));
   const unsupported = [...new Set(prepared.ops.filter((o) => !byName.get(o.kind)?.saved).map((o) => o.kind))];
   if (unsupported.length > 0) {
@@ -143,6 +172,7 @@ export function savePlan(prepared: PreparedPlan, ctx: SaveContext, kinds: readon
       key: o.key,
       action: o.action,
       destructive: o.destructive,
+      effects: [...o.effects],
       diff: (diffs.get(`${o.kind}\u0000${o.key}`) ?? []).map(savedDiff),
       read: saved.read,
       op: saved.op,
@@ -151,14 +181,13 @@ export function savePlan(prepared: PreparedPlan, ctx: SaveContext, kinds: readon
   const plan = prepared.plan;
   const body: SavedPlanBody = {
     tool: { name: "wavix-sync", version: ctx.toolVersion },
-    target: { base_url: ctx.baseUrl, account: ctx.account ?? null },
+    target: { base_url: ctx.baseUrl, account: ctx.account },
     file: { path: ctx.filePath, sha256: sha256(ctx.fileBytes) },
     prune: ctx.prune,
-    ...(ctx.safety !== undefined ? { safety: { ...ctx.safety } } : {}),
     changes,
-    problems: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: p.message })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
-    summary: { ...plan.summary },
+    // Counted from the changes saved (what apply --plan checks it against).
+    summary: summarize(changes.map((c) => ({ ...c, diff: [...c.diff], effects: [...c.effects] })), plan.summary.unchanged),
     ...(plan.unchangedByKind ? { unchanged_by_kind: { ...plan.unchangedByKind } } : {}),
   };
   const document: SavedPlanDocument = {
@@ -181,9 +210,9 @@ export function savePlan(prepared: PreparedPlan, ctx: SaveContext, kinds: readon
 function displayPlan(doc: SavedPlanDocument): Plan {
   const p = doc.plan;
   return {
-    changes: p.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map((f) => ({ ...f })) })),
+    changes: p.changes.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: c.diff.map((f) => ({ ...f })), effects: [...c.effects] })),
     unmanaged: p.unmanaged.map((u) => ({ ...u })),
-    problems: p.problems.map((x) => ({ ...x })),
+    problems: [],
     summary: { ...p.summary },
     ...(p.unchanged_by_kind ? { unchangedByKind: { ...(p.unchanged_by_kind as Record<ChangeKind, number>) } } : {}),
     saved: { digest: doc.digest },
@@ -191,13 +220,54 @@ function displayPlan(doc: SavedPlanDocument): Plan {
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
-const ACTIONS: readonly ChangeAction[] = ["create", "update", "delete"];
 
 /**
- * Reads a saved plan's text: JSON, this format and version, contents matching the digest, every
- * change loadable by its kind. Throws SavedPlanError naming the file's problem or each bad item.
+ * The deepest nesting of arrays and objects in JSON text, counted without parsing (strings
+ * skipped), stopping past `limit`: a plan nested deeper than any real one is refused before the
+ * parser or any recursive walk (the digest's) can run out of stack.
  */
-export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS): { document: SavedPlanDocument; prepared: PreparedPlan } {
+export function jsonDepth(text: string, limit: number): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+      continue;
+    }
+    if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return deepest;
+}
+
+/** The parts of a summary a plan's changes decide, in the order `summarize` counts them. */
+const COUNTED = ["create", "update", "replace", "delete", "destructive"] as const;
+
+/** A loaded saved plan: the document, what apply carries out, and each op's saved change (same order). */
+export interface LoadedSavedPlan {
+  readonly document: SavedPlanDocument;
+  readonly prepared: PreparedPlan;
+  /** The saved change each of `prepared.ops` was loaded from. */
+  readonly saved: readonly SavedPlanChange[];
+}
+
+/**
+ * Reads a saved plan's text: bounded in size and depth, JSON, this format and version, contents
+ * matching the digest, every change loadable by its kind and none twice, a summary that counts
+ * its changes. Throws SavedPlanError naming the file's problem or each bad item.
+ */
+export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS): LoadedSavedPlan {
+  if (text.length > MAX_SAVED_PLAN_BYTES) {
+    throw new SavedPlanError(`Error: this saved plan is larger than ${MAX_SAVED_PLAN_BYTES} bytes, far past any real plan; nothing was applied.`);
+  }
+  if (jsonDepth(text, MAX_SAVED_PLAN_DEPTH) > MAX_SAVED_PLAN_DEPTH) {
+    throw new SavedPlanError(`Error: this saved plan is nested more than ${MAX_SAVED_PLAN_DEPTH} levels deep, far past any real plan; nothing was applied.`);
+  }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -208,9 +278,11 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
     throw new SavedPlanError(`Error: this is not a saved plan (its "format" is not "${SAVED_PLAN_FORMAT}"); nothing was applied.`);
   }
   if (raw.version !== SAVED_PLAN_VERSION) {
+    const old = Number.isInteger(raw.version) && (raw.version as number) < SAVED_PLAN_VERSION;
     throw new SavedPlanError(
-      `Error: this saved plan has format version ${JSON.stringify(raw.version)}; this wavix-sync reads version ${SAVED_PLAN_VERSION}. ` +
-        "Make the plan again with this version (wavix-sync plan --save); nothing was applied.",
+      `Error: this saved plan has format version ${JSON.stringify(raw.version)}; this wavix-sync reads version ${SAVED_PLAN_VERSION}` +
+        (old ? " (an older wavix-sync made it, before saved plans named their account and were verified against the file)" : "") +
+        ". Make the plan again with this version (wavix-sync plan --save); nothing was applied.",
     );
   }
   if (typeof raw.digest !== "string" || !isRecord(raw.plan) || planDigest(raw.plan as unknown as SavedPlanBody) !== raw.digest) {
@@ -223,21 +295,31 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
   const need = (ok: boolean, what: string) => {
     if (!ok) problems.push(what);
   };
-  need(isRecord(body.target) && typeof body.target.base_url === "string" && (body.target.account === null || typeof body.target.account === "string"), "target is not { base_url, account }");
+  need(isRecord(body.target) && typeof body.target.base_url === "string" && typeof body.target.account === "string" && body.target.account !== "", "target is not { base_url, account }");
   need(isRecord(body.file) && typeof body.file.path === "string" && typeof body.file.sha256 === "string", "file is not { path, sha256 }");
-  need(body.safety === undefined || (isRecord(body.safety) && Object.values(body.safety).every((v) => Number.isFinite(v))), "safety is not the file's safety: section");
-  need(Array.isArray(body.changes) && Array.isArray(body.problems) && Array.isArray(body.unmanaged) && isRecord(body.summary), "changes, problems, unmanaged or summary is missing");
+  need(typeof body.prune === "boolean", "prune is not true or false");
+  need(Array.isArray(body.changes) && Array.isArray(body.unmanaged) && isRecord(body.summary), "changes, unmanaged or summary is missing");
+  need(body.problems === undefined, "it lists problems, and a plan with problems is never saved");
   if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
 
   const byName = new Map(kinds.map((k) => [k.name, k]));
   const ops: Op[] = [];
+  const saved: SavedPlanChange[] = [];
   const notReady: string[] = [];
+  const seen = new Map<string, number>();
   for (const [i, c] of (body.changes as unknown[]).entries()) {
-    if (!isRecord(c) || typeof c.kind !== "string" || typeof c.key !== "string" || !ACTIONS.includes(c.action as ChangeAction)) {
+    if (!isRecord(c) || typeof c.kind !== "string" || typeof c.key !== "string" || !CHANGE_ACTIONS.includes(c.action as ChangeAction)) {
       problems.push(`change ${i + 1}: not { kind, key, action, ... }`);
       continue;
     }
     const name = itemName(c.kind, c.key);
+    const id = `${c.kind}\u0000${c.key}`;
+    const first = seen.get(id);
+    if (first !== undefined) {
+      problems.push(`${name}: change ${i + 1} changes it again (change ${first + 1} does): a plan changes each item once`);
+      continue;
+    }
+    seen.set(id, i);
     const kind = byName.get(c.kind as ChangeKind);
     if (!kind) {
       problems.push(`${name}: this wavix-sync has no kind "${c.kind}"`);
@@ -247,49 +329,202 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
       problems.push(`${name}: ${c.kind} changes are not supported in saved plans`);
       continue;
     }
-    if (!Array.isArray(c.diff)) {
-      problems.push(`${name}: diff is not a list`);
+    if (!Array.isArray(c.diff) || !c.diff.every((f) => isRecord(f) && typeof f.path === "string")) {
+      problems.push(`${name}: diff is not a list of { path, before, after }`);
+      continue;
+    }
+    const effects = c.effects;
+    if (typeof c.destructive !== "boolean" || !Array.isArray(effects) || !effects.every((e) => DESTRUCTIVE_EFFECTS.includes(e as DestructiveEffect))) {
+      problems.push(`${name}: destructive is not true or false, or effects is not a list of ${DESTRUCTIVE_EFFECTS.join(", ")}`);
+      continue;
+    }
+    if (c.destructive !== effects.length > 0) {
+      problems.push(`${name}: destructive is ${c.destructive}, and its effects are ${effects.length > 0 ? effects.join(", ") : "none"}`);
       continue;
     }
     try {
-      const data: OpBase = kind.saved.load(c.key, c.action as ChangeAction, { read: c.read, op: c.op });
-      ops.push({ kind: kind.name, key: c.key, action: c.action as ChangeAction, destructive: c.destructive === true || c.action === "delete", data });
+      const action = c.action as ChangeAction;
+      const data: OpBase = kind.saved.load(c.key, action, { read: c.read, op: c.op });
+      if (data.key !== c.key || data.action !== action) throw new Error(`its op is for ${itemName(kind.name, data.key)} (${data.action})`);
+      ops.push({ kind: kind.name, key: c.key, action, destructive: c.destructive, effects: effects as DestructiveEffect[], data });
+      saved.push(c as unknown as SavedPlanChange);
     } catch (err) {
       if (err instanceof SavedPlanNotReadyError) notReady.push(`${name}: ${err.message}`);
       else problems.push(`${name}: ${describeError(err)}`);
     }
   }
+  if (problems.length === 0 && notReady.length === 0) {
+    const counted = summarize(
+      saved.map((c) => ({ kind: c.kind, key: c.key, action: c.action, diff: [], effects: [...c.effects] })),
+      0,
+    );
+    const summary = body.summary as Record<string, unknown>;
+    const wrong = COUNTED.filter((k) => summary[k] !== counted[k]);
+    if (wrong.length > 0 || !Number.isInteger(summary.unchanged)) {
+      problems.push(`summary does not count its changes (${wrong.map((k) => `${k}: ${JSON.stringify(summary[k])}, the changes make ${counted[k]}`).join("; ") || "unchanged is not a number"})`);
+    }
+  }
   if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
   if (notReady.length > 0) throw new SavedPlanError("Error: this saved plan cannot be carried out in this environment; nothing was applied:", notReady);
   const document = raw as unknown as SavedPlanDocument;
-  return { document, prepared: { plan: displayPlan(document), ops } };
+  return { document, prepared: { plan: displayPlan(document), ops }, saved };
 }
 
 /** What `apply --plan` talks to, to compare with the plan's target. */
 export interface ApplyTarget {
   readonly baseUrl: string;
-  /** The account the key belongs to; null when the API cannot say; undefined: not compared (yet). */
+  /** The account the key belongs to, as text; null when the API cannot say; undefined: not compared (yet). */
   readonly account?: string | null;
 }
 
-/** Refuses a plan made against another API root or another account (SavedPlanError). */
+/**
+ * Refuses a plan made against another API root or another account (SavedPlanError). Accounts are
+ * compared as text, never as JavaScript numerals (an id past 2^53 is not rounded into another).
+ */
 export function checkTarget(document: SavedPlanDocument, target: ApplyTarget): void {
   const t = document.plan.target;
   if (t.base_url !== target.baseUrl) {
     throw new SavedPlanError(`Error: this plan was made against ${t.base_url}, and this run talks to ${target.baseUrl}; nothing was applied.`);
   }
-  if (t.account !== null && target.account !== undefined && t.account !== target.account) {
-    const now = target.account ? `account ${target.account}` : "an account it cannot identify";
-    throw new SavedPlanError(`Error: this plan was made for account ${t.account}, and the key in WAVIX_API_KEY is for ${now}; nothing was applied.`);
+  if (target.account === undefined) return;
+  if (target.account === null) {
+    throw new SavedPlanError(
+      `Error: this plan was made for account ${t.account}, and which account the key in WAVIX_API_KEY is for cannot be read (GET /v1/profile): pin \`account_id: ${t.account}\` in the file, or use a key that may read the profile; nothing was applied.`,
+    );
+  }
+  if (t.account !== target.account) {
+    throw new SavedPlanError(`Error: this plan was made for account ${t.account}, and the key in WAVIX_API_KEY is for account ${target.account}; nothing was applied.`);
   }
 }
 
-/** Refuses a plan whose desired-state file is not the one given (when one is given to compare). */
+/** Refuses a plan whose desired-state file is not the one given. */
 export function checkFile(document: SavedPlanDocument, filePath: string, bytes: Uint8Array): void {
   const got = sha256(bytes);
   if (got !== document.plan.file.sha256) {
     throw new SavedPlanError(
       `Error: ${filePath} is not the file this plan was made from (${document.plan.file.path}, ${shortDigest(document.plan.file.sha256)}; this one is ${shortDigest(got)}); nothing was applied.`,
+    );
+  }
+}
+
+/** A value as a refusal quotes it: URL passwords masked, long values cut. */
+function quoted(v: unknown): string {
+  const text = v === undefined ? "absent" : JSON.stringify(maskDeep(v));
+  return text.length > 120 ? `${text.slice(0, 119)}…` : text;
+}
+
+/** The first place two plain JSON values differ (`op.desired.call_status_url`), with both values; undefined when equal. */
+export function firstDifference(planned: unknown, implied: unknown, path: string): string | undefined {
+  if (canonicalKey(planned) === canonicalKey(implied)) return undefined;
+  if (Array.isArray(planned) && Array.isArray(implied) && planned.length === implied.length) {
+    for (let i = 0; i < planned.length; i++) {
+      const d = firstDifference(planned[i], implied[i], `${path}[${i}]`);
+      if (d) return d;
+    }
+  }
+  if (isRecord(planned) && isRecord(implied)) {
+    for (const k of [...new Set([...Object.keys(planned), ...Object.keys(implied)])].sort()) {
+      const d = firstDifference(planned[k], implied[k], `${path}.${k}`);
+      if (d) return d;
+    }
+  }
+  return `${path} is ${quoted(planned)} in the plan, and ${quoted(implied)} by the file and the plan's reads`;
+}
+
+function effectList(effects: readonly DestructiveEffect[]): string {
+  return effects.length === 0 ? "not destructive" : `destructive (${effects.map((e) => EFFECT_TEXT[e]).join(", ")})`;
+}
+
+/** How a saved change differs from the one the file and its reads imply; undefined when identical. */
+function changeDifference(kind: AnyKind, saved: SavedPlanChange, implied: KindChange<OpBase>): string | undefined {
+  if (implied.op.action !== saved.action) return `the plan says ${saved.action}, and the file and the plan's reads imply ${implied.op.action}`;
+  const effects = effectsOf(kind, { action: implied.op.action, diff: implied.diff });
+  if (saved.destructive !== effects.length > 0 || canonicalKey(saved.effects) !== canonicalKey(effects)) {
+    return `the plan says it is ${effectList(saved.effects)}, and it is ${effectList(effects)}`;
+  }
+  let again: { read: unknown; op: unknown };
+  try {
+    again = kind.saved!.save(implied.op);
+  } catch (err) {
+    return `the file implies a change a saved plan cannot hold (${describeError(err)})`;
+  }
+  return (
+    firstDifference(saved.read, again.read, "read") ??
+    firstDifference(saved.op, again.op, "op") ??
+    firstDifference(saved.diff, implied.diff.map(savedDiff), "diff")
+  );
+}
+
+/**
+ * Verifies a saved plan against the reviewed desired-state file (`apply --plan`, docs/SAVED-PLANS.md):
+ * each kind's `plan` runs again over the part of the file the plan's changes are about and the
+ * values the plan recorded as read (`saved.replay`), with this run's `options` (prune, opt-ins), and
+ * every change it gives must be one the plan holds, identical — action, destructive effects, diff,
+ * read and op — and every change the plan holds must be given. Refuses (SavedPlanError, naming
+ * each item and how it differs) otherwise, and on any problem the plan would now have. GETs only,
+ * and only where a kind's plan reads (a label resolved to an id, what routes to an item to delete).
+ */
+export async function verifySavedPlan(
+  client: WavixClient,
+  desired: DesiredState,
+  loaded: LoadedSavedPlan,
+  options: PlanOptions = {},
+  kinds: readonly AnyKind[] = KINDS,
+): Promise<void> {
+  const ctx = {
+    client,
+    prune: options.prune === true,
+    flags: new Set(options.flags ?? []),
+    desired,
+    rotate: new Set(options.rotate ?? []),
+    cache: readCache(),
+    describe: describeError,
+  };
+  const items: string[] = [];
+  const byKind = new Map<string, { ops: OpBase[]; saved: SavedPlanChange[] }>();
+  loaded.prepared.ops.forEach((o, i) => {
+    const entry = byKind.get(o.kind) ?? { ops: [], saved: [] };
+    entry.ops.push(o.data);
+    entry.saved.push(loaded.saved[i]);
+    byKind.set(o.kind, entry);
+  });
+  const file = desired.file;
+  for (const kind of kinds) {
+    const entry = byKind.get(kind.name);
+    if (!entry) continue;
+    const declared = kind.declared(desired);
+    if (declared === undefined || !kind.saved) {
+      for (const c of entry.saved) items.push(`${itemName(c.kind, c.key)}: ${file} has no ${kind.file.key}, so it implies no change of it`);
+      continue;
+    }
+    const again = kind.saved.replay(declared, entry.ops);
+    let part;
+    try {
+      part = await kind.plan(ctx, again.declared, again.current);
+    } catch (err) {
+      items.push(`${kind.name}: its changes could not be computed again: ${describeError(err)}`);
+      continue;
+    }
+    for (const p of part.problems) items.push(`${itemName(kind.name, p.key)}: ${maskText(p.message)}`);
+    const implied = new Map<string, KindChange<OpBase>[]>();
+    for (const c of part.changes) implied.set(c.op.key, [...(implied.get(c.op.key) ?? []), c]);
+    for (const s of entry.saved) {
+      const [c, ...more] = implied.get(s.key) ?? [];
+      implied.delete(s.key);
+      if (!c) {
+        items.push(`${itemName(s.kind, s.key)}: the plan says ${s.action}, and ${file} and the plan's reads imply no change of it${ctx.prune ? "" : " (without --prune nothing undeclared is deleted)"}`);
+        continue;
+      }
+      const d = changeDifference(kind, s, c);
+      if (d) items.push(`${itemName(s.kind, s.key)}: ${d}`);
+      if (more.length > 0) items.push(`${itemName(s.kind, s.key)}: ${file} implies ${more.length + 1} changes of it, and the plan holds one`);
+    }
+    for (const [key, cs] of implied) items.push(`${itemName(kind.name, key)}: ${file} and the plan's reads imply a change (${cs[0].op.action}) the plan does not hold`);
+  }
+  if (items.length > 0) {
+    throw new SavedPlanError(
+      `Error: this saved plan is not what ${file} implies (${items.length} item${items.length === 1 ? "" : "s"}): it was edited after it was made, or made from another file; nothing was applied. Make the plan again from the reviewed file:`,
+      items,
     );
   }
 }

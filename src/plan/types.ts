@@ -4,11 +4,13 @@
 import type { FieldDiff } from "../kit/change/diff";
 import type * as change from "../kit/change/types";
 import type { ChangeAction } from "../kit/change/types";
+import type { DestructiveEffect } from "../kit/change/effects";
 import type { RegisteredKind } from "../kinds";
 
 /** A resource kind's name as plans show it (`sub_account`): one per kind of the registry (src/kinds/index.ts). */
 export type ChangeKind = RegisteredKind["name"];
 export type { ChangeAction, ItemOutcome } from "../kit/change/types";
+export type { DestructiveEffect } from "../kit/change/effects";
 
 export interface PlannedChange {
   kind: ChangeKind;
@@ -16,6 +18,12 @@ export interface PlannedChange {
   key: string;
   action: ChangeAction;
   diff: FieldDiff[];
+  /**
+   * What makes it destructive (its kind's `effects`, src/kit/change/effects.ts): a delete, a disable,
+   * a release, an unlink, a replace, routing removed, a limit lifted; empty when it is none of these.
+   * Absent on plans built by hand: then only a delete or a replace is destructive.
+   */
+  effects?: DestructiveEffect[];
   /** Who owns the item when not the account itself (a tenant's number: its sub-account). */
   owner?: ChangeOwner;
 }
@@ -45,8 +53,12 @@ export interface Unmanaged {
 export interface PlanSummary {
   create: number;
   update: number;
+  /** Deleted and created again (a Sender ID: the API has no update). */
+  replace: number;
   delete: number;
   unchanged: number;
+  /** Changes with a destructive effect, whatever their action (counted by the safety limits). */
+  destructive: number;
 }
 
 export interface Plan {

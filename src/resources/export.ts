@@ -26,6 +26,20 @@ export interface StreamExportOptions {
   chunkItems?: number;
   /** What was left out of the file (e.g. an event type the file cannot declare). @default ignored */
   onWarning?: (message: string) => void;
+  /**
+   * The account the file describes, written as its pin (`account_id:`) right after `version:`, as
+   * the digits given (never through a JavaScript number); `null`: not known (the key may not read
+   * the profile), said in a comment where the pin would be. @default undefined (no pin, no comment)
+   */
+  accountId?: string | null;
+}
+
+/** The `account_id:` line of an export (or the comment saying why there is none). */
+function accountLine(accountId: string | null | undefined): string {
+  if (accountId === undefined) return "";
+  if (accountId === null) return "# account_id: not written: the key may not read GET /v1/profile; pin the account here (account_id: <id>) so plan and apply check it\n";
+  if (!/^[1-9][0-9]*$/.test(accountId)) throw new Error(`account id ${JSON.stringify(accountId)} is not a positive whole number`);
+  return `account_id: ${accountId}\n`;
 }
 
 /** What an export wrote. */
@@ -49,7 +63,7 @@ export async function streamExport(
   for (const part of parts) for (const w of part.warnings ?? []) options.onWarning?.(w);
   const chunkItems = options.chunkItems ?? 1000;
   const items: Record<string, number> = {};
-  let buffer = `${schemaHeader(options.schemaPath)}version: 1\n`;
+  let buffer = `${schemaHeader(options.schemaPath)}version: 1\n${accountLine(options.accountId)}`;
   for (const [i, kind] of kinds.entries()) {
     const part = parts[i];
     const key = kind.file.key;

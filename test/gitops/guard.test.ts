@@ -102,7 +102,7 @@ describe("blast-radius limit", () => {
     const pj = JSON.parse((await runCli(["plan", "-f", f, "--prune", "--json"], env)).stdout);
     expect(pj.safety).toEqual({
       refused: true,
-      limits: { max_destructive_percent: 30, min_items: 10 },
+      limits: { max_destructive_percent: 30, min_items: 10, max_destructive_total: 20 },
       violations: [{ kind: "sub_account", destructive: 4, existing: 12, percent: 33.3 }],
     });
     const md = (await runCli(["plan", "-f", f, "--prune", "--format", "md"], env)).stdout;
@@ -120,7 +120,7 @@ describe("blast-radius limit", () => {
     expect(report.verdict).toBe("failed");
     expect(report.stage).toBe("safety");
     expect(report.problems[0].message).toContain("safety.max_destructive_percent 30%");
-    expect(report.summary).toEqual({ create: 0, update: 1, delete: 4, unchanged: 8 });
+    expect(report.summary).toEqual({ create: 0, update: 1, replace: 0, delete: 4, destructive: 4, unchanged: 8 });
   });
 
   it("--force applies it; the file's safety section raises the limit", async () => {

@@ -14,8 +14,11 @@ import { runCli, scratch, writeYaml } from "../helpers/cli";
 const KEY = "md-size-key-3b8e";
 
 function planOf(changes: PlannedChange[], extra: Partial<Plan> = {}): Plan {
-  const summary = { create: 0, update: 0, delete: 0, unchanged: 5 };
-  for (const c of changes) summary[c.action]++;
+  const summary = { create: 0, update: 0, replace: 0, delete: 0, unchanged: 5, destructive: 0 };
+  for (const c of changes) {
+    summary[c.action]++;
+    if (c.action === "delete" || c.action === "replace" || (c.effects?.length ?? 0) > 0) summary.destructive++;
+  }
   return { changes, unmanaged: [], problems: [], summary, ...extra };
 }
 
@@ -33,8 +36,8 @@ describe("Markdown within the bound", () => {
     expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
     // Counts read one way everywhere (never "10000" beside "10,000").
     expect(md).toContain("**Plan: 0 to create, 10,000 to update, 0 to delete, 5 unchanged.**");
-    expect(md).toContain("| **Total** | 0 | 10,000 | 0 | 5 |");
-    expect(md).toContain("| number | 0 | 10,000 | 0 |  |");
+    expect(md).toContain("| **Total** | 0 | 10,000 | 0 | 0 | 5 | 0 |");
+    expect(md).toContain("| number | 0 | 10,000 | 0 | 0 |  | 0 |");
     expect(md).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(md).toContain("`15550000001`, `15550000002`");
     expect(md).toContain("… and 9,990 more");
@@ -73,11 +76,61 @@ describe("Markdown within the bound", () => {
             formatFailureMarkdown({ command: "apply", file: "wavix.yaml", stage: "apply", problems: [value], plan }),
           ]) {
             expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 5 |`);
+            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
           }
         },
       ),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe("destructive changes in the Markdown (issue #29 item 4)", () => {
+  const disable = (i: number): PlannedChange => ({
+    kind: "sub_account",
+    key: `Tenant ${String(i).padStart(4, "0")}`,
+    action: "update",
+    diff: [{ path: "status", before: "enabled", after: "disabled" }],
+    effects: ["disable"],
+  });
+
+  it("a huge plan: every destructive change listed first, one line each, never collapsed; the rest still fits the budget", () => {
+    const destructive = Array.from({ length: 300 }, (_, i) => disable(i));
+    // 10,000 other changes, all different, so grouping cannot make them fit: they are cut.
+    const others = Array.from({ length: 10_000 }, (_, i) => numberChange(i, `https://hooks.example/${i}`));
+    const plan = planOf([...others, ...destructive]);
+    const md = formatPlanMarkdown(plan, "wavix.yaml", { target: { baseUrl: "https://api.wavix.com", account: "1000" } });
+    expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+    expect(md.split("\n")[1]).toBe("### wavix-sync plan for wavix.yaml — account 1000 at https://api.wavix.com");
+    expect(md).toContain("**Plan: 0 to create, 10,300 to update, 0 to delete, 5 unchanged; 300 destructive.**");
+    const section = md.indexOf("**300 destructive changes**");
+    expect(section).toBeGreaterThan(0);
+    for (const c of destructive) expect(md).toContain(`- :warning: **disable**: sub_account \`${c.key}\` (update): \`status\` \`"enabled"\` → \`"disabled"\``);
+    // First: before the table and every other change; none of them inside a collapsed block.
+    expect(section).toBeLessThan(md.indexOf("| Kind |"));
+    expect(md.lastIndexOf(":warning: **disable**")).toBeLessThan(md.indexOf("| Kind |"));
+    expect(md).not.toMatch(/<summary>[^\n]*sub_account/);
+    expect(md).toContain("more (every change is in the JSON report)");
+  });
+
+  it("destructive changes too many to list one by one are grouped, then cut, and the document still fits", () => {
+    const destructive = Array.from({ length: 20_000 }, (_, i) => disable(i));
+    const md = formatPlanMarkdown(planOf(destructive), "wavix.yaml");
+    expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+    expect(md).toContain("**20,000 destructive changes**");
+    expect(md).toContain("- :warning: **20,000 sub-accounts** update: `status` `\"enabled\"` → `\"disabled\"`");
+    expect(md).toContain("… and 19,990 more");
+  });
+
+  it("any plan: the destructive changes come first and, while they fit the budget, every one is listed", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 5000 }), (d, n) => {
+        const destructive = Array.from({ length: d }, (_, i) => disable(i));
+        const md = formatPlanMarkdown(planOf([...Array.from({ length: n }, (_, i) => numberChange(i, `v${i}`)), ...destructive]), "wavix.yaml");
+        expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
+        expect((md.match(/^- :warning: \*\*disable\*\*/gm) ?? []).length).toBe(d);
+      }),
+      { numRuns: 15 },
     );
   });
 });
@@ -99,7 +152,7 @@ describe("through the CLI", () => {
     expect(r.stdout.length).toBeLessThanOrEqual(MD_MAX_CHARS);
     expect(r.stdout).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(r.stdout).toContain("… and 9,990 more");
-    expect(r.stdout).toContain("| **Total** | 0 | 10,000 | 0 | 0 |");
+    expect(r.stdout).toContain("| **Total** | 0 | 10,000 | 0 | 0 | 0 | 0 |");
     // The terminal's plan counts the same way as the comment: "10,000", never "10000".
     const text = await runCli(["plan", "-f", f], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url });
     expect(text.stdout).toContain("Plan: 0 to create, 10,000 to update, 0 to delete, 0 unchanged.");

@@ -69,18 +69,24 @@ describe("plan --format md", () => {
     expect(r.code).toBe(1); // the number the account does not own
     const md = r.stdout;
     expect(md.split("\n")[0]).toBe(PLAN_MARKER);
+    // The heading names the file, the account and the API root (issue #29 item 4).
+    expect(md.split("\n")[1]).toBe(`### wavix-sync plan for ${mdText(file)} — account 1000 at ${mdText(env.WAVIX_BASE_URL)}`);
     const problem = md.indexOf("15559999999");
-    const verdict = md.indexOf("**Plan: 2 to create, 2 to update, 0 to delete, 1 unchanged.**");
-    const table = md.indexOf("| Kind | Create | Update | Delete | Unchanged |");
+    const verdict = md.indexOf("**Plan: 2 to create, 2 to update, 0 to delete, 1 unchanged; 1 destructive.**");
+    // Destructive changes first, in their own section, never collapsed (a disable by the file's status: disabled).
+    const destructive = md.indexOf("**1 destructive change**");
+    const disable = md.indexOf("- :warning: **disable**: sub_account `Acme Support` (update): `status` `\"enabled\"` → `\"disabled\"`");
+    const table = md.indexOf("| Kind | Create | Update | Replace | Delete | Unchanged | Destructive |");
     const firstBlock = md.indexOf("<details>");
     const unmanaged = md.indexOf("**Unmanaged**");
     expect(problem).toBeGreaterThan(0);
-    expect([problem, verdict, table, firstBlock, unmanaged].every((v, i, a) => v > 0 && (i === 0 || v > a[i - 1]))).toBe(true);
-    expect(md).toContain("| sub_account | 1 | 1 | 0 | 0 |");
-    expect(md).toContain("| call_webhook | 1 | 0 | 0 | 0 |");
-    expect(md).toContain("| number | 0 | 1 | 0 | 1 |");
-    expect(md).toContain("| **Total** | 2 | 2 | 0 | 1 |");
-    expect(md.match(/<details>/g)).toHaveLength(4);
+    expect([problem, verdict, destructive, disable, table, firstBlock, unmanaged].every((v, i, a) => v > 0 && (i === 0 || v > a[i - 1]))).toBe(true);
+    expect(md).toContain("| sub_account | 1 | 1 | 0 | 0 | 0 | 1 |");
+    expect(md).toContain("| call_webhook | 1 | 0 | 0 | 0 | 0 | 0 |");
+    expect(md).toContain("| number | 0 | 1 | 0 | 0 | 1 | 0 |");
+    expect(md).toContain("| **Total** | 2 | 2 | 0 | 0 | 1 | 1 |");
+    // The disable is not also in a collapsed block: three blocks for the three other changes.
+    expect(md.match(/<details>/g)).toHaveLength(3);
     expect(md).toContain("| `call_status_url` | `null` | `\"https://hooks.example/status?a=1&b=x_y*z\"` |");
     // The created sub-account's key: (sensitive), never a value.
     expect(md).toContain("| `api_key` |  | `(sensitive)` |");
@@ -129,7 +135,7 @@ describe("plan --format md", () => {
     expect(r.stdout).toContain("wavix-sync will perform the following actions:");
     expect(readFileSync(join(dir, "plan.md"), "utf8").startsWith(PLAN_MARKER + "\n")).toBe(true);
     await runCli(["plan", "-f", file, "--out", join(dir, "plan.json")], env);
-    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")).summary).toEqual({ create: 2, update: 2, delete: 0, unchanged: 1 });
+    expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")).summary).toEqual({ create: 2, update: 2, replace: 0, delete: 0, unchanged: 1, destructive: 1 });
     await runCli(["plan", "-f", file, "--out", join(dir, "plan.txt")], env);
     // A text file has no stderr: the problems the terminal showed there come first in it.
     const problems = r.stderr.split("\n").filter((l) => l.startsWith("Error: ")).map((l) => `${l}\n`).join("");
@@ -162,7 +168,7 @@ describe("plan --format md", () => {
     const r = await runCli(["plan", "-f", file, "--format", "md", "--detailed-exitcode"], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("**No changes.** The account matches");
-    expect(r.stdout).toContain("| number | 0 | 0 | 0 | 1 |");
+    expect(r.stdout).toContain("| number | 0 | 0 | 0 | 0 | 1 | 0 |");
     // Kinds the file does not manage get no row.
     expect(r.stdout).not.toMatch(/\| (sub_account|call_webhook) \|/);
     expect(r.stdout).not.toContain("<details>");
@@ -234,7 +240,7 @@ describe("escaping (properties)", () => {
       ],
       unmanaged: [],
       problems: [],
-      summary: { create: 1, update: 1, delete: 0, unchanged: 0 },
+      summary: { create: 1, update: 1, replace: 0, delete: 0, unchanged: 0, destructive: 0 },
     };
     const md = formatPlanMarkdown(plan, "wavix.yaml");
     for (const c of plan.changes) {

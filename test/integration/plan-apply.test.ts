@@ -94,13 +94,16 @@ describe("plan", () => {
       kind: "number",
       key: "15550000001",
       action: "update",
+      destructive: false,
       diff: [{ path: "call_status_url", before: null, after: "https://hooks.example/status" }],
     });
     expect(byKey["sub_account:Acme Support"].diff).toEqual([{ path: "status", before: "enabled", after: "disabled" }]);
+    // Disabled by the file, not by --prune: destructive all the same (issue #27 item 3).
+    expect(byKey["sub_account:Acme Support"]).toMatchObject({ destructive: true, effects: ["disable"] });
     expect(byKey["sub_account:New Co"].action).toBe("create");
     expect(byKey["call_webhook:on-call"]).toMatchObject({ action: "create", diff: [{ path: "url", before: null, after: "https://hooks.example/on" }] });
     expect(plan.unmanaged).toEqual([{ kind: "sub_account", key: "Legacy" }]);
-    expect(plan.summary).toEqual({ create: 2, update: 2, delete: 0, unchanged: 2 });
+    expect(plan.summary).toEqual({ create: 2, update: 2, replace: 0, delete: 0, unchanged: 2, destructive: 1 });
     noSecrets(r.stdout + r.stderr);
     // A plan only reads.
     expect(sim!.log.filter((e) => e.method !== "GET")).toEqual([]);
@@ -116,7 +119,7 @@ describe("plan", () => {
     expect(r.stdout).toContain('+ sub_account "New Co"');
     expect(r.stdout).toContain("api_key");
     expect(r.stdout).toContain("(sensitive)");
-    expect(r.stdout).toContain("Plan: 2 to create, 2 to update, 0 to delete, 2 unchanged.");
+    expect(r.stdout).toContain("Plan: 2 to create, 2 to update, 0 to delete, 2 unchanged; 1 destructive.");
     noSecrets(r.stdout + r.stderr);
   });
 
@@ -177,7 +180,7 @@ describe("apply", () => {
     const file = writeYaml(scratch(), "wavix.yaml", "version: 1\nsub_accounts:\n  - name: Acme Care\n    id: 2001\n");
     const p = await runCli(["plan", "-f", file, "--json"], env);
     expect(JSON.parse(p.stdout).changes).toEqual([
-      { kind: "sub_account", key: "Acme Care", action: "update", diff: [{ path: "name", before: "Acme Support", after: "Acme Care" }] },
+      { kind: "sub_account", key: "Acme Care", action: "update", destructive: false, diff: [{ path: "name", before: "Acme Support", after: "Acme Care" }] },
     ]);
     expect((await runCli(["apply", "-f", file, "--auto-approve"], env)).code).toBe(0);
     const acme = sim!.store.subAccounts.get(2001)!.data;

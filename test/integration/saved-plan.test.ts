@@ -1,10 +1,10 @@
 /**
- * Saved plans end to end (issue #20; docs/SAVED-PLANS.md): `plan --save PLANFILE`, then
- * `apply --plan PLANFILE`, through the CLI (a child process) against the strict simulator over HTTP,
- * counting its requests.
+ * Saved plans end to end (issue #20, issue #27; docs/SAVED-PLANS.md): `plan --save PLANFILE`, then
+ * `apply --plan PLANFILE -f FILE`, through the CLI (a child process) against the strict simulator
+ * over HTTP, counting its requests.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
@@ -110,7 +110,7 @@ describe("plan --save", () => {
     noSecrets(text);
     const doc = JSON.parse(text);
     expect(Object.keys(doc)).toEqual(["format", "version", "digest", "created_at", "plan"]);
-    expect(doc).toMatchObject({ format: "wavix-sync-plan", version: 1 });
+    expect(doc).toMatchObject({ format: "wavix-sync-plan", version: 2 });
     expect(doc.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     // The account the key is for (GET /v1/profile: the master organisation).
     expect(doc.plan.target).toEqual({ base_url: sim.url, account: String(sim.store.masterId) });
@@ -137,26 +137,27 @@ describe("plan --save", () => {
     const digest = JSON.parse(readFileSync(planFile, "utf8")).digest as string;
     const short = digest.slice("sha256:".length, "sha256:".length + 12);
     expect(md.stdout).toContain(`Saved plan \`${short}\``);
-    const applied = await runCli(["apply", "--plan", planFile, "--auto-approve", "--format", "md"], env);
+    const applied = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve", "--format", "md"], env);
     expect(applied.stderr).toBe("");
     expect(applied.code).toBe(0);
     expect(applied.stdout).toContain(`Saved plan \`${short}\``);
     expect(applied.stdout).toContain("**Apply complete:**");
   });
 
-  it("saves what --prune plans, and a plan with problems (plan still exits 1)", async () => {
+  it("saves what --prune plans; a plan with problems is shown and not saved (exit 1)", async () => {
     const { env } = await start();
     const { planFile, r } = await savePlan(env, FILE, ["--prune"]);
     expect(r.code).toBe(0);
     const doc = JSON.parse(readFileSync(planFile, "utf8"));
     expect(doc.plan.prune).toBe(true);
-    // Pruning disables Legacy: saved like any change.
-    expect(doc.plan.changes.map((c: { key: string; action: string }) => `${c.action} ${c.key}`)).toContain("delete Legacy");
+    // Pruning disables Legacy: saved like any change, destructive.
+    const legacy = doc.plan.changes.find((c: { key: string }) => c.key === "Legacy");
+    expect(legacy).toMatchObject({ action: "delete", destructive: true, effects: ["disable"] });
     const bad = await savePlan(env, FILE.replace('"15550000002"', '"15559999999"'));
     expect(bad.r.code).toBe(1);
-    expect(JSON.parse(readFileSync(bad.planFile, "utf8")).plan.problems).toEqual([
-      expect.objectContaining({ kind: "number", key: "15559999999" }),
-    ]);
+    expect(bad.r.stderr).toMatch(/this plan was not saved to .*plan\.json: 1 declared item could not be planned, and nothing is written from an incomplete plan/);
+    expect(JSON.parse(bad.r.stdout).errors).toEqual([expect.objectContaining({ kind: "number", key: "15559999999" })]);
+    expect(existsSync(bad.planFile)).toBe(false);
   });
 });
 
@@ -172,10 +173,10 @@ describe("apply --plan", () => {
     const directApply = minus(requests(direct.sim.log.slice(planReads.length)), planReads);
 
     const { sim, env } = await start();
-    const { planFile, r } = await savePlan(env);
+    const { file, planFile, r } = await savePlan(env);
     expect(r.code).toBe(0);
     const planned = sim.log.length;
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     expect(run.stdout).toContain("Apply complete: 2 created, 2 updated, 0 deleted.");
@@ -196,9 +197,9 @@ describe("apply --plan", () => {
   it("with only updates, reads each sub-account by id and not the listing", async () => {
     const { sim, env } = await start();
     const only = `version: 1\nsub_accounts:\n  - name: Acme Support\n    status: disabled\n  - name: Legacy\n    status: disabled\n`;
-    const { planFile } = await savePlan(env, only);
+    const { file, planFile } = await savePlan(env, only);
     const planned = sim.log.length;
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.code).toBe(0);
     // The recheck: one GET by id each, no listing; then the writes as a direct apply makes them.
     expect(requests(sim.log.slice(planned, planned + 3))).toEqual(["GET /v1/profile", "GET /v1/sub-organizations/2001", "GET /v1/sub-organizations/2002"]);
@@ -208,14 +209,14 @@ describe("apply --plan", () => {
 
   it("refuses, naming each item and writing nothing, when what the plan touches changed since", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
+    const { file, planFile } = await savePlan(env);
     // Others change the account between the plan and the apply.
     sim.store.subAccounts.get(2001)!.data.status = "disabled";
     sim.store.numbers.get(11)!.data.call_status_url = "https://someone.else/status";
     sim.store.webhooksOf(sim.store.masterId).set("on-call", "https://someone.else/on");
     sim.store.createSubAccount(sim.store.masterId, { name: "New Co", default_destinations: {} });
     const before = sim.log.length;
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.code).toBe(1);
     expect(writes(sim)).toEqual([]);
     expect(run.stderr).toContain("the account changed since the plan was made (4 items); nothing was applied");
@@ -231,19 +232,19 @@ describe("apply --plan", () => {
 
   it("applies when what changed is something the plan does not touch", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
+    const { file, planFile } = await savePlan(env);
     sim.store.numbers.get(11)!.data.sms_enabled = true; // not managed by the file for this number
     sim.store.numbers.get(13)!.data.sms_enabled = true; // a number the plan does not touch
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
   });
 
   it("refuses a plan made against another API root, before any request", async () => {
     const a = await start();
-    const { planFile } = await savePlan(a.env);
+    const { file, planFile } = await savePlan(a.env);
     const b = await start();
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], b.env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], b.env);
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`Error: this plan was made against ${a.sim.url}, and this run talks to ${b.sim.url}; nothing was applied.\n`);
     expect(b.sim.log).toEqual([]);
@@ -251,9 +252,9 @@ describe("apply --plan", () => {
 
   it("refuses a plan made for another account (the key is a sub-account's), before any read of what it changes", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
+    const { file, planFile } = await savePlan(env);
     const planned = sim.log.length;
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], { ...env, WAVIX_API_KEY: SUB_KEY_A });
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], { ...env, WAVIX_API_KEY: SUB_KEY_A });
     expect(run.code).toBe(1);
     expect(run.stderr).toBe(`Error: this plan was made for account ${sim.store.masterId}, and the key in WAVIX_API_KEY is for account 2001; nothing was applied.\n`);
     expect(requests(sim.log.slice(planned))).toEqual(["GET /v1/profile"]);
@@ -261,10 +262,10 @@ describe("apply --plan", () => {
 
   it("a refusal is the --out report (stage saved-plan), so a pipeline's summary says why", async () => {
     const { sim, env } = await start();
-    const { dir, planFile } = await savePlan(env);
+    const { dir, file, planFile } = await savePlan(env);
     sim.store.subAccounts.get(2001)!.data.status = "disabled";
     const out = join(dir, "apply.md");
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve", "--out", out], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve", "--out", out], env);
     expect(run.code).toBe(1);
     const md = readFileSync(out, "utf8");
     expect(md).toContain("saved-plan");
@@ -275,11 +276,11 @@ describe("apply --plan", () => {
 
   it("refuses another format version, a damaged file, a hand-edited one and something else, before any request", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
+    const { file, planFile } = await savePlan(env);
     const original = readFileSync(planFile, "utf8");
     const planned = sim.log.length;
     const refused = async (expected: string) => {
-      const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+      const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
       expect(run.code).toBe(1);
       expect(run.stdout).toBe("");
       expect(run.stderr).toContain(expected);
@@ -287,8 +288,10 @@ describe("apply --plan", () => {
       expect(sim.log.length).toBe(planned);
     };
 
-    reDigest(planFile, (doc) => (doc.version = 2));
-    await refused("this saved plan has format version 2; this wavix-sync reads version 1");
+    reDigest(planFile, (doc) => (doc.version = 1));
+    await refused(
+      "this saved plan has format version 1; this wavix-sync reads version 2 (an older wavix-sync made it, before saved plans named their account and were verified against the file). Make the plan again",
+    );
 
     // Tampered: a URL changed by hand, digest left as it was.
     writeFileSync(planFile, original.replace("https://hooks.example/on", "https://evil.example/on"));
@@ -308,52 +311,65 @@ describe("apply --plan", () => {
       }
     });
     await refused("this saved plan is malformed; nothing was applied:");
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.stderr).toContain('sub_account "Acme Support": op.desired.status is not one of enabled, disabled');
     expect(run.stderr).toContain('call_webhook "on-call": op.url is not an http(s) URL');
     expect(run.stderr).toContain('number "15550000001": read.id is not a whole number');
 
-    writeFileSync(planFile, JSON.stringify({ version: 1, changes: [] }));
+    writeFileSync(planFile, JSON.stringify({ version: 2, changes: [] }));
     await refused('this is not a saved plan (its "format" is not "wavix-sync-plan")');
 
-    const missing = await runCli(["apply", "--plan", join(scratch(), "none.json"), "--auto-approve"], env);
+    const missing = await runCli(["apply", "--plan", join(scratch(), "none.json"), "-f", file, "--auto-approve"], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/cannot read --plan .*none\.json: no such file; nothing was applied/);
   });
 
-  it("checks --file against the plan's file digest when --file is given", async () => {
+  it("needs -f (the file the plan is verified against), and checks its digest, before any request", async () => {
     const { sim, env } = await start();
     const { file, planFile } = await savePlan(env);
     const planned = sim.log.length;
+    const without = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toBe(
+      "Error: apply --plan needs -f FILE: the reviewed desired-state file the plan was made from, which every change of the plan is verified against; nothing was applied.\n",
+    );
     writeFileSync(file, FILE.replace("https://hooks.example/on", "https://hooks.example/on2"));
     const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/is not the file this plan was made from/);
     expect(sim.log.length).toBe(planned);
-    // Without --file, the plan alone decides.
-    const ok = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    writeFileSync(file, FILE);
+    const ok = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(ok.code).toBe(0);
     expect(writes(sim)).toContain("POST /v1/calls/webhooks");
   });
 
-  it("refuses --prune with --plan (the plan says what it prunes)", async () => {
+  it("--prune is given to apply --plan exactly when the plan prunes (the apply's own command line says it deletes)", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
-    const run = await runCli(["apply", "--plan", planFile, "--prune", "--auto-approve"], env);
+    const { file, planFile } = await savePlan(env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--prune", "--auto-approve"], env);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("--prune and --plan disagree");
+    expect(run.stderr).toContain("--prune and --plan disagree: this plan was made without --prune");
+    const pruned = await savePlan(env, FILE, ["--prune"]);
+    const without = await runCli(["apply", "--plan", pruned.planFile, "-f", pruned.file, "--auto-approve"], env);
+    expect(without.code).toBe(1);
+    expect(without.stderr).toContain("this plan was made with --prune (it deletes or disables what the file does not declare): give --prune to apply --plan as well");
     expect(writes(sim)).toEqual([]);
+    const ok = await runCli(["apply", "--plan", pruned.planFile, "-f", pruned.file, "--prune", "--auto-approve"], env);
+    expect(ok.stderr).toBe("");
+    expect(ok.code).toBe(0);
+    expect(sim.store.subAccounts.get(2002)!.data.status).toBe("disabled");
   });
 
   it("a plan of no changes saves, and applies with no request but the account's", async () => {
     const { sim, env } = await start();
     const none = `version: 1\nnumbers:\n  - number: "15550000002"\n    transcription_threshold: 10\n`;
-    const { planFile, r } = await savePlan(env, none);
+    const { file, planFile, r } = await savePlan(env, none);
     expect(r.code).toBe(0);
     const doc = JSON.parse(readFileSync(planFile, "utf8"));
     expect(doc.plan.changes).toEqual([]);
     const planned = sim.log.length;
-    const run = await runCli(["apply", "--plan", planFile, "--json"], env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--json"], env);
     expect(run.code).toBe(0);
     const out = JSON.parse(run.stdout);
     expect(out).toMatchObject({ changes: [], ok: true, saved_plan: { digest: doc.digest } });
@@ -362,8 +378,8 @@ describe("apply --plan", () => {
 
   it("apply --plan without --auto-approve still asks (and a pipeline without a terminal is refused)", async () => {
     const { sim, env } = await start();
-    const { planFile } = await savePlan(env);
-    const run = await runCli(["apply", "--plan", planFile], env);
+    const { file, planFile } = await savePlan(env);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file], env);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain("apply needs confirmation");
     expect(writes(sim)).toEqual([]);
@@ -422,7 +438,7 @@ account_callbacks:
 
     const { sim, env } = await start(othersSeed());
     const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };
-    const { planFile, r } = await savePlan(withPw, OTHERS, FLAGS);
+    const { file, planFile, r } = await savePlan(withPw, OTHERS, FLAGS);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const text = readFileSync(planFile, "utf8");
@@ -435,7 +451,7 @@ account_callbacks:
       "number update 15550000021",
       "sender_id create AcmeNew",
       "sender_id delete Stale",
-      "sender_id update AcmeOld",
+      "sender_id replace AcmeOld",
       "sip_trunk create new-pbx",
       "sip_trunk delete old-pbx",
       "sip_trunk update acme-pbx",
@@ -443,8 +459,9 @@ account_callbacks:
       "ten_dlc_number delete BRAND01/CAMP001/15550000009",
     ]);
 
-    // Applied without the flags: the plan says what it sends (callbacks, the rotation).
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], withPw);
+    // Applied without the opt-ins: the plan says what it sends (callbacks, the rotation), as the
+    // file declares it; --prune, which deletes, is the apply's own to say.
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--prune", "--auto-approve"], withPw);
     expect(run.stderr).toBe("");
     expect(run.code).toBe(0);
     noSecrets(run.stdout);
@@ -470,12 +487,12 @@ account_callbacks:
   it("refuses, naming each item and writing nothing, when any of them changed since the plan", async () => {
     const { sim, env } = await start(othersSeed());
     const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };
-    const { planFile } = await savePlan(withPw, OTHERS, FLAGS);
+    const { file, planFile } = await savePlan(withPw, OTHERS, FLAGS);
     sim.store.trunks.get(500)!.data.max_call_cost = "0.5";
     sim.store.subAccounts.get(2001)!.data.name = "Acme Renamed";
     for (const s of sim.store.messaging.senderIds.values()) if (s.sender_id === "AcmeOld") s.usecase = "transactional";
     sim.store.messaging.campaigns.get("BRAND01/CAMP001")!.numbers.delete("15550000009");
-    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], withPw);
+    const run = await runCli(["apply", "--plan", planFile, "-f", file, "--prune", "--auto-approve"], withPw);
     expect(run.code).toBe(1);
     expect(writes(sim)).toEqual([]);
     expect(run.stderr).toContain("the account changed since the plan was made (4 items); nothing was applied");
@@ -489,14 +506,14 @@ account_callbacks:
 
   it("refuses a tenant's number whose sub-account is gone, and a trunk password variable unset at apply time", async () => {
     const { sim, env } = await start(othersSeed());
-    const { planFile } = await savePlan({ ...env, SAVED_IT_TRUNK_PW: TRUNK_PW }, OTHERS, FLAGS);
-    const unset = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const { file, planFile } = await savePlan({ ...env, SAVED_IT_TRUNK_PW: TRUNK_PW }, OTHERS, FLAGS);
+    const unset = await runCli(["apply", "--plan", planFile, "-f", file, "--prune", "--auto-approve"], env);
     expect(unset.code).toBe(1);
     expect(unset.stderr).toContain("this saved plan cannot be carried out in this environment; nothing was applied:");
     expect(unset.stderr).toContain('sip_trunk "new-pbx": to create SIP trunk "new-pbx" its password is needed: the environment variable SAVED_IT_TRUNK_PW (password_env) is not set or empty');
     expect(writes(sim)).toEqual([]);
     sim.store.subAccounts.delete(2001);
-    const gone = await runCli(["apply", "--plan", planFile, "--auto-approve"], { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW });
+    const gone = await runCli(["apply", "--plan", planFile, "-f", file, "--prune", "--auto-approve"], { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW });
     expect(gone.code).toBe(1);
     expect(gone.stderr).toContain('number "15550000021": its owner, sub-account "Acme Support" (id 2001), no longer exists');
     expect(writes(sim)).toEqual([]);
@@ -507,14 +524,15 @@ describe("apply --plan and the opt-ins the plan was made with", () => {
   it("refuses --send-callbacks or --rotate-password the plan was not made with, before any request", async () => {
     const { sim, env } = await start();
     const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n`;
-    const { planFile, r } = await savePlan(env, file);
+    const saved = await savePlan(env, file);
+    const { planFile, r } = saved;
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(planFile, "utf8")).plan.changes.some((c: { kind: string }) => c.kind === "account_callbacks")).toBe(false);
     const planned = sim.log.length;
-    const cb = await runCli(["apply", "--plan", planFile, "--auto-approve", "--send-callbacks"], env);
+    const cb = await runCli(["apply", "--plan", planFile, "-f", saved.file, "--auto-approve", "--send-callbacks"], env);
     expect(cb.code).toBe(1);
     expect(cb.stderr).toContain("--send-callbacks and --plan disagree: this plan was made without --send-callbacks");
-    const rot = await runCli(["apply", "--plan", planFile, "--auto-approve", "--rotate-password", "acme-pbx"], env);
+    const rot = await runCli(["apply", "--plan", planFile, "-f", saved.file, "--auto-approve", "--rotate-password", "acme-pbx"], env);
     expect(rot.code).toBe(1);
     expect(rot.stderr).toContain("--rotate-password and --plan disagree: this plan was not made with --rotate-password acme-pbx");
     expect(sim.log.length).toBe(planned);

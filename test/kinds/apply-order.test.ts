@@ -29,14 +29,14 @@ function standIn(name: string, sent: string[], after?: string[]): AnyKind {
   };
 }
 
-const op = (kind: string, action: OpBase["action"], key: string): Op => ({ kind: kind as Op["kind"], key, action, destructive: action === "delete", data: { key, action } });
+const op = (kind: string, action: OpBase["action"], key: string): Op => ({ kind: kind as Op["kind"], key, action, destructive: action === "delete", effects: action === "delete" ? ["delete"] : [], data: { key, action } });
 
 describe("apply order between kinds", () => {
   it("creates the trunk before the numbers routed to it, and deletes the old trunk after them", async () => {
     const sent: string[] = [];
     const kinds = [standIn("trunk", sent), standIn("number", sent, ["trunk"])];
     const prepared: PreparedPlan = {
-      plan: { changes: [], unmanaged: [], problems: [], summary: { create: 1, update: 2, delete: 1, unchanged: 0 } },
+      plan: { changes: [], unmanaged: [], problems: [], summary: { create: 1, update: 2, replace: 0, delete: 1, unchanged: 0, destructive: 1 } },
       ops: [op("trunk", "create", "new-pbx"), op("trunk", "delete", "old-pbx"), op("number", "update", "15550000001"), op("number", "update", "15550000002")],
     };
     const client = new WavixClient({ apiKey: "unused-key-0000", baseUrl: "http://127.0.0.1:9" });
@@ -61,7 +61,7 @@ describe("apply order between kinds", () => {
     const sent: string[] = [];
     const kinds = [standIn("trunk", sent), standIn("number", sent)];
     const prepared: PreparedPlan = {
-      plan: { changes: [], unmanaged: [], problems: [], summary: { create: 0, update: 1, delete: 1, unchanged: 0 } },
+      plan: { changes: [], unmanaged: [], problems: [], summary: { create: 0, update: 1, replace: 0, delete: 1, unchanged: 0, destructive: 1 } },
       ops: [op("trunk", "delete", "old-pbx"), op("number", "update", "15550000001")],
     };
     const client = new WavixClient({ apiKey: "unused-key-0000", baseUrl: "http://127.0.0.1:9" });

@@ -1,10 +1,12 @@
-// What a safety limit counts (src/kit/contract.ts `destructive`, src/plan/engine.ts
+// What the safety limits count (each kind's `effects`, src/kit/change/effects.ts; src/plan/engine.ts
 // `destructiveCount`): a pruned sub-account (disabled) and a pruned call webhook (deleted) are
-// destructive; creates and updates are not. Against the real simulator over HTTP.
+// destructive; creates and plain updates are not. Against the real simulator over HTTP; then each
+// kind's rule on its own.
 import { afterEach, describe, expect, it } from "vitest";
 import { WavixClient } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
-import { computePlan, destructiveCount } from "../../src/plan";
+import { computePlan, destructiveCount, effectsOf } from "../../src/plan";
+import { KINDS } from "../../src/kinds";
 import { startSimulator, type Simulator } from "../../src/simulator";
 
 const KEY = "destructive-test-key-77a1";
@@ -63,5 +65,55 @@ describe("destructive changes", () => {
     expect(prepared.ops).toHaveLength(0);
     expect(destructiveCount(prepared)).toBe(0);
     expect(prepared.plan.unmanaged.map((u) => `${u.kind}:${u.key}`)).toEqual(["sub_account:Acme", "sub_account:Legacy", "call_webhook:post-call"]);
+  });
+});
+
+// Each kind's one rule (its effects.ts), as the plan engine, saved plans and the Pulumi providers call it.
+describe("what each kind counts as destructive, whatever asked for it", () => {
+  const update = (...diff: { path: string; before: unknown; after: unknown }[]) => ({ action: "update" as const, diff });
+  const effects = (name: string, change: Parameters<typeof effectsOf>[1]) => effectsOf(KINDS.find((k) => k.name === name)!, change);
+
+  it("sub-accounts: a delete disables; so does status: disabled from the file; a rename or an endpoint does not", () => {
+    expect(effects("sub_account", { action: "delete", diff: [] })).toEqual(["disable"]);
+    expect(effects("sub_account", update({ path: "status", before: "enabled", after: "disabled" }))).toEqual(["disable"]);
+    expect(effects("sub_account", update({ path: "status", before: "disabled", after: "enabled" }))).toEqual([]);
+    expect(effects("sub_account", update({ path: "name", before: "A", after: "B" }, { path: "default_destinations.sms_endpoint", before: "https://a", after: null }))).toEqual([]);
+    expect(effects("sub_account", { action: "create", diff: [{ path: "status", before: null, after: "disabled" }] })).toEqual([]);
+  });
+
+  it("numbers: destinations emptied remove the routing; another route, or a first one, does not; a delete releases", () => {
+    const sip = { priority: 1, transport: 1, destination: "sip.example.net", trunk_id: null };
+    expect(effects("number", update({ path: "destinations", before: [sip], after: [] }))).toEqual(["routing_removed"]);
+    expect(effects("number", update({ path: "destinations", before: [sip], after: [{ ...sip, destination: "other.example.net" }] }))).toEqual([]);
+    expect(effects("number", update({ path: "destinations", before: [], after: [sip] }))).toEqual([]);
+    expect(effects("number", update({ path: "sms_enabled", before: true, after: false }))).toEqual([]);
+    expect(effects("number", { action: "delete", diff: [] })).toEqual(["release"]);
+  });
+
+  it("SIP trunks: a limit switched off or removed is lifted; a limit set, lowered or raised is not; a delete deletes", () => {
+    for (const [path, before, after] of [
+      ["cost_limit", true, false],
+      ["max_call_cost", "0.18", null],
+      ["call_restrict", true, false],
+      ["call_limit", 600, null],
+      ["channels_restrict", true, false],
+      ["max_channels", 4, null],
+    ] as const) {
+      expect(effects("sip_trunk", update({ path, before, after })), path).toEqual(["limit_lifted"]);
+    }
+    expect(effects("sip_trunk", update({ path: "cost_limit", before: false, after: true }))).toEqual([]);
+    expect(effects("sip_trunk", update({ path: "max_call_cost", before: "0.18", after: "0.25" }))).toEqual([]);
+    expect(effects("sip_trunk", update({ path: "max_call_cost", before: null, after: "0.25" }))).toEqual([]);
+    expect(effects("sip_trunk", update({ path: "host", before: "203.0.113.1", after: "dynamic" }))).toEqual([]);
+    expect(effects("sip_trunk", { action: "delete", diff: [] })).toEqual(["delete"]);
+  });
+
+  it("10DLC links: a delete unlinks; Sender IDs: a replace replaces and a delete deletes; webhooks: a delete deletes", () => {
+    expect(effects("ten_dlc_number", { action: "delete", diff: [] })).toEqual(["unlink"]);
+    expect(effects("ten_dlc_number", { action: "create", diff: [] })).toEqual([]);
+    expect(effects("sender_id", { action: "replace", diff: [] })).toEqual(["replace"]);
+    expect(effects("sender_id", { action: "delete", diff: [] })).toEqual(["delete"]);
+    expect(effects("call_webhook", { action: "delete", diff: [] })).toEqual(["delete"]);
+    expect(effects("call_webhook", update({ path: "url", before: "https://a", after: "https://b" }))).toEqual([]);
   });
 });

@@ -9,7 +9,7 @@ import { parseDesiredState } from "../../src/config";
 import { KINDS } from "../../src/kinds";
 import { NO_EARLIER_WRITES } from "../../src/kit/contract";
 import type { AnyKind } from "../../src/kinds";
-import { checkTarget, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, type PreparedPlan } from "../../src/plan";
+import { checkTarget, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, verifySavedPlan, type PreparedPlan } from "../../src/plan";
 import { startSimulator, type Simulator } from "../../src/simulator";
 
 const KEY = "saved-plan-unit-key-Qm4";
@@ -41,6 +41,12 @@ afterEach(async () => {
   sim = undefined;
 });
 
+function desiredOf(yaml: string) {
+  const parsed = parseDesiredState(yaml, "wavix.yaml");
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
+  return parsed.state;
+}
+
 async function prepared(prune = true): Promise<PreparedPlan> {
   sim = await startSimulator({
     port: 0,
@@ -62,7 +68,7 @@ async function prepared(prune = true): Promise<PreparedPlan> {
   return computePlan(new WavixClient({ apiKey: KEY, baseUrl: sim.url }), parsed.state, { prune });
 }
 
-const ctx = { baseUrl: "http://127.0.0.1:1", filePath: "wavix.yaml", fileBytes: Buffer.from(YAML), prune: true, toolVersion: "test" };
+const ctx = { baseUrl: "http://127.0.0.1:1", account: "1000", filePath: "wavix.yaml", fileBytes: Buffer.from(YAML), prune: true, toolVersion: "test" };
 
 /** What a kind's writes carry, as data (keys and fields of each write, in order). */
 function writesOf(kind: AnyKind, ops: readonly unknown[]) {
@@ -138,7 +144,7 @@ describe("saved plans and the kinds contract", () => {
           "sip_trunk update acme-pbx",
           "sip_trunk delete old-pbx",
           "sender_id create AcmeNew",
-          "sender_id update AcmeOld",
+          "sender_id replace AcmeOld",
           "sender_id delete Stale",
           "ten_dlc_number create BRAND01/CAMP001/15550000001",
           "ten_dlc_number delete BRAND01/CAMP001/15550000009",
@@ -160,6 +166,8 @@ describe("saved plans and the kinds contract", () => {
       expect(saved("account_callbacks", "profile")).toMatchObject({ read: { readable: false }, op: { send_callbacks: true, desired: { sms_relay_url: "https://hooks.example/sms" } } });
       // The tenant's number: its owner by id and name, never the key.
       expect(saved("number", "15550000021").op.owner).toEqual({ id: 2001, name: "Acme Support" });
+      // Verified: every change is what the file and the plan's reads imply, with the plan's opt-ins.
+      await expect(verifySavedPlan(client, desiredOf(YAML2), parseSavedPlan(text), { prune: true, flags: ["send-callbacks"], rotate: ["acme-pbx"] })).resolves.toBeUndefined();
       // The recheck fetches the tenant's key with the master key; nothing changed, so nothing drifts.
       await expect(recheckSavedPlan(client, back)).resolves.toBeUndefined();
       const tenantOp = back.ops.find((o) => o.kind === "number")!.data as unknown as { owner: { client: WavixClient } };
@@ -194,6 +202,15 @@ describe("saved plans and the kinds contract", () => {
     }
     expect(kinds).toEqual(new Set(["sub_account", "number", "call_webhook"]));
     expect(back.plan.changes).toEqual(p.plan.changes);
+    // Verified against the file it was made from; not against another (a changed URL, no prune).
+    const client = new WavixClient({ apiKey: KEY, baseUrl: sim!.url });
+    await expect(verifySavedPlan(client, desiredOf(YAML), parseSavedPlan(text), { prune: true })).resolves.toBeUndefined();
+    await expect(verifySavedPlan(client, desiredOf(YAML.replace("post2", "post3")), parseSavedPlan(text), { prune: true })).rejects.toThrowError(
+      /call_webhook "post-call": op\.url is "https:\/\/hooks\.example\/post2" in the plan, and "https:\/\/hooks\.example\/post3" by the file and the plan's reads/,
+    );
+    await expect(verifySavedPlan(client, desiredOf(YAML), parseSavedPlan(text), { prune: false })).rejects.toThrowError(
+      /sub_account "Legacy": the plan says delete, and wavix\.yaml and the plan's reads imply no change of it \(without --prune nothing undeclared is deleted\)/,
+    );
   });
 
   it("a kind without saved support: plan --save refuses naming it, and a plan without its changes saves", async () => {
@@ -222,7 +239,7 @@ describe("saved plans and the kinds contract", () => {
     expect(() => checkTarget(document, { baseUrl: ctx.baseUrl, account: "acct-2" })).toThrowError(
       "Error: this plan was made for account acct-1, and the key in WAVIX_API_KEY is for account acct-2; nothing was applied.",
     );
-    expect(() => checkTarget(document, { baseUrl: ctx.baseUrl, account: null })).toThrowError(/is for an account it cannot identify/);
+    expect(() => checkTarget(document, { baseUrl: ctx.baseUrl, account: null })).toThrowError(/cannot be read \(GET \/v1\/profile\): pin `account_id: acct-1` in the file/);
     expect(() => checkTarget(document, { baseUrl: ctx.baseUrl })).not.toThrow(); // the account not compared yet
     expect(() => checkTarget(document, { baseUrl: "https://api.wavix.com", account: "acct-1" })).toThrowError(/made against http:\/\/127\.0\.0\.1:1, and this run talks to https:\/\/api\.wavix\.com/);
   });

@@ -107,12 +107,19 @@ describe("sender IDs against the simulator", () => {
     expect(refused.plan.problems).toHaveLength(1);
     expect(refused.plan.problems[0].message).toMatch(/countries, usecase.*no update.*replace: true/);
     const allowed = await computePlan(client, parse(changed.replace("usecase: transactional", "usecase: transactional, replace: true")));
-    expect(allowed.ops.map((o) => `${o.action}:${o.key}:${o.destructive}`)).toEqual(["update:ACME:true"]);
+    // `replace` is its own action, destructive, in the summary, text, Markdown and JSON (issue #27 item 3).
+    expect(allowed.ops.map((o) => `${o.action}:${o.key}:${o.destructive}`)).toEqual(["replace:ACME:true"]);
+    expect(allowed.plan.summary).toMatchObject({ create: 0, update: 0, replace: 1, delete: 0, destructive: 1 });
     const text = formatPlan(allowed.plan, "s.yaml");
-    expect(text).toContain('sender_id "ACME" will be replaced: deleted, then created again (the API has no update)');
+    expect(text).toContain('sender_id "ACME" will be replaced (deleted, then created again: the API has no update) (destructive: replace)');
+    expect(text).toContain('-/+ sender_id "ACME"');
     expect(text).toContain('~ usecase   = "promo" → "transactional"');
-    expect(formatPlanMarkdown(allowed.plan, "s.yaml")).toContain("replaced: deleted, then created again");
-    expect(planJson(allowed.plan).changes[0]).toMatchObject({ kind: "sender_id", key: "ACME", action: "update" });
+    expect(text).toContain("Plan: 0 to create, 0 to update, 1 to replace, 0 to delete, 0 unchanged; 1 destructive.");
+    const md = formatPlanMarkdown(allowed.plan, "s.yaml");
+    expect(md).toContain("**Plan: 0 to create, 0 to update, 1 to replace, 0 to delete, 0 unchanged; 1 destructive.**");
+    expect(md).toContain("- :warning: **replace**: sender_id `ACME` (deleted, then created again: the API has no update) (replace):");
+    expect(planJson(allowed.plan).changes[0]).toMatchObject({ kind: "sender_id", key: "ACME", action: "replace", destructive: true, effects: ["replace"] });
+    expect(planJson(allowed.plan).summary).toMatchObject({ replace: 1, destructive: 1 });
     expect((await applyPlan(client, allowed)).ok).toBe(true);
     expect(writes()).toEqual([
       "DELETE /v3/messages/sender-ids/11111111-1111-4111-8111-111111111111 200",

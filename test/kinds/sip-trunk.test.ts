@@ -124,11 +124,12 @@ describe("sip_trunks: plan and apply", () => {
   it("a create whose password variable is unset is a clear error, and nothing is written", async () => {
     const { sim, client } = await start();
     const yaml = `version: 1\nsip_trunks:\n  - label: new-pbx\n    password_env: TRUNK_TEST_MISSING_PW\n    callerid: "15550000002"\nnumbers:\n  - number: "15550000001"\n    destinations:\n      - { transport: trunk, trunk: new-pbx, priority: 1 }\n`;
-    const { prepared, result } = await planApply(client, yaml);
+    const prepared = await computePlan(client, state(yaml));
     expect(prepared.plan.changes).toEqual([]);
     expect(prepared.plan.problems.map((p) => `${p.kind}:${p.key}`)).toEqual(["sip_trunk:new-pbx", "number:15550000001"]);
     expect(prepared.plan.problems[0].message).toContain("the environment variable TRUNK_TEST_MISSING_PW (password_env) is not set");
-    expect(result.results).toEqual([]);
+    // Nothing is written from a plan with problems (src/plan/engine.ts, IncompletePlanError).
+    await expect(applyPlan(client, prepared)).rejects.toThrowError(/nothing was written: 2 declared items could not be planned/);
     expect(writes(sim)).toEqual([]);
   });
 

@@ -10,7 +10,7 @@ import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { IncompleteListingError, WavixClient, type WavixClientOptions } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
 import type { DesiredState } from "../../src/config/types";
-import { applyPlan, computePlan } from "../../src/plan";
+import { applyPlan, computePlan, IncompletePlanError } from "../../src/plan";
 import { exportAccount } from "../../src/resources/export";
 import { audit, type AuditReport } from "../../src/audit";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
@@ -1010,24 +1010,25 @@ describe("tenants' numbers read with their own keys (issue #20)", () => {
     rows.push({ condition: "a tenant's number listing (its own key) comes back empty on page 2", outcome: "plan stops naming the listing (no key in it); no write", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 
-  it("a tenant's key refused (401): its numbers are an error naming the sub-account; every other owner's numbers are written", async () => {
+  it("a tenant's key refused (401): its numbers are an error naming the sub-account; nothing is written from the incomplete plan", async () => {
     const { sim, proxy } = await world(tenantSeed());
     proxy.set({
       before: (req) => (keyOf(req) === TENANT_KEYS[2] ? { status: 401, body: { success: false, error: true, message: "Unauthenticated" } } : undefined),
     });
-    const r = await run(proxy.url, tenantYaml());
-    expect(r.error).toBeUndefined();
-    const problems = r.prepared!.plan.problems;
+    const c = client(proxy.url);
+    const prepared = await computePlan(c, desired(tenantYaml()));
+    const problems = prepared.plan.problems;
     expect(problems.map((p) => p.key).sort()).toEqual(["15553030001", "15553030002", "15553030003"]);
     expect(problems[0].message).toMatch(/^the API refused sub-account "Tenant 3" \(id 5003\)'s key: /);
     noKeys(JSON.stringify(problems));
-    expect(r.result!.ok).toBe(true);
-    expect(r.result!.results).toHaveLength(1 + 1 + 10 * 3);
-    expect(sim.store.numbers.get(1)!.data.sms_enabled).toBe(true);
-    expect(sim.store.numbers.get(10_149)!.data.sms_enabled).toBe(true);
-    expect(sim.store.numbers.get(1201)!.data.sms_enabled).toBe(true);
-    expect(sim.store.numbers.get(301)!.data.sms_enabled).toBe(false);
-    rows.push({ condition: "one tenant's key answered 401", outcome: "that tenant's numbers reported (sub-account named, no key); the others planned, written, read back", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    // The other owners' numbers could be planned, but no write is made from an incomplete plan
+    // (docs/GUARD-RAILS.md): the engine refuses, and the server sees no write at all.
+    const before = [1, 10_149, 1201, 301].map((id) => sim.store.numbers.get(id)!.data.sms_enabled);
+    await expect(applyPlan(c, prepared, { waitSeconds: 5, pollBaseMs: 10 })).rejects.toThrow(IncompletePlanError);
+    expect(writesOf(proxy)).toBe(0);
+    expect([1, 10_149, 1201, 301].map((id) => sim.store.numbers.get(id)!.data.sms_enabled)).toEqual(before);
+    expect(before.slice(0, 3)).not.toContain(true);
+    rows.push({ condition: "one tenant's key answered 401", outcome: "that tenant's numbers reported (sub-account named, no key); nothing written from the incomplete plan", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
   });
 
   it("slow tenants: the reads of 12 tenants stay within the client's concurrency bound", async () => {

@@ -5,9 +5,10 @@
  * named, and the recheck's requests stay bounded.
  */
 import { afterEach, describe, expect, it } from "vitest";
+import { createHash } from "node:crypto";
 import { WavixClient } from "../../src/client";
 import { parseDesiredState } from "../../src/config";
-import { applyPlan, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError } from "../../src/plan";
+import { applyPlan, computePlan, parseSavedPlan, recheckSavedPlan, savePlan, SavedPlanError, verifySavedPlan } from "../../src/plan";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { runCli, scratch, writeYaml } from "../helpers/cli";
 import { startHostileServer, type Behaviour, type HostileServer } from "../helpers/hostile-server";
@@ -63,14 +64,19 @@ async function saved(url: string, text: string): Promise<string> {
   if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   const c = client(url);
   const prepared = await computePlan(c, parsed.state);
-  return savePlan(prepared, { baseUrl: c.baseUrl, filePath: "wavix.yaml", fileBytes: Buffer.from(text), prune: false, toolVersion: "test" }).text;
+  return savePlan(prepared, { baseUrl: c.baseUrl, account: "1000", filePath: "wavix.yaml", fileBytes: Buffer.from(text), prune: false, toolVersion: "test" }).text;
 }
 
-/** Load and recheck through the proxy; apply only when the recheck passes (as the CLI does). */
+/** Load, verify against the file it was made from, and recheck through the proxy; apply only when both pass (as the CLI does). */
 async function applySaved(url: string, text: string): Promise<{ refused?: SavedPlanError; ok?: boolean }> {
   const c = client(url);
-  const { prepared } = parseSavedPlan(text);
+  const loaded = parseSavedPlan(text);
+  const { prepared } = loaded;
+  const file = JSON.parse(text).plan.file.sha256 === `sha256:${createHash("sha256").update(YAML).digest("hex")}` ? YAML : UPDATES_ONLY;
+  const parsed = parseDesiredState(file, "wavix.yaml");
+  if (!parsed.ok) throw new Error(JSON.stringify(parsed.problems));
   try {
+    await verifySavedPlan(c, parsed.state, loaded);
     await recheckSavedPlan(c, prepared);
   } catch (err) {
     if (err instanceof SavedPlanError) return { refused: err };
@@ -190,7 +196,7 @@ describe("apply --plan: the recheck fails or lies", () => {
     const planFile = `${dir}/plan.json`;
     expect((await runCli(["plan", "-f", file, "--save", planFile], env)).code).toBe(0);
     proxy.set(failing("/v1/numbers", 500));
-    const r = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    const r = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toMatch(/^Error: could not read again what the plan changes, so it cannot be checked; nothing was applied:\n {2}number: GET \/v1\/numbers\/11/);

@@ -13,6 +13,7 @@ import { reportedResult } from "../../kit/contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
 import { accountCallbacksSaved } from "./saved";
+import { actionEffects } from "../../kit/change/effects";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
@@ -26,6 +27,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
   file: accountCallbacksFragment,
   fileForm: accountCallbacksFileForm,
   saved: accountCallbacksSaved,
+  effects: actionEffects,
   // Nothing to export: the API cannot show them (the export leaves the key out).
   export: {
     text: async () => ({ form: "value", value: undefined }),

@@ -7,11 +7,11 @@
  * that may not use the profile is refused before anything is written.
  */
 import type { SavedPlanSupport } from "../../kit/contract";
-import { httpUrl, record, SavedDataError } from "../../kit/file/saved-data";
+import { actionOf, httpUrl, record, SavedDataError } from "../../kit/file/saved-data";
 import { CALLBACK_FIELDS } from "./file";
 import { PROFILE_KEY, type AccountCallbacksOp, type DesiredAccountCallbacks } from "./types";
 
-export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp> = {
+export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp, DesiredAccountCallbacks, true> = {
   save(op) {
     const desired: Record<string, string> = {};
     for (const k of CALLBACK_FIELDS) if (op.desired[k] !== undefined) desired[k] = op.desired[k]!;
@@ -20,7 +20,7 @@ export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp> = {
 
   load(key, action, saved) {
     if (key !== PROFILE_KEY) throw new SavedDataError(`"${key}" is not the account callbacks' item "${PROFILE_KEY}"`);
-    if (action !== "update") throw new SavedDataError(`the account callbacks are only ever updated, not ${action}d`);
+    actionOf(action, ["update"] as const, "account callbacks' item");
     if (record(saved.read, "read").readable !== false) throw new SavedDataError("read.readable is not false (the API cannot show them back)");
     const o = record(saved.op, "op");
     if (o.send_callbacks !== true) throw new SavedDataError("op.send_callbacks is not true (they are in a plan only when it was made with --send-callbacks)");
@@ -31,8 +31,11 @@ export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp> = {
     }
     for (const k of CALLBACK_FIELDS) if (d[k] !== undefined) desired[k] = httpUrl(d[k], `op.desired.${k}`);
     if (Object.keys(desired).length === 0) throw new SavedDataError("op.desired sets no account callback");
-    return { key, action, desired };
+    return { key, action: "update", desired };
   },
+
+  // Nothing to rebuild: the plan reads nothing of them (write-only).
+  replay: (declared) => ({ declared, current: true }),
 
   // Nothing can be compared (write-only); the plan's read was this one request.
   async recheck(ctx, ops) {

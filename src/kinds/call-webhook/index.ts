@@ -11,6 +11,7 @@ import { callWebhooksFragment } from "./schema";
 import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
 import { callWebhookSaved } from "./saved";
+import { actionEffects } from "../../kit/change/effects";
 
 export type { CallWebhookOp, DeclaredCallWebhooks } from "./types";
 
@@ -27,6 +28,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
   },
   provider: () => (require("./provider") as typeof import("./provider")).callWebhookProvider,
   saved: callWebhookSaved,
+  effects: actionEffects,
   declared: (state) => state.call_webhooks,
   count: (declared) => Object.keys(declared).length,
   read: (ctx) => listWebhooks(ctx.client),

@@ -7,7 +7,7 @@
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
 import type { DesiredNumber, NumberPart, TenantRef } from "./types";
-import type { NumberOp, NumberOwner } from "./op";
+import type { NumberOp, NumberOwner, NumbersRead } from "./op";
 import type { SubAccountPart } from "../sub-account/public";
 import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, Write } from "../../kit/contract";
 import { subAccountList } from "../sub-account/public";
@@ -36,14 +36,10 @@ import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 import { managedSettings, numberSaved } from "./saved";
+import { numberEffects } from "./effects";
 
-export type { NumberOp, NumberOwner } from "./op";
+export type { NumberOp, NumberOwner, NumbersRead } from "./op";
 
-/** What one read gives: the account's own numbers found, and each tenant's (by tenantKey). */
-export interface NumbersRead {
-  readonly own: Map<string, WavixNumber>;
-  readonly tenants: Map<string, TenantRead>;
-}
 
 export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber", NumberPart & SubAccountPart & SipTrunkPart> = {
   name: "number",
@@ -60,6 +56,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).
   after: [SIP_TRUNK_KIND],
   saved: numberSaved,
+  effects: numberEffects,
   declared: (state) => (state.numbers === undefined ? undefined : withTenants(state.numbers, state.sub_accounts)),
   count: (declared) => declared.length,
   async read(ctx, declared) {

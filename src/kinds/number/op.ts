@@ -3,6 +3,14 @@ import type { WavixClient } from "../../client";
 import type { OpBase } from "../../kit/contract";
 import type { NumberSettings, NumberWrite } from "./handler";
 import type { DesiredNumber } from "./types";
+import type { WavixNumber } from "../../client/types";
+import type { TenantRead } from "./tenants";
+
+/** What one read gives: the account's own numbers found, and each tenant's (by tenantKey). */
+export interface NumbersRead {
+  readonly own: Map<string, WavixNumber>;
+  readonly tenants: Map<string, TenantRead>;
+}
 
 /** The sub-account a tenant's number is written under: its client holds that sub-account's key (memory only). */
 export interface NumberOwner {

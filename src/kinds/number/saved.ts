@@ -12,13 +12,16 @@
  * nothing. A number routed to a trunk the same plan creates (`newTrunks`) is not saved yet.
  */
 import type { WavixNumber } from "../../client/types";
-import { canonicalDestinations, sameDestinations, type CanonicalDestination } from "./destinations";
+import { canonicalDestinations, destinationsForWire, sameDestinations, type CanonicalDestination } from "./destinations";
 import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
 import { notFoundToUndefined } from "../../client/not-found";
 import type { Drift, RecheckContext, SavedPlanSupport } from "../../kit/contract";
-import { httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../../kit/file/saved-data";
+import { actionOf, httpUrl, oneOf, record, shown, SavedDataError, text, wholeNumber } from "../../kit/file/saved-data";
 import { currentSettings, NUMBER_FIELDS, NUMBER_URL_FIELDS, patchFor, rereadNumbers, type NumberField, type NumberSettings } from "./handler";
-import type { NumberOp, NumberOwner } from "./op";
+import type { NumberOp, NumberOwner, NumbersRead } from "./op";
+import type { DesiredNumber } from "./types";
+import type { SubAccount } from "../../client/types";
+import { tenantKey, tenantLabel, type TenantRead } from "./tenants";
 
 /** The fields `desired` manages, as `current` holds them (normalised: an unset URL is null). */
 export function managedSettings(desired: NumberSettings, current: WavixNumber): NumberSettings {
@@ -72,7 +75,27 @@ function numberSavedChange(op: NumberOp): { read: Record<string, unknown>; op: R
   };
 }
 
-export const numberSaved: SavedPlanSupport<NumberOp> = {
+/**
+ * The number as the plan read it, from what the op recorded: its id and digits and the managed
+ * fields (normalised; `currentSettings` gives them back unchanged). Nothing else of it was read.
+ */
+function recordOf(op: NumberOp): WavixNumber {
+  const before = op.before as Record<string, unknown>;
+  const n: Record<string, unknown> = { id: op.write.id, number: op.key };
+  for (const f of NUMBER_FIELDS) {
+    if (before[f] === undefined) continue;
+    if (f === "destinations") n.destination = destinationsForWire(before[f] as CanonicalDestination[]);
+    else n[f] = before[f];
+  }
+  return n as unknown as WavixNumber;
+}
+
+/** Whether the file's `sub_account:` names the owner the plan wrote the number under. */
+function sameOwner(ref: NonNullable<DesiredNumber["tenant"]>, owner: NumberOwner): boolean {
+  return ref.id !== undefined ? ref.id === owner.id : ref.name === owner.name;
+}
+
+export const numberSaved: SavedPlanSupport<NumberOp, DesiredNumber[], NumbersRead> = {
   save: (op) => {
     // Not yet in a saved plan: a number routed to a trunk this same run creates (its id comes from that create).
     if (op.newTrunks && op.newTrunks.length > 0) throw new Error(`a number routed to a SIP trunk created in the same run is not supported in saved plans yet`);
@@ -81,8 +104,8 @@ export const numberSaved: SavedPlanSupport<NumberOp> = {
     return op.owner ? { read: saved.read, op: { ...saved.op, owner: { id: op.owner.id, name: op.owner.name } } } : saved;
   },
 
-  load(key, action, saved) {
-    if (action !== "update") throw new SavedDataError(`a number is only ever updated, not ${action}d`);
+  load(key, savedAction, saved) {
+    const action = actionOf(savedAction, ["update"] as const, "number (in a saved plan)");
     if (!/^\d{1,20}$/.test(key)) throw new SavedDataError(`"${key}" is not a number's digits`);
     const { id, number, ...rest } = record(saved.read, "read");
     const numberId = wholeNumber(id, "read.id");
@@ -108,6 +131,49 @@ export const numberSaved: SavedPlanSupport<NumberOp> = {
       loaded.owner = { id, name, client: unfetchedKey(id, name) };
     }
     return loaded;
+  },
+
+  /**
+   * The declared numbers of the ops' digits, and each as the plan read it: the account's own, or a
+   * tenant's under the owner the op names. A number the file declares under another owner than the
+   * op's (or under none) is read where the file says, so the plan gives a different op, or a problem.
+   */
+  replay(declared, ops) {
+    const byDigits = new Map(ops.map((o) => [o.key, o]));
+    const part = declared.filter((d) => byDigits.has(d.number));
+    const own = new Map<string, WavixNumber>();
+    const tenants = new Map<string, TenantRead>();
+    for (const d of part) {
+      const op = byDigits.get(d.number)!;
+      if (!d.tenant) {
+        own.set(d.number, recordOf(op));
+        continue;
+      }
+      const key = tenantKey(d.tenant);
+      const read = tenants.get(key);
+      if (read && !read.ok) continue;
+      const problem =
+        d.tenant.status === "disabled"
+          ? `${tenantLabel(d.tenant)} is disabled by this file, and a disabled sub-account's key is refused: its numbers cannot be managed`
+          : !op.owner
+            ? `the saved plan writes it as the account's own number, and the file declares it under ${tenantLabel(d.tenant)}`
+            : !sameOwner(d.tenant, op.owner)
+              ? `the saved plan writes it under sub-account ${JSON.stringify(op.owner.name)} (id ${op.owner.id}), and the file declares it under ${tenantLabel(d.tenant)}`
+              : undefined;
+      if (problem) {
+        tenants.set(key, { ok: false, ref: d.tenant, problem });
+        continue;
+      }
+      const owner = op.owner!;
+      if (read?.ok && read.account.id !== owner.id) {
+        tenants.set(key, { ok: false, ref: d.tenant, problem: `the saved plan writes numbers of ${tenantLabel(d.tenant)} under two sub-accounts (ids ${read.account.id}, ${owner.id})` });
+        continue;
+      }
+      const numbers = read?.ok ? (read.numbers as Map<string, WavixNumber>) : new Map<string, WavixNumber>();
+      numbers.set(d.number, recordOf(op));
+      if (!read) tenants.set(key, { ok: true, ref: d.tenant, account: { id: owner.id, name: owner.name } as SubAccount, client: owner.client, numbers });
+    }
+    return { declared: part, current: { own, tenants } };
   },
 
   async recheck(ctx, ops) {

@@ -11,6 +11,7 @@ import { quoteName } from "../../kit/file/messages";
 import type { Kind, KindPlan, PlanContext, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
 import { describeError } from "../../kit/change/error-text";
+import { actionEffects } from "../../kit/change/effects";
 import { accountLinkedNumbers } from "../ten-dlc-number/public";
 import { createDiff, createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdsFragment } from "./schema";
@@ -37,7 +38,8 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
   fileForm: senderIdFileForm,
   export: senderIdExport,
   saved: senderIdSaved,
-  updateNote: "replaced: deleted, then created again (the API has no update)",
+  replaceNote: " (deleted, then created again: the API has no update)",
+  effects: actionEffects,
   pulumi: {
     type: "SenderId",
     collection: "senderIds",
@@ -72,7 +74,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
       if (diff.length === 0) {
         out.unchanged++;
       } else if (d.replace === true) {
-        out.changes.push({ diff, op: { key: d.sender_id, action: "update", desired: d, current }, destructive: true });
+        out.changes.push({ diff, op: { key: d.sender_id, action: "replace", desired: d, current } });
       } else {
         out.problems.push({
           key: d.sender_id,
@@ -106,12 +108,12 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
       fields: () => [],
       async send(client) {
         if (op.action === "delete") return deleteSenderId(client, op.current.id);
-        if (op.action === "update") await deleteSenderId(client, op.current.id);
+        if (op.action === "replace") await deleteSenderId(client, op.current.id);
         const { reconciled } = await createSenderId(client, op.desired);
         return reconciled ? { reconciled } : undefined;
       },
       failure(_key, err) {
-        if (op.action !== "update") return undefined;
+        if (op.action !== "replace") return undefined;
         return `replacing it failed (${describeError(err)}); the old Sender ID may be deleted already: a re-run creates it again`;
       },
     })),

@@ -11,6 +11,7 @@ import { oneOf, record, shown, SavedDataError, text, textOrNull } from "../../ki
 import { senderIdFileObject, senderIdKey } from "./file";
 import { currentKey, listAllSenderIds } from "./handler";
 import type { DesiredSenderId, SenderIdOp } from "./types";
+import { actionOf } from "../../kit/file/saved-data";
 
 /** What a plan read of a Sender ID and a saved plan keep, normalised as the diff compares them. */
 interface SenderIdRead {
@@ -86,25 +87,35 @@ function changes(was: SenderIdRead, now: SenderId): string[] {
   return out;
 }
 
-export const senderIdSaved: SavedPlanSupport<SenderIdOp> = {
+export const senderIdSaved: SavedPlanSupport<SenderIdOp, DesiredSenderId[], SenderId[]> = {
   save(op) {
     if (op.action === "create") return { read: null, op: { desired: senderIdFileObject(op.desired) } };
-    if (op.action === "update") return { read: readOf(op.current), op: { desired: senderIdFileObject(op.desired) } };
+    if (op.action === "replace") return { read: readOf(op.current), op: { desired: senderIdFileObject(op.desired) } };
     return { read: readOf(op.current), op: {} };
   },
 
-  load(key, action, saved) {
+  load(key, savedAction, saved) {
+    const action = actionOf(savedAction, ["create", "replace", "delete"] as const, "Sender ID");
     if (action === "create") {
       if (saved.read !== null) throw new SavedDataError("read is not null for a create");
       return { key, action, desired: loadDesired(record(saved.op, "op").desired, key) };
     }
     const current = recordOf(loadRead(saved.read, key));
-    if (action === "update") {
+    if (action === "replace") {
       const desired = loadDesired(record(saved.op, "op").desired, key);
       if (desired.replace !== true) throw new SavedDataError("op.desired.replace is not true, and a Sender ID is only replaced where the file says replace: true");
       return { key, action, desired, current };
     }
     return { key, action, current };
+  },
+
+  // The declared Sender IDs of the ops' identities; the Sender IDs the plan read.
+  replay(declared, ops) {
+    const keys = new Set(ops.map((o) => o.key));
+    return {
+      declared: declared.filter((d) => keys.has(d.sender_id)),
+      current: ops.filter((o): o is Exclude<SenderIdOp, { action: "create" }> => o.action !== "create").map((o) => o.current),
+    };
   },
 
   async recheck(ctx, ops) {

@@ -29,7 +29,7 @@ export interface SenderIdPart {
 
 export type SenderIdOp =
   | (OpBase & { action: "create"; desired: DesiredSenderId })
-  | (OpBase & { action: "update"; desired: DesiredSenderId; current: SenderId })
+  | (OpBase & { action: "replace"; desired: DesiredSenderId; current: SenderId })
   | (OpBase & { action: "delete"; current: SenderId });
 
 export interface SenderIdInputs {

@@ -5,7 +5,7 @@
  */
 import type { SipTrunk, SipTrunkSummary, WavixNumber } from "../../client/types";
 import type { DesiredSipTrunk, SipTrunkPart } from "./types";
-import type { SipTrunkOp } from "./op";
+import type { SipTrunkOp, TrunkCurrent } from "./op";
 import { SIP_TRUNK_KIND, TRUNK_LIST, trunkList } from "./public";
 import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
@@ -28,15 +28,11 @@ import { sipTrunksFragment } from "./schema";
 import { sipTrunkFileForm } from "./file";
 import { sipTrunkExport } from "./export";
 import { sipTrunkSaved } from "./saved";
+import { sipTrunkEffects } from "./effects";
 
-export type { SipTrunkOp } from "./op";
+export type { SipTrunkOp, TrunkCurrent } from "./op";
 export { SIP_TRUNK_KIND, TRUNK_LIST, trunkList };
 
-/** What one read gives: the listing, and the whole record of each declared trunk found in it. */
-export interface TrunkCurrent {
-  list: SipTrunkSummary[];
-  records: Map<number, SipTrunk>;
-}
 
 /**
  * The numbers that route to a trunk (by id, or by label in the file): the account's numbers as
@@ -59,6 +55,7 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
   fileForm: sipTrunkFileForm,
   export: sipTrunkExport,
   saved: sipTrunkSaved,
+  effects: sipTrunkEffects,
   pulumi: {
     type: "SipTrunk",
     collection: "sipTrunks",

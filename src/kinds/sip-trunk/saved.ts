@@ -14,10 +14,11 @@ import type { SipTrunk, SipTrunkSummary } from "../../client/types";
 import type { Drift, SavedPlanSupport } from "../../kit/contract";
 import { notFoundToUndefined } from "../../client/not-found";
 import { listAllNumbers } from "../number/public";
-import { record, shown, SavedDataError, SavedPlanNotReadyError, text, wholeNumber } from "../../kit/file/saved-data";
+import { actionOf, record, shown, SavedDataError, SavedPlanNotReadyError, text, wholeNumber } from "../../kit/file/saved-data";
 import { sipTrunkFileObject, TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
 import { currentValue, listAllTrunks, passwordProblem, sameMoney, type TrunkSettings } from "./handler";
-import type { SipTrunkOp } from "./op";
+import type { SipTrunkOp, TrunkCurrent } from "./op";
+import type { DesiredSipTrunk } from "./types";
 
 const BOOLEAN_KEYS = new Set<TrunkSettingKey>([
   "multiple_numbers",
@@ -122,7 +123,17 @@ function needPassword(desired: TrunkSettings, why: "create" | "rotate"): void {
   if (problem) throw new SavedPlanNotReadyError(problem.replace(/; nothing was written$/, ""));
 }
 
-export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp> = {
+/**
+ * The trunk as the plan read it, from the managed fields it recorded (normalised as `currentValue`
+ * gives them; the record built so `currentValue` gives them back unchanged).
+ */
+function recordOf(id: number, label: string, fields: Record<string, unknown>): SipTrunk {
+  const t: Record<string, unknown> = { id, label };
+  for (const [k, v] of Object.entries(fields)) t[k] = k === "allowed_ips" && Array.isArray(v) ? v.map((ip) => ({ ip })) : v;
+  return t as unknown as SipTrunk;
+}
+
+export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], TrunkCurrent> = {
   // `desired` is the file's trunk: `password_env` is a variable's name; the value is never here.
   save(op) {
     if (op.action === "create") return { read: null, op: { desired: sipTrunkFileObject(op.desired) } };
@@ -132,7 +143,8 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp> = {
     return { read: { id: op.current.id, label: op.current.label }, op: {} };
   },
 
-  load(key, action, saved) {
+  load(key, savedAction, saved) {
+    const action = actionOf(savedAction, ["create", "update", "delete"] as const, "SIP trunk");
     if (action === "create") {
       if (saved.read !== null) throw new SavedDataError("read is not null for a create");
       const desired = loadDesired(record(saved.op, "op").desired, key);
@@ -157,6 +169,21 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp> = {
     if (read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
     if (Object.keys(read.fields).length > 0) throw new SavedDataError("read holds settings, and a delete depends on none");
     return { key, action, current: { id: read.id, label: read.label } as SipTrunkSummary };
+  },
+
+  // The declared trunks pinning a read's id or (unpinned) of an op's label; the listing of the
+  // trunks the plan read, and the record of each it updates.
+  replay(declared, ops) {
+    const keys = new Set(ops.map((o) => o.key));
+    const list: SipTrunkSummary[] = [];
+    const records = new Map<number, SipTrunk>();
+    for (const op of ops) {
+      if (op.action === "create") continue;
+      list.push({ id: op.current.id, label: op.current.label } as SipTrunkSummary);
+      if (op.action === "update") records.set(op.current.id, recordOf(op.current.id, op.current.label, plannedFields.get(op) ?? managedRead(op.desired, op.current)));
+    }
+    const ids = new Set(list.map((t) => t.id));
+    return { declared: declared.filter((d) => (d.id !== undefined ? ids.has(d.id) : keys.has(d.label))), current: { list, records } };
   },
 
   async recheck(ctx, ops) {

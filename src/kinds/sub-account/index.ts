@@ -27,6 +27,7 @@ import { subAccountsFragment } from "./schema";
 import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 import { subAccountSaved } from "./saved";
+import { subAccountEffects } from "./effects";
 
 export type { SubAccountOp } from "./op";
 export { subAccountList, SUB_ACCOUNT_LIST };
@@ -84,6 +85,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
   },
   provider: () => (require("./provider") as typeof import("./provider")).subAccountProvider,
   deleteNote: " (disabled: the API has no delete)",
+  effects: subAccountEffects,
   saved: subAccountSaved,
   declared: (state) => state.sub_accounts,
   count: (declared) => declared.length,

@@ -8,9 +8,10 @@
 import type { SubAccount } from "../../client/types";
 import type { Drift, SavedPlanSupport } from "../../kit/contract";
 import { notFoundToUndefined } from "../../client/not-found";
-import { httpUrl, oneOf, record, shown, SavedDataError, text, textOrNull, wholeNumber } from "../../kit/file/saved-data";
+import { actionOf, httpUrl, oneOf, record, shown, SavedDataError, text, textOrNull, wholeNumber } from "../../kit/file/saved-data";
 import { endpointOrNull, listAllSubAccounts, type SubAccountSettings } from "./handler";
 import type { SubAccountOp } from "./op";
+import type { DesiredSubAccount } from "./types";
 
 /** What a plan read of a sub-account and a saved plan keeps: no `api_key`, endpoints normalised. */
 interface SubAccountRead {
@@ -71,14 +72,15 @@ function changes(was: SubAccountRead, now: SubAccount): string[] {
   return out;
 }
 
-export const subAccountSaved: SavedPlanSupport<SubAccountOp> = {
+export const subAccountSaved: SavedPlanSupport<SubAccountOp, DesiredSubAccount[], SubAccount[]> = {
   save(op) {
     if (op.action === "create") return { read: null, op: { desired: op.desired } };
     if (op.action === "update") return { read: readOf(op.current), op: { desired: op.desired } };
     return { read: readOf(op.current), op: {} };
   },
 
-  load(key, action, saved) {
+  load(key, savedAction, saved) {
+    const action = actionOf(savedAction, ["create", "update", "delete"] as const, "sub-account");
     if (action === "create") {
       if (saved.read !== null) throw new SavedDataError("read is not null for a create");
       return { key, action, desired: loadDesired(record(saved.op, "op").desired, key) };
@@ -86,6 +88,15 @@ export const subAccountSaved: SavedPlanSupport<SubAccountOp> = {
     const read = loadRead(saved.read);
     if (action === "update") return { key, action, desired: loadDesired(record(saved.op, "op").desired, key), current: recordOf(read) };
     return { key, action, current: recordOf(read) };
+  },
+
+  // The declared sub-accounts these ops are about: those pinning a read's id, and (unpinned) those
+  // named by an op's key; the reads as the listing the plan matched them in.
+  replay(declared, ops) {
+    const keys = new Set(ops.map((o) => o.key));
+    const read = ops.filter((o): o is Exclude<SubAccountOp, { action: "create" }> => o.action !== "create").map((o) => o.current);
+    const ids = new Set(read.map((s) => s.id));
+    return { declared: declared.filter((d) => (d.id !== undefined ? ids.has(d.id) : keys.has(d.name))), current: read };
   },
 
   async recheck(ctx, ops) {

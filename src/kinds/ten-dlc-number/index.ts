@@ -12,6 +12,7 @@ import { tenDlcCampaignNumbersFragment } from "./schema";
 import { tenDlcNumberFileForm } from "./file";
 import { tenDlcNumberExport } from "./export";
 import { tenDlcNumberSaved } from "./saved";
+import { tenDlcNumberEffects } from "./effects";
 
 export type { TenDlcNumberOp } from "./types";
 
@@ -30,6 +31,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
   fileForm: tenDlcNumberFileForm,
   export: tenDlcNumberExport,
   saved: tenDlcNumberSaved,
+  effects: tenDlcNumberEffects,
   deleteNote: " (unlinked from the Campaign; Wavix deletes its Sender ID)",
   pulumi: {
     type: "TenDlcCampaignNumber",
@@ -78,7 +80,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
             { path: "campaign", before: at, after: null },
             { path: "status", before: status, after: null },
           ],
-          op: { key, action: "delete", brand_id: d.brand_id, campaign_id: d.campaign_id, number },
+          op: { key, action: "delete", brand_id: d.brand_id, campaign_id: d.campaign_id, number, status },
         });
       }
     }

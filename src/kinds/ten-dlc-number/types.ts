@@ -21,7 +21,14 @@ export interface TenDlcNumberPart {
   ten_dlc_campaign_numbers?: DesiredCampaignNumbers[];
 }
 
-export type TenDlcNumberOp = OpBase & { action: "create" | "delete"; brand_id: string; campaign_id: string; number: string };
+export type TenDlcNumberOp = OpBase & {
+  action: "create" | "delete";
+  brand_id: string;
+  campaign_id: string;
+  number: string;
+  /** An unlink's: the link's status when planned (its diff shows it; a saved plan records it). */
+  status?: string;
+};
 
 export interface TenDlcCampaignNumberInputs {
   /** The 10DLC Brand (a reference: created outside wavix-sync). */

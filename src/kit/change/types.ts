@@ -4,7 +4,14 @@
  * the registered kinds' names (the registry sits above the kinds, so nothing here may name it).
  */
 
-export type ChangeAction = "create" | "update" | "delete";
+/**
+ * What a change does to an item. `replace`: the item is deleted and created again (a kind whose API
+ * has no update: a Sender ID), its own action so no summary or policy check can take it for an update.
+ */
+export type ChangeAction = "create" | "update" | "replace" | "delete";
+
+/** Every action, in the order summaries show them. */
+export const CHANGE_ACTIONS: readonly ChangeAction[] = ["create", "update", "replace", "delete"];
 
 /** The owner of a planned item: another item, by kind and key (and its Wavix id). */
 export interface ChangeOwner<Kind extends string = string> {

@@ -37,6 +37,12 @@ export function oneOf<T extends string>(v: unknown, allowed: readonly T[], what:
   return v as T;
 }
 
+/** The action of a saved change, when the kind has it; else an Error naming what the kind does. */
+export function actionOf<A extends string>(action: string, allowed: readonly A[], kind: string): A {
+  if (!(allowed as readonly string[]).includes(action)) throw new SavedDataError(`a ${kind} is never ${action === "replace" ? "replaced" : `${action}d`}: its changes are ${allowed.join(", ")}`);
+  return action as A;
+}
+
 /** A value as read or as saved, quoted for a drift message (`"enabled"`, `null`). */
 export function shown(v: unknown): string {
   return v === undefined ? "absent" : JSON.stringify(v);
