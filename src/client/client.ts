@@ -3,6 +3,7 @@
  * exactly as there. Wire concerns (auth, retries, errors) are in request.ts; this file only says
  * which path, which scope, which response schema, and normalises what the seed says varies.
  */
+import { timingSafeEqual } from "node:crypto";
 import { resolveBaseUrl } from "./base-url";
 import { MissingApiKeyError } from "./errors/missing-api-key-error";
 import { ResponseFormatError } from "./errors/response-format-error";
@@ -27,7 +28,7 @@ import type {
   Call,
   Campaign,
   CampaignNumberList,
-  ProfileCallbacksUpdate,
+  ProfileUpdate,
   SenderId,
   SenderIdCreate,
   CallWebhook,
@@ -290,6 +291,21 @@ export class WavixClient {
     rememberSecret(this.#config.shared, this.#config.apiKey);
     rememberSecret(this.#config.shared, apiKey);
     return child;
+  }
+
+  /**
+   * Whether `value` is a key of this client's family (its own, a sub-account's it was given or
+   * read): a value that must never be sent anywhere else, e.g. as a SIP trunk's password
+   * (`password_env: WAVIX_API_KEY`). Never reveals the key; compared in constant time.
+   */
+  isApiKey(value: string): boolean {
+    const given = Buffer.from(value);
+    let hit = false;
+    for (const key of [this.#config.apiKey, ...this.#config.shared.secrets]) {
+      const k = Buffer.from(key);
+      if (k.length === given.length && timingSafeEqual(k, given)) hit = true;
+    }
+    return hit;
   }
 
   /** Custom JSON output: never the key. */
@@ -728,8 +744,12 @@ export class WavixClient {
 
   // ---- profile: the account's callback defaults (official) ----
 
-  /** `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field optional). */
-  updateProfileCallbacks(body: ProfileCallbacksUpdate): Promise<AccountProfile> {
+  /**
+   * `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field
+   * optional). A server may replace the profile with it (clearing what it leaves out): the account
+   * callbacks kind sends the whole profile (src/kinds/account-callbacks/handler.ts).
+   */
+  updateProfileCallbacks(body: ProfileUpdate): Promise<AccountProfile> {
     return this.call({ method: "PUT", path: "/v1/profile", body, scope: "account:write", schema: "profile" });
   }
 

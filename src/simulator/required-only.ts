@@ -46,13 +46,24 @@ function resolved(s: unknown, depth = 0): Json {
   return out;
 }
 
+/**
+ * Optional fields whose absence the contract reads as a value (docs/CONTRACT.md part 4: "an unset
+ * URL reads as null whether the API sends null, "" or nothing"): a server that holds one must send
+ * it, so they are left out only when they hold nothing, as the `optional-fields-absent` variation
+ * does. By the `$id` file of the object schema that declares them.
+ */
+const ABSENT_MEANS_UNSET: Record<string, readonly string[]> = {
+  "number.schema.json": ["call_status_url"],
+};
+
 function strip(schema: unknown, value: unknown): unknown {
   const s = resolved(schema);
   if (Array.isArray(value)) return s.items === undefined ? value : value.map((v) => strip(s.items, v));
   if (!isRecord(value) || !isRecord(s.properties)) return value;
   const props = s.properties;
   const out: Json = {};
-  for (const k of (s.required ?? []) as string[]) if (k in value) out[k] = strip(props[k], value[k]);
+  const keep = new Set([...((s.required ?? []) as string[]), ...(ABSENT_MEANS_UNSET[String(s.$id ?? "").split("/").pop() ?? ""] ?? []).filter((k) => value[k] !== null && value[k] !== undefined)]);
+  for (const k of keep) if (k in value) out[k] = strip(props[k], value[k]);
   return out;
 }
 

@@ -391,6 +391,7 @@ ten_dlc_campaign_numbers:
   - { brand_id: BRAND01, campaign_id: CAMP001, numbers: ["15550000001"] }
 account_callbacks:
   sms_relay_url: https://hooks.example/sms
+  dlr_relay_url: https://hooks.example/dlr
 `;
   function othersSeed(): SimSeed {
     return {
@@ -461,7 +462,7 @@ account_callbacks:
     };
     expect(account(sim)).toEqual(account(direct.sim));
     // The rotated password and the callbacks were sent.
-    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms" });
+    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms", dlr_relay_url: "https://hooks.example/dlr" });
     expect(sim.store.trunks.get(500)?.password).toBe(TRUNK_PW);
     // The tenant's number was written with the tenant's key, fetched at apply time.
     expect(sim.store.numbers.get(21)!.data.call_status_url).toBe("https://hooks.example/tenant");
@@ -506,7 +507,7 @@ account_callbacks:
 describe("apply --plan and the opt-ins the plan was made with", () => {
   it("refuses --send-callbacks or --rotate-password the plan was not made with, before any request", async () => {
     const { sim, env } = await start();
-    const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n`;
+    const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n  dlr_relay_url: https://hooks.example/dlr\n`;
     const { planFile, r } = await savePlan(env, file);
     expect(r.code).toBe(0);
     expect(JSON.parse(readFileSync(planFile, "utf8")).plan.changes.some((c: { kind: string }) => c.kind === "account_callbacks")).toBe(false);

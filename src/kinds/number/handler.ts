@@ -4,6 +4,7 @@
  *
  * The tool never buys numbers (docs/CONTRACT.md part 4, "Adoption"): a declared number must already be owned.
  */
+import { sameUrl } from "../../util/url";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { NumberListResponse, NumberUpdate, WavixNumber } from "../../client/types";
@@ -44,6 +45,7 @@ export function settingsOf(desired: DesiredNumber): NumberSettings {
 /** The URL fields of a number this tool manages; `null` in the file clears them. */
 export const NUMBER_URL_FIELDS = ["sms_relay_url", "call_status_url"] as const;
 export type NumberUrlField = (typeof NUMBER_URL_FIELDS)[number];
+const isUrlField = (f: string): f is NumberUrlField => (NUMBER_URL_FIELDS as readonly string[]).includes(f);
 
 /** A URL as read: `null`, `""` (or blank) and absent all mean unset (docs/CONTRACT.md part 4). */
 export function urlOrNull(v: string | null | undefined): string | null {
@@ -72,7 +74,11 @@ export function diffNumber(desired: NumberSettings, current: WavixNumber): Field
     if (want === undefined) continue;
     const have = cur[f];
     const same =
-      f === "destinations" ? sameDestinations(want as CanonicalDestination[], have as CanonicalDestination[]) : want === have;
+      f === "destinations"
+        ? sameDestinations(want as CanonicalDestination[], have as CanonicalDestination[])
+        : isUrlField(f)
+          ? sameUrl(want as string | null, have as string | null)
+          : want === have;
     if (!same) out.push({ path: f, before: have, after: want });
   }
   return out;
