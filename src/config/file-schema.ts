@@ -33,7 +33,8 @@ const BASE: Obj =
     "account_id": {
       "description": "The Wavix account this file describes (the `id` of GET /v1/profile). When present, plan and apply first check that WAVIX_API_KEY belongs to this account and stop, with nothing read or written, when it does not.",
       "type": "integer",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "safety": {
       "description": "Limits on destructive changes (disables, deletes, releases, unlinks) an apply makes without --force. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused.",

@@ -28,7 +28,8 @@ export const subAccountsFragment: FileFragment = {
         "id": {
           "description": "Wavix ID of the sub-account. Needed only to pin one when two existing sub-accounts share the name.",
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "status": {
           "description": "`enabled` or `disabled`.",
