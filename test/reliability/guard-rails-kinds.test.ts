@@ -205,11 +205,12 @@ describe("2. values compared as the API means them", () => {
   });
 });
 
-/** Holds the requests `match` picks until `n` of them arrived (or `ms` passed), then lets them all go. */
+/** Holds the first `n` requests `match` picks until all `n` arrived (or `ms` passed), then lets them go together; later ones pass. */
 function barrier(match: (r: ProxyRequest) => boolean, n = 2, ms = 10_000) {
   const held: Array<() => void> = [];
+  let seen = 0;
   return async (req: ProxyRequest): Promise<void> => {
-    if (!match(req)) return;
+    if (!match(req) || ++seen > n) return;
     await new Promise<void>((go) => {
       held.push(go);
       if (held.length >= n) for (const release of held.splice(0)) release();
@@ -306,5 +307,125 @@ describe("4. prune never deletes a linked Sender ID", () => {
     await applyPlan(client, prepared);
     expect(writes(proxy.requests)).toEqual([]);
     expect(sim.store.messaging.senderIds.size).toBe(2);
+  });
+});
+
+describe("5. a plan needs no secret", () => {
+  it("CLI: plan (and plan --save) of a new trunk runs without its password variable and shows the password as (sensitive); apply without it fails that item, writing nothing", async () => {
+    const { sim, proxy } = await hostile({ numbers: NUMBERS });
+    const dir = scratch();
+    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: pbx\n    password_env: NEW_PBX_PW\n    callerid: "15550000001"\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], env);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect(plan.stdout).toMatch(/password\s*=\s*\(sensitive\)|password: \(sensitive\)|\+ password = \(sensitive\)/);
+    const apply = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toContain("the environment variable NEW_PBX_PW (password_env) is not set or empty; nothing was written");
+    expect(writes(proxy.requests)).toEqual([]);
+    expect(sim.store.trunks.size).toBe(0);
+  });
+});
+
+describe("6. the smaller rails", () => {
+  it("password_env naming WAVIX_API_KEY is refused at load; a variable holding the API key is refused at apply, nothing written", async () => {
+    expect(problemsOf(`version: 1\nsip_trunks:\n  - label: pbx\n    password_env: WAVIX_API_KEY\n`)).toMatch(/g\.yaml:4:\d+: password_env names WAVIX_API_KEY, the variable that holds the API key/);
+    const { sim, proxy } = await hostile({ numbers: NUMBERS });
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: pbx\n    password_env: SAME_AS_KEY\n    callerid: "15550000001"\n`);
+    const run = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, SAME_AS_KEY: KEY });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain("SAME_AS_KEY (password_env) holds the API key");
+    expect(run.stdout + run.stderr).not.toContain(KEY);
+    expect(sim.store.trunks.size).toBe(0);
+  });
+
+  it("hostile server: a DELETE that commits and loses its answer is retried; the 404 that follows is success, not a failure", async () => {
+    const { sim, proxy, client } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "old", callerid: "15550000001" }] });
+    let dropped = 0;
+    proxy.set({ after: (req) => (req.method === "DELETE" && dropped++ === 0 ? "drop" : undefined) });
+    const prepared = await computePlan(client, parse(`version: 1\nsip_trunks: []\n`), { prune: true });
+    const result = await applyPlan(client, prepared);
+    expect(result.results).toMatchObject([{ key: "old", action: "delete", outcome: "ok" }]);
+    expect(proxy.requests.filter((r) => r.method === "DELETE").length).toBe(2);
+    expect(sim.store.trunks.size).toBe(0);
+  });
+
+  it("hostile server: the official 422 body (a message, no `errors`) for a PUT without the password still says --rotate-password", async () => {
+    const { proxy } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "edge", callerid: "15550000001" }] });
+    proxy.set({ before: (req) => (req.method === "PUT" ? { status: 422, body: { success: false, message: "Missing or invalid parameter password" } } : undefined) });
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: EDGE_PW\n    encrypted_media: true\n`);
+    const run = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url });
+    expect(run.code).toBe(1);
+    expect(run.stdout + run.stderr).toContain('the API requires the password on every update of SIP trunk "edge" (Missing or invalid parameter password)');
+    expect(run.stdout + run.stderr).toContain("--rotate-password edge");
+  });
+
+  it("hostile server: two applies changing different trunk fields at once, their PUTs held until both arrive, lose neither (the read-back repairs)", async () => {
+    const { sim, proxy } = await hostile({ numbers: NUMBERS, trunks: [{ ...LIMITED_TRUNK }] });
+    const puts = barrier((r) => r.method === "PUT" && r.path === "/v1/trunks/700");
+    proxy.set({ before: (req) => puts(req) });
+    const dir = scratch();
+    const a = writeYaml(dir, "a.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    max_channels: 9\n`);
+    const b = writeYaml(dir, "b.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    call_limit: 1200\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const runs = await Promise.all([runCli(["apply", "-f", a, "--auto-approve"], env), runCli(["apply", "-f", b, "--auto-approve"], env)]);
+    for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
+    expect(sim.store.trunks.get(700)!.data).toMatchObject({ max_channels: 9, call_limit: 1200, host: "203.0.113.5", max_call_cost: "0.1800" });
+  });
+
+  it("Sender IDs: an alphanumeric one longer than 11, with an emoji, a country that is not ISO 3166-1 (UK, XX), is refused at load", () => {
+    const text = problemsOf(
+      [
+        "version: 1",
+        "sender_ids:",
+        `  - { sender_id: ${"A".repeat(50)}, type: alphanumeric, countries: [GB], usecase: promo }`,
+        "  - { sender_id: 'Shop 🛒', type: alphanumeric, countries: [GB], usecase: promo }",
+        "  - { sender_id: ACME, type: alphanumeric, countries: [UK, XX], usecase: promo }",
+        "",
+      ].join("\n"),
+    );
+    expect(text).toMatch(/g\.yaml:3:\d+: alphanumeric sender ID "A+…?" is 50 characters long: a phone shows at most 11/);
+    expect(text).toMatch(/g\.yaml:4:\d+: alphanumeric sender ID "Shop 🛒" may hold only the letters A to Z, digits and spaces/);
+    expect(text).toMatch(/g\.yaml:5:\d+: "UK" is not an ISO 3166-1 country code \(the United Kingdom is GB\)/);
+    expect(text).toMatch(/g\.yaml:5:\d+: "XX" is not an ISO 3166-1 country code/);
+  });
+
+  it("account_id 9007199254740993 (and an id past what the API can mean) is refused, never silently rounded", () => {
+    const text = problemsOf(`version: 1\naccount_id: 9007199254740993\nsub_accounts:\n  - { name: A, id: 3000000000 }\n`);
+    expect(text).toContain("g.yaml:2:13: account_id must be at most 2147483647: the number written is too large to be read exactly (at account_id)");
+    expect(text).toMatch(/g\.yaml:4:\d+: .*must be at most 2147483647, got 3000000000/);
+    expect(text).not.toContain("9007199254740992");
+  });
+
+  it("a URL with a user name or password is refused at load, never quoted", () => {
+    const text = problemsOf(`version: 1\ncall_webhooks:\n  on-call: https://bob:hunter2@hooks.example/on\n`);
+    expect(text).toMatch(/g\.yaml:3:\d+: this URL carries a user name or password/);
+    expect(text).not.toContain("hunter2");
+  });
+
+  it("WAVIX_BASE_URL ending in /v1 reaches /v1/..., never /v1/v1/...", async () => {
+    const { proxy } = await hostile({ numbers: NUMBERS });
+    const client = new WavixClient({ apiKey: KEY, baseUrl: `${proxy.url}/v1` });
+    expect((await client.listNumbers({ page: 1, perPage: 10 })).items).toHaveLength(2);
+    expect(proxy.requests.map((r) => r.path)).toEqual(["/v1/numbers"]);
+  });
+
+  it("CLI: on_delete in the file is noted as a Pulumi-only key the CLI never acts on", async () => {
+    const { proxy } = await hostile({ numbers: NUMBERS });
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nnumbers:\n  - { number: "15550000001", on_delete: release }\n  - { number: "15550000002" }\n`);
+    const run = await runCli(["plan", "-f", file], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toContain("on_delete (on number 15550000001) is a Pulumi-only key: the CLI never releases a number");
+  });
+
+  it("numbers the account owns that the file does not declare are unmanaged: named up to 20, all counted, with no request beyond the listing", async () => {
+    const numbers = Array.from({ length: 150 }, (_, i) => ({ id: 100 + i, number: `1555100${String(i).padStart(4, "0")}` }));
+    const { proxy, client } = await hostile({ numbers });
+    const prepared = await computePlan(client, parse(`version: 1\nnumbers:\n  - { number: "15551000000", sms_enabled: true }\n`));
+    const named = prepared.plan.unmanaged.filter((u) => u.kind === "number");
+    expect(named).toHaveLength(20);
+    expect(named[0].key).toBe("15551000001");
+    expect(prepared.plan.notes).toEqual([{ kind: "number", key: "numbers", message: expect.stringContaining("the account holds 149 numbers this file does not declare (20 named as unmanaged, 129 more, counted from the listing's total)") }]);
+    expect(proxy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/numbers"]);
   });
 });
