@@ -127,6 +127,49 @@ describe("1. only keys present are managed: a full-replace write only from a rea
     expect(server.sim.store.trunks.get(700)!.data).toMatchObject({ host: "203.0.113.5", call_limit: 600, max_call_cost: "0.1800", max_channels: 4, rewrite_prefix: "1", rewrite_cond: "2", encrypted_media: true });
   });
 
+  it("strict server, saved plan: the trunk declared whole is saved from a read that lacks the optional settings, and apply --plan writes it with one PUT keeping them all", async () => {
+    const { server } = await strict({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
+    const dir = scratch();
+    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n${WHOLE_TRUNK}    encrypted_media: true\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: server.url };
+    const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], env);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    const apply = await runCli(["apply", "--plan", `${dir}/p.json`, "-f", file, "--auto-approve"], env);
+    expect(apply.code, apply.stdout + apply.stderr).toBe(0);
+    expect(writes(server.proxy.requests)).toEqual(["PUT /v1/trunks/700"]);
+    expect(server.sim.store.trunks.get(700)!.data).toMatchObject({ host: "203.0.113.5", call_limit: 600, max_call_cost: "0.1800", max_channels: 4, rewrite_prefix: "1", rewrite_cond: "2", encrypted_media: true });
+  });
+
+  it("strict server, saved plan: a trunk update saved from a read that lacks settings the file leaves out is refused at plan --save, nothing written", async () => {
+    const { server } = await strict({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
+    const dir = scratch();
+    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    encrypted_media: true\n`);
+    const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: server.url });
+    expect(plan.stdout + plan.stderr).toMatch(/does not show .*max_call_cost/);
+    expect(writes(server.proxy.requests)).toEqual([]);
+  });
+
+  it("hostile server, saved plan: a plan saved while the GET showed every setting, applied when it no longer does, sends no PUT (the fresh read before the PUT is guarded on apply --plan too)", async () => {
+    const { sim, proxy } = await hostile({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
+    const dir = scratch();
+    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    encrypted_media: true\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], env);
+    expect(plan.code, plan.stdout + plan.stderr).toBe(0);
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (req.method !== "GET" || req.path !== "/v1/trunks/700" || status !== 200) return body;
+        const { host: _h, call_limit: _c, max_call_cost: _m, ...rest } = body as Record<string, unknown>;
+        return rest;
+      },
+    });
+    const apply = await runCli(["apply", "--plan", `${dir}/p.json`, "-f", file, "--auto-approve"], env);
+    expect(apply.code).toBe(1);
+    expect(apply.stdout + apply.stderr).toMatch(/does not show host, call_limit, max_call_cost/);
+    expect(writes(proxy.requests)).toEqual([]);
+    expect(sim.store.trunks.get(700)!.data).toMatchObject({ host: "203.0.113.5", call_limit: 600, max_call_cost: "0.1800", encrypted_media: false });
+  });
+
   it("hostile server: a trunk GET that leaves out host, call_limit and max_call_cost is refused the same way (allowed_ips with ip_restrict too)", async () => {
     const { sim, proxy, client } = await hostile({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
     proxy.set({

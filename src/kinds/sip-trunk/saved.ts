@@ -6,9 +6,12 @@
  * needing it is refused before anything is sent when the variable is not set or empty.
  *
  * The read is the trunk the plan matched — id, label and the managed fields, normalised as the diff
- * compares them — or null for a create. The recheck is one GET per updated or deleted trunk; when
- * the plan creates any, the trunk listing too (the only read that shows a label is still free); and
- * when it deletes any, the account's numbers (the read the plan made to see that none routes to them).
+ * compares them; a field the API did not show is left out — or null for a create. The writes never
+ * use the read's fields: a PUT is built from a fresh read, which must show every setting the file
+ * leaves out (handler.ts), on this path as on `apply`. The recheck is one GET per updated or deleted
+ * trunk; when the plan creates any, the trunk listing too (the only read that shows a label is still
+ * free); and when it deletes any, the account's numbers (the read the plan made to see that none
+ * routes to them).
  */
 import type { SipTrunk, SipTrunkSummary } from "../../client/types";
 import type { Drift, SavedPlanSupport } from "../../kit/contract";
@@ -100,7 +103,7 @@ interface TrunkRead {
   fields: Record<string, unknown>;
 }
 
-function loadRead(v: unknown, desired: TrunkSettings | undefined): TrunkRead {
+function loadRead(v: unknown): TrunkRead {
   const r = record(v, "read");
   const { id, label, ...rest } = r;
   const out: TrunkRead = { id: wholeNumber(id, "read.id"), label: text(label, "read.label"), fields: {} };
@@ -108,11 +111,8 @@ function loadRead(v: unknown, desired: TrunkSettings | undefined): TrunkRead {
     if (!(TRUNK_SETTING_KEYS as readonly string[]).includes(k)) throw new SavedDataError(`read.${k} is not a SIP trunk setting`);
     out.fields[k] = loadSetting(k as TrunkSettingKey, value, `read.${k}`, true);
   }
-  if (desired) {
-    for (const k of TRUNK_SETTING_KEYS) {
-      if (desired[k] !== undefined && !(k in out.fields)) throw new SavedDataError(`read has no ${k}, which op.desired sets`);
-    }
-  }
+  // A setting op.desired sets may be absent: the API did not show it when planned (the official
+  // SIPTrunkResponse requires few fields); the recheck compares it with what shows now.
   return out;
 }
 
@@ -144,7 +144,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp> = {
       const o = record(saved.op, "op");
       const desired = loadDesired(o.desired, key);
       if (typeof o.rotate !== "boolean") throw new SavedDataError("op.rotate is not true or false");
-      const read = loadRead(saved.read, desired);
+      const read = loadRead(saved.read);
       if (desired.id !== undefined && desired.id !== read.id) throw new SavedDataError("op.desired.id is not read.id");
       if (desired.id === undefined && read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
       if (o.rotate) needPassword(desired, "rotate");
@@ -153,7 +153,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp> = {
       plannedFields.set(op, read.fields);
       return op;
     }
-    const read = loadRead(saved.read, undefined);
+    const read = loadRead(saved.read);
     if (read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
     if (Object.keys(read.fields).length > 0) throw new SavedDataError("read holds settings, and a delete depends on none");
     return { key, action, current: { id: read.id, label: read.label } as SipTrunkSummary };
