@@ -196,7 +196,7 @@ describe("1. only keys present are managed: a full-replace write only from a rea
 
   it("strict server (PUT /v1/profile replacing): one callback declared is a problem naming the other; company details it does not show are a problem; else the PUT carries the profile as read", async () => {
     // The official CompanyInfo requires none of its fields: the strict server shows `company_info: {}`.
-    const hidden = await strict({ profile: { company_info: { name: "Acme", industry: null, address: null, attn_contact_name: null, vat_number: null, country: null } } });
+    const hidden = await strict({ profile: { company_info: { name: "Acme", industry: "telecommunications", address: "1 Main St", attn_contact_name: "Ann", vat_number: "GB123", country: { country_name: "United Kingdom", country_id: 826 } } } });
     const refused = await computePlan(hidden.client, parse(`version: 1\naccount_callbacks:\n  sms_relay_url: https://h.example/sms\n  dlr_relay_url: https://h.example/dlr\n`), { flags: ["send-callbacks"] });
     expect(refused.plan.problems.map((p) => p.message)).toEqual([expect.stringMatching(/does not show company_info\.name, company_info\.industry/)]);
     const { server, client } = await strict({ profile: { first_name: "Ann", job_title: "CTO", company_info: null }, profileCallbacks: { dlr_relay_url: "https://old.example/dlr" } });
@@ -470,5 +470,30 @@ describe("6. the smaller rails", () => {
     expect(named[0].key).toBe("15551000001");
     expect(prepared.plan.notes).toEqual([{ kind: "number", key: "numbers", message: expect.stringContaining("the account holds 149 numbers this file does not declare (20 named as unmanaged, 129 more, counted from the listing's total)") }]);
     expect(proxy.requests.map((r) => `${r.method} ${r.path}`)).toEqual(["GET /v1/numbers"]);
+  });
+
+  it("hostile server: a listing page answered 500 once is read again (an idempotent GET); a POST answered 500 is sent once, never repeated", async () => {
+    const { sim, proxy, client } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "old", callerid: "15550000001" }] });
+    let listings = 0;
+    let posts = 0;
+    proxy.set({
+      before: (req) => {
+        if (req.method === "GET" && req.path === "/v1/trunks" && listings++ === 0) return { status: 500, body: { success: false, message: "Internal Server Error" } };
+        if (req.method === "POST" && req.path === "/v1/trunks" && posts++ === 0) return { status: 500, body: { success: false, message: "Internal Server Error" } };
+      },
+    });
+    process.env.GRK_PBX_PW = "pbx-secret-4f1a";
+    try {
+      const prepared = await computePlan(client, parse(`version: 1\nsip_trunks:\n  - label: pbx\n    password_env: GRK_PBX_PW\n    callerid: "15550000001"\n`));
+      expect(prepared.plan.problems).toEqual([]);
+      expect(prepared.plan.changes.map((c) => `${c.action} ${c.key}`)).toEqual(["create pbx"]);
+      expect(proxy.requests.filter((r) => r.method === "GET" && r.path === "/v1/trunks")).toHaveLength(2);
+      const result = await applyPlan(client, prepared, { settleMs: 10 });
+      expect(result.results.find((r) => r.key === "pbx")?.outcome).not.toBe("ok");
+      expect(proxy.requests.filter((r) => r.method === "POST" && r.path === "/v1/trunks")).toHaveLength(1);
+      expect(sim.store.trunks.size).toBe(1);
+    } finally {
+      delete process.env.GRK_PBX_PW;
+    }
   });
 });
