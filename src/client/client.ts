@@ -15,6 +15,7 @@ import {
   type ClientStats,
   type FetchLike,
   type RequestSpec,
+  type SharedTransport,
   type TransportConfig,
 } from "./request";
 import { resolveRetryOptions, type RetryNotice, type RetryOptions } from "./retry";
@@ -229,6 +230,14 @@ function campaignPath(brandId: string, campaignId: string, method: string, route
   return `/v3/10dlc/brands/${segment(brandId, method, route)}/campaigns/${segment(campaignId, method, route)}`;
 }
 
+/** The API keys of a client family beyond the first client's own (the sub-accounts' it was given). */
+const familyKeys = new WeakMap<SharedTransport, Set<string>>();
+function keysOf(shared: SharedTransport): Set<string> {
+  let keys = familyKeys.get(shared);
+  if (keys === undefined) familyKeys.set(shared, (keys = new Set()));
+  return keys;
+}
+
 export class WavixClient {
   readonly baseUrl: string;
   readonly #options: WavixClientOptions;
@@ -290,6 +299,7 @@ export class WavixClient {
     // Every client of the family scrubs every key of the family from its errors.
     rememberSecret(this.#config.shared, this.#config.apiKey);
     rememberSecret(this.#config.shared, apiKey);
+    keysOf(this.#config.shared).add(this.#config.apiKey).add(apiKey);
     return child;
   }
 
@@ -301,7 +311,9 @@ export class WavixClient {
   isApiKey(value: string): boolean {
     const given = Buffer.from(value);
     let hit = false;
-    for (const key of [this.#config.apiKey, ...this.#config.shared.secrets]) {
+    // The family's keys only: its secrets also hold the trunk passwords sent, and one password
+    // given to two trunks is no API key.
+    for (const key of [this.#config.apiKey, ...keysOf(this.#config.shared)]) {
       const k = Buffer.from(key);
       if (k.length === given.length && timingSafeEqual(k, given)) hit = true;
     }

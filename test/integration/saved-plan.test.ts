@@ -419,7 +419,7 @@ account_callbacks:
     const directEnv = { ...direct.env, SAVED_IT_TRUNK_PW: TRUNK_PW };
     const directRun = await runCli(["apply", "-f", writeYaml(scratch(), "wavix.yaml", OTHERS), "--auto-approve", ...FLAGS], directEnv);
     expect(directRun.stderr).toBe("");
-    expect(directRun.code).toBe(0);
+    expect(directRun.code, directRun.stdout).toBe(0);
 
     const { sim, env } = await start(othersSeed());
     const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };

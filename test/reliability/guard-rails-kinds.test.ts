@@ -382,6 +382,22 @@ describe("6. the smaller rails", () => {
     expect(sim.store.trunks.size).toBe(0);
   });
 
+  it("hostile server: one password variable for two trunks (a create, then a rotation) is no API key: both are written; a sub-account's key is still refused", async () => {
+    const { sim, proxy, client } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "old", callerid: "15550000001" }] });
+    process.env.GRK_SHARED_PW = "shared-trunk-pw-77c1";
+    try {
+      const file = parse(`version: 1\nsip_trunks:\n  - label: new\n    password_env: GRK_SHARED_PW\n    callerid: "15550000001"\n  - label: old\n    password_env: GRK_SHARED_PW\n`);
+      const result = await applyPlan(client, await computePlan(client, file, { rotate: ["old"] }), { settleMs: 10 });
+      expect(result.results.map((r) => `${r.key} ${r.outcome}`).sort()).toEqual(["new ok", "old ok"]);
+      expect(writes(proxy.requests).sort()).toEqual(["POST /v1/trunks", "PUT /v1/trunks/700"]);
+      expect(sim.store.trunks.get(700)!.password).toBe("shared-trunk-pw-77c1");
+      const tenant = client.withApiKey("tenant-key-0d9e");
+      expect([client.isApiKey("tenant-key-0d9e"), tenant.isApiKey(KEY), client.isApiKey("shared-trunk-pw-77c1")]).toEqual([true, true, false]);
+    } finally {
+      delete process.env.GRK_SHARED_PW;
+    }
+  });
+
   it("hostile server: a DELETE that commits and loses its answer is retried; the 404 that follows is success, not a failure", async () => {
     const { sim, proxy, client } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "old", callerid: "15550000001" }] });
     let dropped = 0;
