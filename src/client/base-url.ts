@@ -21,7 +21,13 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-/** Validated base URL without a trailing slash. */
+/**
+ * Validated base URL without a trailing slash, and without a final API version segment: the
+ * client's paths carry their version (`/v1/numbers`, `/v3/messages/sender-ids`), so
+ * `https://api.wavix.com/v1` (as the API's documents write the server) is taken as
+ * `https://api.wavix.com`, never `/v1/v1/...` (issue #27). A proxy's own prefix stays
+ * (`https://gw.example/wavix`).
+ */
 export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const raw = (explicit ?? env.WAVIX_BASE_URL ?? "").trim() || DEFAULT_BASE_URL;
   let url: URL;
@@ -51,5 +57,5 @@ export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.Process
   // resolver may send `x.localhost` anywhere (RFC 6761 asks it not to; not all comply), and plain
   // http carries the Bearer key in clear text.
   if (url.protocol === "http:" && isLoopbackName(url.hostname.toLowerCase())) url.hostname = "127.0.0.1";
-  return `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  return `${url.origin}${url.pathname.replace(/\/+$/, "").replace(/\/v[0-9]+$/i, "")}`;
 }

@@ -3,6 +3,7 @@
  * exactly as there. Wire concerns (auth, retries, errors) are in request.ts; this file only says
  * which path, which scope, which response schema, and normalises what the seed says varies.
  */
+import { timingSafeEqual } from "node:crypto";
 import { resolveBaseUrl } from "./base-url";
 import { MissingApiKeyError } from "./errors/missing-api-key-error";
 import { ResponseFormatError } from "./errors/response-format-error";
@@ -14,6 +15,7 @@ import {
   type ClientStats,
   type FetchLike,
   type RequestSpec,
+  type SharedTransport,
   type TransportConfig,
 } from "./request";
 import { resolveRetryOptions, type RetryNotice, type RetryOptions } from "./retry";
@@ -27,7 +29,7 @@ import type {
   Call,
   Campaign,
   CampaignNumberList,
-  ProfileCallbacksUpdate,
+  ProfileUpdate,
   SenderId,
   SenderIdCreate,
   CallWebhook,
@@ -228,6 +230,14 @@ function campaignPath(brandId: string, campaignId: string, method: string, route
   return `/v3/10dlc/brands/${segment(brandId, method, route)}/campaigns/${segment(campaignId, method, route)}`;
 }
 
+/** The API keys of a client family beyond the first client's own (the sub-accounts' it was given). */
+const familyKeys = new WeakMap<SharedTransport, Set<string>>();
+function keysOf(shared: SharedTransport): Set<string> {
+  let keys = familyKeys.get(shared);
+  if (keys === undefined) familyKeys.set(shared, (keys = new Set()));
+  return keys;
+}
+
 export class WavixClient {
   readonly baseUrl: string;
   readonly #options: WavixClientOptions;
@@ -289,7 +299,25 @@ export class WavixClient {
     // Every client of the family scrubs every key of the family from its errors.
     rememberSecret(this.#config.shared, this.#config.apiKey);
     rememberSecret(this.#config.shared, apiKey);
+    keysOf(this.#config.shared).add(this.#config.apiKey).add(apiKey);
     return child;
+  }
+
+  /**
+   * Whether `value` is a key of this client's family (its own, a sub-account's it was given or
+   * read): a value that must never be sent anywhere else, e.g. as a SIP trunk's password
+   * (`password_env: WAVIX_API_KEY`). Never reveals the key; compared in constant time.
+   */
+  isApiKey(value: string): boolean {
+    const given = Buffer.from(value);
+    let hit = false;
+    // The family's keys only: its secrets also hold the trunk passwords sent, and one password
+    // given to two trunks is no API key.
+    for (const key of [this.#config.apiKey, ...keysOf(this.#config.shared)]) {
+      const k = Buffer.from(key);
+      if (k.length === given.length && timingSafeEqual(k, given)) hit = true;
+    }
+    return hit;
   }
 
   /** Custom JSON output: never the key. */
@@ -728,8 +756,12 @@ export class WavixClient {
 
   // ---- profile: the account's callback defaults (official) ----
 
-  /** `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field optional). */
-  updateProfileCallbacks(body: ProfileCallbacksUpdate): Promise<AccountProfile> {
+  /**
+   * `PUT /v1/profile` with only the fields given (official ProfileUpdateRequest: every field
+   * optional). A server may replace the profile with it (clearing what it leaves out): the account
+   * callbacks kind sends the whole profile (src/kinds/account-callbacks/handler.ts).
+   */
+  updateProfileCallbacks(body: ProfileUpdate): Promise<AccountProfile> {
     return this.call({ method: "PUT", path: "/v1/profile", body, scope: "account:write", schema: "profile" });
   }
 

@@ -191,6 +191,10 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   let deadlineAt: number | undefined;
   let attempts = 0;
   let pastDeadline = false;
+  // An earlier attempt that may have been carried out although no success came back (no answer,
+  // or a 5xx): a retried DELETE then answered 404 found the object gone because that attempt
+  // deleted it (issue #27), which is the success asked for, not a failure.
+  let mayHaveCommitted = false;
   try {
     return await pRetry(
       () =>
@@ -201,7 +205,12 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
           try {
             return await attempt<T>(config, spec, Math.max(1, Math.min(config.timeoutMs, deadlineAt - started)));
           } catch (error) {
-            if (error instanceof AttemptFailure) error.elapsedMs = Date.now() - started;
+            if (error instanceof AttemptFailure) {
+              error.elapsedMs = Date.now() - started;
+              if (spec.method === "DELETE" && mayHaveCommitted && error.error instanceof NotFoundError) return undefined as T;
+              const e = error.error;
+              if (e instanceof NetworkError || e instanceof TimeoutError || e.status >= 500) mayHaveCommitted = true;
+            }
             throw error;
           }
         }),

@@ -27,8 +27,10 @@ export interface RetryOptions {
    */
   methods?: HttpMethod[];
   /**
-   * Statuses retried for `methods`.
-   * @default [429, 502, 503, 504]
+   * Statuses retried for `methods`. A 500 is among them: a server error on one page of a shared
+   * listing must not fail a run's reads (issue #27: one 500 failed 66 of 1,002 reads of a Pulumi
+   * refresh); a POST answered 500 is never retried (not in `methods`), its outcome is unknown.
+   * @default [429, 500, 502, 503, 504]
    */
   statusCodes?: number[];
   /**
@@ -67,7 +69,7 @@ export type ResolvedRetryOptions = Required<RetryOptions>;
 export const DEFAULT_RETRY_OPTIONS: Readonly<ResolvedRetryOptions> = Object.freeze<ResolvedRetryOptions>({
   limit: 4,
   methods: ["GET", "PUT", "DELETE", "PATCH"],
-  statusCodes: [429, 502, 503, 504],
+  statusCodes: [429, 500, 502, 503, 504],
   afterStatusCodes: [429],
   backoffBaseMs: 300,
   backoffLimitMs: 10_000,

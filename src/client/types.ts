@@ -356,6 +356,26 @@ export interface ProfileCallbacksUpdate {
   dlr_relay_url?: string;
 }
 
+/** Official ProfileUpdateRequest (`PUT /v1/profile`): every field optional. */
+export interface ProfileUpdate extends ProfileCallbacksUpdate {
+  additional_info?: string;
+  contacts?: string;
+  default_short_link_endpoint?: string;
+  first_name?: string;
+  last_name?: string;
+  phone?: string;
+  time_zone?: string;
+  job_title?: string;
+  company_info?: {
+    name?: string;
+    industry?: string;
+    billing_address?: string;
+    attn_contact_name?: string;
+    vat_number?: string;
+    country_code?: string;
+  };
+}
+
 // ---- SIP trunks (official `/v1/trunks`) ----
 
 /** Official SIPTrunkSummary: one item of `GET /v1/trunks` (the listing carries fewer fields than the record). */

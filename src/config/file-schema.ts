@@ -37,7 +37,8 @@ const BASE: Obj =
       "x-since": "0.1.0",
       "examples": [123456],
       "type": "integer",
-      "minimum": 1
+      "minimum": 1,
+      "maximum": 2147483647
     },
     "safety": {
       "description": "Limits on destructive changes an apply makes without --force (docs/GUARD-RAILS.md): a change is destructive by what it does — a delete, a disable (pruned or `status: disabled`), a release, an unlink, a replace, a number's routing removed, a SIP trunk's limit lifted. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused. Across kinds, more than max_destructive_total is refused.",

@@ -162,6 +162,18 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
     // ajv-formats' "uri" lets `https://` (no host) through; the API would refuse it.
     if (typeof v === "string" && /^https?:\/\//i.test(v) && !isHttpUrl(v)) {
       problems.push({ segments: segs, message: `expected an http(s) URL, got the string ${quote(v)}` });
+      return;
+    }
+    // A user name or password in a URL (`https://user:pw@host/`) is a credential: it would be
+    // stored in the account, shown in every plan and kept in git (issue #27). Never quoted.
+    if (typeof v === "string" && isHttpUrl(v)) {
+      const u = new URL(v);
+      if (u.username !== "" || u.password !== "") {
+        problems.push({
+          segments: segs,
+          message: `this URL carries a user name or password (https://user:password@host/...): credentials do not belong in this file, where every plan would show them and git would keep them; give the endpoint another way to authenticate (the URL is not shown here)`,
+        });
+      }
     }
   };
 

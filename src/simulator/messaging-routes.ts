@@ -150,8 +150,45 @@ function updateProfile(ctx: RouteContext): SimResponse {
   // The callback URLs must be URLs (what they are for); the rest is the request schema's.
   for (const k of ["sms_relay_url", "dlr_relay_url"] as const) if (body[k] !== undefined && !isValidUri(body[k])) errors[k] = RULE_URI;
   if (Object.keys(errors).length > 0) throw new ValidationFailure(errors);
+  if (ctx.profilePutReplaces) return replaceProfile(ctx, body);
   for (const k of ["sms_relay_url", "dlr_relay_url"] as const) if (typeof body[k] === "string") m.callbacks[k] = body[k] as string;
   for (const [k, v] of Object.entries(body)) if (PROFILE_FIELDS[k] && typeof v === "string") m.profile[PROFILE_FIELDS[k]] = v;
+  return json(200, m.profile);
+}
+
+/** A country's English name from its two-letter code (what `company_info.country` shows), or null. */
+function countryName(code: unknown): string | null {
+  if (typeof code !== "string" || !/^[A-Z]{2}$/.test(code)) return null;
+  const name = new Intl.DisplayNames(["en"], { type: "region", fallback: "none" }).of(code);
+  return name ?? null;
+}
+
+/**
+ * `profilePutReplaces`: the PUT sets every field of the official ProfileUpdateRequest, and one it
+ * leaves out is cleared (`timezone`, which the answer never shows as null, back to UTC).
+ */
+function replaceProfile(ctx: RouteContext, body: Record<string, unknown>): SimResponse {
+  const m = ctx.store.messaging;
+  for (const k of ["sms_relay_url", "dlr_relay_url"] as const) {
+    if (typeof body[k] === "string") m.callbacks[k] = body[k] as string;
+    else delete m.callbacks[k];
+  }
+  for (const [from, to] of Object.entries(PROFILE_FIELDS)) m.profile[to] = typeof body[from] === "string" ? body[from] : to === "timezone" ? "UTC" : null;
+  const c = body.company_info;
+  if (c !== null && typeof c === "object") {
+    const ci = c as Record<string, unknown>;
+    const text = (v: unknown) => (typeof v === "string" ? v : null);
+    m.profile.company_info = {
+      name: text(ci.name),
+      industry: text(ci.industry),
+      address: text(ci.billing_address),
+      attn_contact_name: text(ci.attn_contact_name),
+      vat_number: text(ci.vat_number),
+      country: { country_name: countryName(ci.country_code), country_id: null },
+    };
+  } else {
+    m.profile.company_info = null;
+  }
   return json(200, m.profile);
 }
 

@@ -18,6 +18,8 @@ export interface RouteContext {
   schedule(ms: number, fn: () => void): void;
   /** Variations being played (src/simulator/variations.ts). */
   variations: ReadonlySet<SimVariation>;
+  /** `PUT /v1/profile` replaces the profile (`SimulatorOptions.profilePutReplaces`). */
+  profilePutReplaces?: boolean;
 }
 
 export interface Route {

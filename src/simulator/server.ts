@@ -195,7 +195,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       for (const f of ["sms_relay_url", "call_status_url"]) if ((body as Record<string, unknown>)[f] === null) errors[f] = "must be a valid URI";
       if (Object.keys(errors).length > 0) return validationError(errors, undefined, status);
     }
-    const ctx: RouteContext = { store, org: who.org, params, query, body, maxPerPage, asyncDelayMs, schedule, variations };
+    const ctx: RouteContext = { store, org: who.org, params, query, body, maxPerPage, asyncDelayMs, schedule, variations, profilePutReplaces: options.profilePutReplaces === true };
     let response: SimResponse;
     try {
       response = route.handle(ctx);

@@ -201,7 +201,7 @@ export interface SimulatorOptions {
   /**
    * Answers the official contract allows and real servers give (docs/SIMULATOR.md, "Variations"):
    * `empty-urls`, `bulk-without-items`, `sub-account-listing-ignores-paging`,
-   * `optional-fields-absent`, `unknown-extra-fields`; any combination.
+   * `optional-fields-absent`, `unknown-extra-fields`, `required-fields-only`; any combination.
    * @default [] (the simulator's own answers)
    */
   variations?: SimVariation[];
@@ -210,6 +210,14 @@ export interface SimulatorOptions {
    * (which has no null) would. @default false
    */
   refuseUrlClears?: boolean;
+  /**
+   * `PUT /v1/profile` replaces the profile, as a trunk or sub-account PUT replaces its record: every
+   * field of the official ProfileUpdateRequest the PUT leaves out is cleared (profile fields to
+   * null, `company_info` to null, the write-only `sms_relay_url`/`dlr_relay_url` removed). Stricter
+   * than the official document ("Updates the profile"): the reading wavix-sync must survive
+   * (docs/SIMULATOR.md). @default false (only the fields sent change)
+   */
+  profilePutReplaces?: boolean;
   /**
    * This simulator receives requests that break `schemas/api/*.request.schema.json` on purpose
    * (a test of error handling): still answered 400, but not recorded by the test suite's contract

@@ -3,6 +3,7 @@
  * handle as well as the simulator's own default answers. Each one changes what the simulator
  * sends, never what it stores, so the account stays one account whatever the variation.
  */
+import { requiredFieldsOnly } from "./required-only";
 
 /** The variations the simulator can play (flag `--variation NAME`, option `variations`). */
 export const SIM_VARIATIONS = [
@@ -20,6 +21,8 @@ export const SIM_VARIATIONS = [
   "optional-fields-absent",
   /** An unknown extra field on every record served. */
   "unknown-extra-fields",
+  /** Only the fields the response schema requires, at every depth (required-only.ts): a trunk without `host`, a Sender ID without `usecase`. */
+  "required-fields-only",
 ] as const;
 
 export type SimVariation = (typeof SIM_VARIATIONS)[number];
@@ -104,6 +107,8 @@ function varyVetting(v: unknown, on: ReadonlySet<SimVariation>): unknown {
  */
 export function applyVariations(response: string | undefined, body: unknown, on: ReadonlySet<SimVariation>): unknown {
   if (on.size === 0 || response === undefined) return body;
+  // The other variations shape what is left: an extra field is added after the strip.
+  if (on.has("required-fields-only")) body = requiredFieldsOnly(response, body);
   switch (response) {
     case "number":
       return isRecord(body) ? varyNumber(body, on) : body;

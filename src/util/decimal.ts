@@ -45,3 +45,22 @@ export function sumDecimals(values: readonly string[]): string {
 export function addDecimal(a: string, b: string): string {
   return sumDecimals([a, b]);
 }
+
+/**
+ * Money as the API means it, one text per amount: `"0.2500"`, `"0.25"` and `0.25` are all `"0.25"`
+ * (no trailing zeros, no exponent). What a file value is normalised to at load and what a value the
+ * API serves (at four places: `"0.1800"`) is compared in, so equal amounts never diff. Undefined
+ * for anything that is not a finite decimal.
+ */
+export function canonicalDecimal(value: string | number): string | undefined {
+  if (typeof value === "number" ? !Number.isFinite(value) : !DECIMAL_TEXT.test(value.trim())) return undefined;
+  const d = new ExactDecimal(typeof value === "number" ? String(value) : value.trim());
+  return d.isZero() ? "0" : d.toFixed();
+}
+
+/** Two amounts equal as decimals (`"0.18"` = `"0.1800"`); null (or absent) equals only null. */
+export function sameDecimal(a: string | number | null | undefined, b: string | number | null | undefined): boolean {
+  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
+  const ca = canonicalDecimal(a);
+  return ca !== undefined && ca === canonicalDecimal(b);
+}

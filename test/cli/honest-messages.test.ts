@@ -93,7 +93,8 @@ describe("one plain sentence", () => {
     const r = await runCli(["plan", "-f", f], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /^Error: GET \/v1\/numbers\S*: the API answered with a server error \(500\) as plain text \("upstream connect error or disconnect\/reset before headers"\) instead of JSON; the fault is on the API's side or a proxy in between: try again later\n$/,
+      // A GET answered 500 is retried (a notice line per retry), then the one error.
+      /^(Retrying GET [^\n]* after 500 server error[^\n]*\n)*Error: GET \/v1\/numbers\S*: the API answered with a server error \(500\) as plain text \("upstream connect error or disconnect\/reset before headers"\) instead of JSON; the fault is on the API's side or a proxy in between: try again later\n$/,
     );
     expect(r.stderr).not.toContain("expected JSON");
   });

@@ -67,7 +67,7 @@ describe("retry options", () => {
     expect(resolveRetryOptions(undefined)).toMatchObject({
       limit: 4,
       methods: ["GET", "PUT", "DELETE", "PATCH"],
-      statusCodes: [429, 502, 503, 504],
+      statusCodes: [429, 500, 502, 503, 504],
       afterStatusCodes: [429],
     });
     expect(resolveRetryOptions({ limit: 1, jitter: undefined }).jitter).toBe(true);

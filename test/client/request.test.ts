@@ -227,8 +227,22 @@ describe("retries", () => {
     expect(server.requests).toHaveLength(3);
   });
 
-  it("does not retry a 500 (not in statusCodes) nor a 4xx", async () => {
+  it("retries an idempotent GET answered 500 like 502/503/504 (issue #27); a POST answered 500 is sent once, its outcome unknown", async () => {
+    let n = 0;
+    server.handle((_req, res) => (++n === 1 ? sendJson(res, 500, { success: false, message: "boom" }) : sendJson(res, 200, NUMBER)));
+    const c = client();
+    expect((await c.getNumber(12)).id).toBe(NUMBER.id);
+    expect(server.requests).toHaveLength(2);
+    expect(c.stats).toEqual({ requests: 2, retries: 1 });
+    server.requests.length = 0;
     server.handle((_req, res) => sendJson(res, 500, { success: false, message: "boom" }));
+    const error = await failure(client().createSubAccount({ name: "x" }));
+    expect(error.outcomeUnknown).toBe(true);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it("does not retry a 4xx", async () => {
+    server.handle((_req, res) => sendJson(res, 400, { success: false, message: "bad" }));
     await failure(client().getNumber(12));
     expect(server.requests).toHaveLength(1);
   });

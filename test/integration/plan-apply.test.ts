@@ -102,7 +102,8 @@ describe("plan", () => {
     expect(byKey["sub_account:Acme Support"]).toMatchObject({ destructive: true, effects: ["disable"] });
     expect(byKey["sub_account:New Co"].action).toBe("create");
     expect(byKey["call_webhook:on-call"]).toMatchObject({ action: "create", diff: [{ path: "url", before: null, after: "https://hooks.example/on" }] });
-    expect(plan.unmanaged).toEqual([{ kind: "sub_account", key: "Legacy" }]);
+    // A number the account owns and the file does not declare is reported too (issue #27).
+    expect(plan.unmanaged).toEqual([{ kind: "sub_account", key: "Legacy" }, { kind: "number", key: "15550000003" }]);
     expect(plan.summary).toEqual({ create: 2, update: 2, replace: 0, delete: 0, unchanged: 2, destructive: 1 });
     noSecrets(r.stdout + r.stderr);
     // A plan only reads.

@@ -407,6 +407,7 @@ ten_dlc_campaign_numbers:
   - { brand_id: BRAND01, campaign_id: CAMP001, numbers: ["15550000001"] }
 account_callbacks:
   sms_relay_url: https://hooks.example/sms
+  dlr_relay_url: https://hooks.example/dlr
 `;
   function othersSeed(): SimSeed {
     return {
@@ -434,7 +435,7 @@ account_callbacks:
     const directEnv = { ...direct.env, SAVED_IT_TRUNK_PW: TRUNK_PW };
     const directRun = await runCli(["apply", "-f", writeYaml(scratch(), "wavix.yaml", OTHERS), "--auto-approve", ...FLAGS], directEnv);
     expect(directRun.stderr).toBe("");
-    expect(directRun.code).toBe(0);
+    expect(directRun.code, directRun.stdout).toBe(0);
 
     const { sim, env } = await start(othersSeed());
     const withPw = { ...env, SAVED_IT_TRUNK_PW: TRUNK_PW };
@@ -478,7 +479,7 @@ account_callbacks:
     };
     expect(account(sim)).toEqual(account(direct.sim));
     // The rotated password and the callbacks were sent.
-    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms" });
+    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms", dlr_relay_url: "https://hooks.example/dlr" });
     expect(sim.store.trunks.get(500)?.password).toBe(TRUNK_PW);
     // The tenant's number was written with the tenant's key, fetched at apply time.
     expect(sim.store.numbers.get(21)!.data.call_status_url).toBe("https://hooks.example/tenant");
@@ -523,7 +524,7 @@ account_callbacks:
 describe("apply --plan and the opt-ins the plan was made with", () => {
   it("refuses --send-callbacks or --rotate-password the plan was not made with, before any request", async () => {
     const { sim, env } = await start();
-    const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n`;
+    const file = `${FILE}account_callbacks:\n  sms_relay_url: https://hooks.example/sms\n  dlr_relay_url: https://hooks.example/dlr\n`;
     const saved = await savePlan(env, file);
     const { planFile, r } = saved;
     expect(r.code).toBe(0);

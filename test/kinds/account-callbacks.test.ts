@@ -28,6 +28,8 @@ function parse(yaml: string) {
 }
 
 const FILE = "version: 1\naccount_callbacks:\n  sms_relay_url: https://hooks.example/sms\n";
+/** Both callbacks: the PUT may replace the profile, and neither can be read back (issue #27). */
+const BOTH = `${FILE}  dlr_relay_url: https://hooks.example/dlr\n`;
 
 describe("account_callbacks", () => {
   it("reports a bad URL as FILE:LINE:COL and refuses other profile fields", () => {
@@ -49,9 +51,9 @@ describe("account_callbacks", () => {
     expect(sim!.log).toEqual([]);
   });
 
-  it("with --send-callbacks: one PUT with only the declared keys; the diff says the value cannot be read back", async () => {
+  it("with --send-callbacks: one PUT carrying both callbacks and the profile as read; the diff says the values cannot be read back", async () => {
     const client = await start();
-    const p = await computePlan(client, parse(FILE), { flags: ["send-callbacks"] });
+    const p = await computePlan(client, parse(BOTH), { flags: ["send-callbacks"] });
     expect(p.plan.changes.map((c) => `${c.kind}:${c.action}:${c.key}`)).toEqual(["account_callbacks:update:profile"]);
     expect(p.ops[0].destructive).toBe(false);
     expect(formatPlan(p.plan, "c.yaml")).toContain('~ sms_relay_url = (cannot be read back) → "https://hooks.example/sms"');
@@ -59,14 +61,23 @@ describe("account_callbacks", () => {
     expect(planJson(p.plan).changes[0].diff[0]).toEqual({ path: "sms_relay_url", before: null, after: "https://hooks.example/sms", unreadable: true });
     const result = await applyPlan(client, p);
     expect(result.ok).toBe(true);
-    expect(sim!.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(["GET /v1/profile 200", "PUT /v1/profile 200"]);
-    expect(sim!.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms" });
+    // The plan's read, then a fresh read right before the PUT (the PUT carries the profile as read).
+    expect(sim!.log.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual(["GET /v1/profile 200", "GET /v1/profile 200", "PUT /v1/profile 200"]);
+    expect(sim!.store.messaging.callbacks).toEqual({ sms_relay_url: "https://hooks.example/sms", dlr_relay_url: "https://hooks.example/dlr" });
+  });
+
+  it("with --send-callbacks and one callback declared: a problem naming the other (a PUT may replace the profile and clear it), nothing sent", async () => {
+    const client = await start();
+    const p = await computePlan(client, parse(FILE), { flags: ["send-callbacks"] });
+    expect(p.plan.changes).toEqual([]);
+    expect(p.plan.problems).toEqual([{ kind: "account_callbacks", key: "profile", message: expect.stringContaining("declare dlr_relay_url too: the API never shows the callbacks back") }]);
+    expect(sim!.log.filter((e) => e.method !== "GET")).toEqual([]);
   });
 
   it("a PUT refused is a failed item naming the field", async () => {
     const client = await start();
     sim!.setFaults([{ kind: "status", status: 422, method: "PUT", pathPrefix: "/v1/profile", body: JSON.stringify({ success: false, message: "invalid", errors: { sms_relay_url: "is not reachable" } }) }]);
-    const result = await applyPlan(client, await computePlan(client, parse(FILE), { flags: ["send-callbacks"] }));
+    const result = await applyPlan(client, await computePlan(client, parse(BOTH), { flags: ["send-callbacks"] }));
     expect(result.ok).toBe(false);
     expect(result.results[0]).toMatchObject({ key: "profile", outcome: "failed", error: expect.stringMatching(/sms_relay_url/) });
   });

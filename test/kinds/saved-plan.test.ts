@@ -96,6 +96,7 @@ ten_dlc_campaign_numbers:
   - { brand_id: BRAND01, campaign_id: CAMP001, numbers: ["15550000001"] }
 account_callbacks:
   sms_relay_url: https://hooks.example/sms
+  dlr_relay_url: https://hooks.example/dlr
 `;
 const TRUNK_PW = "trunk-password-never-in-a-plan-77";
 

@@ -112,7 +112,8 @@ describe("sip_trunks: plan and apply", () => {
       const shown = [formatPlan(prepared.plan, "t.yaml"), formatPlanMarkdown(prepared.plan, "t.yaml"), JSON.stringify(planJson(prepared.plan))].join("\n");
       expect(shown).not.toContain("new-trunk-password-XYZ");
       expect(shown).not.toContain(made.data.access_token!);
-      expect(shown).toContain("write-only: the value of TRUNK_TEST_NEW_PW");
+      // Write-only, read at apply: the plan shows it as (sensitive), never its value.
+      expect(prepared.plan.changes[0].diff.find((d) => d.path === "password")).toEqual({ path: "password", before: null, after: "(sensitive)", sensitive: true });
       // Plans clean afterwards.
       const again = await computePlan(client, state(yaml));
       expect(again.plan.changes).toEqual([]);
@@ -121,15 +122,16 @@ describe("sip_trunks: plan and apply", () => {
     }
   });
 
-  it("a create whose password variable is unset is a clear error, and nothing is written", async () => {
+  it("a plan needs no password (issue #27); apply with its variable unset fails that item clearly, and nothing is written", async () => {
     const { sim, client } = await start();
     const yaml = `version: 1\nsip_trunks:\n  - label: new-pbx\n    password_env: TRUNK_TEST_MISSING_PW\n    callerid: "15550000002"\nnumbers:\n  - number: "15550000001"\n    destinations:\n      - { transport: trunk, trunk: new-pbx, priority: 1 }\n`;
-    const prepared = await computePlan(client, state(yaml));
-    expect(prepared.plan.changes).toEqual([]);
-    expect(prepared.plan.problems.map((p) => `${p.kind}:${p.key}`)).toEqual(["sip_trunk:new-pbx", "number:15550000001"]);
-    expect(prepared.plan.problems[0].message).toContain("the environment variable TRUNK_TEST_MISSING_PW (password_env) is not set");
-    // Nothing is written from a plan with problems (src/plan/engine.ts, IncompletePlanError).
-    await expect(applyPlan(client, prepared)).rejects.toThrowError(/nothing was written: 2 declared items could not be planned/);
+    const { prepared, result } = await planApply(client, yaml);
+    expect(prepared.plan.problems).toEqual([]);
+    expect(prepared.plan.changes.map((c) => `${c.kind}:${c.action}:${c.key}`)).toEqual(["sip_trunk:create:new-pbx", "number:update:15550000001"]);
+    const trunk = result.results.find((r) => r.kind === "sip_trunk")!;
+    expect(trunk.outcome).toBe("failed");
+    expect(trunk.error).toContain("the environment variable TRUNK_TEST_MISSING_PW (password_env) is not set or empty; nothing was written");
+    expect(result.results.find((r) => r.kind === "number")!.outcome).not.toBe("ok");
     expect(writes(sim)).toEqual([]);
   });
 
@@ -153,7 +155,7 @@ describe("sip_trunks: plan and apply", () => {
     expect((await computePlan(client, state(yaml))).plan.changes).toEqual([]);
   });
 
-  it("--rotate-password LABEL sends the password again (one PUT); without the variable it is refused before any write", async () => {
+  it("--rotate-password LABEL sends the password again (one PUT); without the variable it plans, and apply refuses it before any write", async () => {
     const { sim, client } = await start();
     const yaml = `version: 1\nsip_trunks:\n${ACME}`;
     const { prepared, result } = await planApply(client, yaml, { rotate: ["acme-pbx"] });
@@ -164,9 +166,14 @@ describe("sip_trunks: plan and apply", () => {
     expect(writes(sim)).toEqual(["PUT /v1/trunks/500"]);
     expect(sim.store.trunks.get(500)!.password).toBe(PW);
     delete process.env.TRUNK_TEST_ACME_PW;
-    const refused = await computePlan(client, state(yaml), { rotate: ["acme-pbx", "nope"] });
-    expect(refused.plan.changes).toEqual([]);
-    expect(refused.plan.problems.map((p) => p.key)).toEqual(["acme-pbx", "nope"]);
+    const unknown = await computePlan(client, state(yaml), { rotate: ["acme-pbx", "nope"] });
+    expect(unknown.plan.problems.map((p) => p.key)).toEqual(["nope"]);
+    sim.log.length = 0;
+    const { prepared: again, result: refused } = await planApply(client, yaml, { rotate: ["acme-pbx"] });
+    expect(again.plan.problems).toEqual([]);
+    expect(refused.results[0]).toMatchObject({ outcome: "failed" });
+    expect(refused.results[0].error).toContain("TRUNK_TEST_ACME_PW (password_env) is not set or empty; nothing was written");
+    expect(writes(sim)).toEqual([]);
   });
 
   it("a number routed by label to a trunk created in the same apply gets the new trunk's login and id", async () => {

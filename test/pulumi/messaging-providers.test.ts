@@ -102,14 +102,20 @@ describe("TenDlcCampaignNumber provider", () => {
 
 describe("AccountCallbacks provider", () => {
   it("sends on create and on a change against state; read gives state back (no refresh diff)", async () => {
-    const created = await AccountCallbacks.create!({ smsRelayUrl: "https://h.example/sms" });
+    const both = { smsRelayUrl: "https://h.example/sms", dlrRelayUrl: "https://h.example/dlr" };
+    const created = await AccountCallbacks.create!(both);
     const made = { id: created.id, outs: created.outs! };
-    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://h.example/sms" });
-    const read = await AccountCallbacks.read!(made.id, made.outs);
-    expect(read.props).toEqual({ smsRelayUrl: "https://h.example/sms" });
-    expect((await AccountCallbacks.diff!(made.id, made.outs, { smsRelayUrl: "https://h.example/sms" })).changes).toBe(false);
-    expect((await AccountCallbacks.diff!(made.id, made.outs, { dlrRelayUrl: "https://h.example/dlr" })).changes).toBe(true);
-    await AccountCallbacks.update!(made.id, made.outs, { dlrRelayUrl: "https://h.example/dlr" });
     expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://h.example/sms", dlr_relay_url: "https://h.example/dlr" });
+    const read = await AccountCallbacks.read!(made.id, made.outs);
+    expect(read.props).toEqual(both);
+    expect((await AccountCallbacks.diff!(made.id, made.outs, both)).changes).toBe(false);
+    const changed = { ...both, dlrRelayUrl: "https://h.example/dlr2" };
+    expect((await AccountCallbacks.diff!(made.id, made.outs, changed)).changes).toBe(true);
+    await AccountCallbacks.update!(made.id, made.outs, changed);
+    expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://h.example/sms", dlr_relay_url: "https://h.example/dlr2" });
+  });
+
+  it("with one callback it refuses the PUT, naming the other: a PUT may replace the profile (issue #27)", async () => {
+    await expect(AccountCallbacks.create!({ smsRelayUrl: "https://h.example/sms" })).rejects.toThrow(/declare dlr_relay_url too/);
   });
 });

@@ -188,7 +188,7 @@ describe("apply under transient faults converges with no duplicate and no lost s
 describe("apply under faults that are not retried fails clearly, and a re-run completes", () => {
   const cases: Array<{ fault: string; rules: FaultRule[]; expectMessage: RegExp; partial: boolean }> = [
     {
-      fault: "500 on the number list (500 is not retried by policy)",
+      fault: "500 on every number listing request (retries exhausted)",
       rules: [{ kind: "status", status: 500, method: "GET", pathPrefix: "/v1/numbers" }],
       expectMessage: /GET \/v1\/numbers\?page=1&per_page=100: server error \(500\)/,
       partial: false,

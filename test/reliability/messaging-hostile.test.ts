@@ -102,7 +102,7 @@ describe("hostile server: account callbacks", () => {
   it("a PUT answered 500 fails the item; nothing claims it was sent", async () => {
     const { hostile, client } = await setup();
     hostile.set({ before: (req) => (req.method === "PUT" ? { status: 500, body: { success: false, message: "Internal error" } } : undefined) });
-    const p = await computePlan(client, parse("version: 1\naccount_callbacks:\n  dlr_relay_url: https://h.example/dlr\n"), { flags: ["send-callbacks"] });
+    const p = await computePlan(client, parse("version: 1\naccount_callbacks:\n  sms_relay_url: https://h.example/sms\n  dlr_relay_url: https://h.example/dlr\n"), { flags: ["send-callbacks"] });
     const result = await applyPlan(client, p);
     expect(result.ok).toBe(false);
     expect(result.results[0]).toMatchObject({ kind: "account_callbacks", key: "profile", outcome: "failed" });

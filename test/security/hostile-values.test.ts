@@ -28,13 +28,16 @@ describe("URL passwords in values", () => {
     expect(maskText('refused "https://u:p4ss@h.example/" and http://v:w@x')).toBe('refused "https://u:***@h.example/" and http://v:***@x');
   });
 
-  it("plan text and --json show *** for the password, before and after; the write still carries it", async () => {
+  it("plan text and --json show *** for a password the API's value carries; the file may carry none (refused at load, issue #27)", async () => {
     sim = await startSimulator({
       port: 0,
       seed: { numbers: [{ id: 1, number: "15550000001", call_status_url: "https://old:0ldPa55@hooks.example/s" }] },
       apiKeys: [{ key: KEY }],
     });
-    const file = "version: 1\nnumbers:\n  - number: \"15550000001\"\n    call_status_url: https://admin:s3cr3t@hooks.example/status\n";
+    const refused = parseDesiredState("version: 1\nnumbers:\n  - number: \"15550000001\"\n    call_status_url: https://admin:s3cr3t@hooks.example/status\n", "w.yaml");
+    expect(refused.ok).toBe(false);
+    expect(JSON.stringify(refused)).not.toContain("s3cr3t");
+    const file = "version: 1\nnumbers:\n  - number: \"15550000001\"\n    call_status_url: https://hooks.example/status\n";
     const r = parseDesiredState(file, "w.yaml");
     if (!r.ok) throw new Error("invalid");
     const client = new WavixClient({ apiKey: KEY, baseUrl: sim.url });
@@ -45,18 +48,18 @@ describe("URL passwords in values", () => {
       expect(out).not.toContain("s3cr3t");
       expect(out).not.toContain("0ldPa55");
     }
-    expect(text).toContain('"https://old:***@hooks.example/s" → "https://admin:***@hooks.example/status"');
+    expect(text).toContain('"https://old:***@hooks.example/s" → "https://hooks.example/status"');
     expect(planJson(plan).changes[0].diff[0]).toEqual({
       path: "call_status_url",
       before: "https://old:***@hooks.example/s",
-      after: "https://admin:***@hooks.example/status",
+      after: "https://hooks.example/status",
     });
     const failed = { results: [{ kind: "number" as const, key: "1", action: "update" as const, outcome: "failed" as const, error: "bad https://a:s3cr3t@h/" }], pending: [], ok: false };
     expect(formatApplyResult(failed)).not.toContain("s3cr3t");
     expect(JSON.stringify(applyJson(plan, failed))).not.toContain("s3cr3t");
   });
 
-  it("through the CLI: plan and plan --json never print the password", async () => {
+  it("through the CLI: plan and plan --json refuse a URL with a password in the file, never printing it", async () => {
     sim = await startSimulator({ port: 0, seed: { numbers: [{ id: 1, number: "15550000001" }] }, apiKeys: [{ key: KEY }] });
     const dir = scratch();
     const f = writeYaml(dir, "w.yaml", "version: 1\ncall_webhooks:\n  on-call: https://admin:s3cr3t@hooks.example/on\n");
@@ -64,7 +67,8 @@ describe("URL passwords in values", () => {
     for (const args of [["plan", "-f", f], ["plan", "--json", "-f", f]]) {
       const run = await runCli(args, env);
       expect(run.stdout + run.stderr).not.toContain("s3cr3t");
-      expect(run.stdout).toContain("admin:***@hooks.example");
+      expect(run.code).not.toBe(0);
+      expect(run.stdout + run.stderr).toContain("this URL carries a user name or password");
     }
   });
 });

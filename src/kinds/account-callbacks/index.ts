@@ -6,6 +6,10 @@
  * engine's `send-callbacks` flag), as one PUT holding only the declared keys; without it the plan
  * sends nothing and says, as a note, that they cannot be read back. A GitOps pipeline passes the
  * flag when the file's `account_callbacks` changed (README, "Account callback defaults").
+ *
+ * The PUT may replace the whole profile, so it carries the whole profile from a fresh read, and
+ * both callbacks (handler.ts): a plan that would send them reads the profile and names, as a
+ * problem, what such a PUT would reset that it cannot carry (issue #27).
  */
 import { PROFILE_KEY, type AccountCallbacksOp, type AccountCallbacksPart, type DesiredAccountCallbacks } from "./types";
 import type { Kind, KindPlan, Write } from "../../kit/contract";
@@ -14,6 +18,8 @@ import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
 import { accountCallbacksSaved } from "./saved";
 import { actionEffects } from "../../kit/change/effects";
+import { profileProblem, writeCallbacks } from "./handler";
+import type { AccountProfile } from "../../client/types";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
@@ -21,7 +27,7 @@ export { PROFILE_KEY, type AccountCallbacksOp } from "./types";
 
 const declaredFields = (d: DesiredAccountCallbacks) => CALLBACK_FIELDS.filter((k) => d[k] !== undefined);
 
-export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallbacks, true, AccountCallbacksOp, "AccountCallbacks", AccountCallbacksPart> = {
+export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallbacks, { profile?: AccountProfile }, AccountCallbacksOp, "AccountCallbacks", AccountCallbacksPart> = {
   name: "account_callbacks",
   label: { one: "account callback", many: "account callbacks" },
   file: accountCallbacksFragment,
@@ -42,13 +48,13 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
   declared: (state) => state.account_callbacks,
   count: (declared) => declaredFields(declared).length,
 
-  // Only when they will be sent: one GET checks the key may use the profile before apply.
+  // Only when they will be sent: one GET checks the key may use the profile, and what a PUT must carry.
   async read(ctx, declared) {
-    if (ctx.flags.has(SEND_CALLBACKS) && declaredFields(declared).length > 0) await ctx.client.getAccountProfile();
-    return true;
+    if (ctx.flags.has(SEND_CALLBACKS) && declaredFields(declared).length > 0) return { profile: await ctx.client.getAccountProfile() };
+    return {};
   },
 
-  plan(ctx, declared) {
+  plan(ctx, declared, { profile }) {
     const out: KindPlan<AccountCallbacksOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0, notes: [] };
     const fields = declaredFields(declared);
     if (fields.length === 0) return out;
@@ -57,6 +63,11 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
         key: PROFILE_KEY,
         message: `${fields.join(", ")} cannot be read back (the API's profile answer does not return them), so the plan cannot tell whether they differ; they are sent only with --send-callbacks`,
       });
+      return out;
+    }
+    const unsafe = profile === undefined ? undefined : profileProblem(profile, declared);
+    if (unsafe) {
+      out.problems.push({ key: PROFILE_KEY, message: unsafe });
       return out;
     }
     out.changes.push({
@@ -70,11 +81,8 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
     ops.map((op): Write => ({
       keys: [op.key],
       fields: () => declaredFields(op.desired),
-      async send(client) {
-        const body: DesiredAccountCallbacks = {};
-        for (const k of declaredFields(op.desired)) body[k] = op.desired[k];
-        await client.updateProfileCallbacks(body);
-      },
+      // From a fresh read (the plan may be minutes old): the whole profile, or nothing.
+      send: (client) => writeCallbacks(client, op.desired),
     })),
 
   // No read-back is possible: the PUT's success is the result.

@@ -2,13 +2,15 @@
  * The account callback defaults' provider (src/kit/provider/contract.ts; served as
  * `AccountCallbacks` by src/pulumi/provider-impl.ts). Pulumi keeps state, so here the
  * rule is the natural one: a change of the inputs against what state says was last sent is sent
- * (`PUT /v1/profile` with the declared keys only); `read` cannot see them and gives state back
+ * (`PUT /v1/profile` carrying the whole profile from a fresh read and both callbacks, handler.ts:
+ * the PUT may replace the profile); `read` cannot see them and gives state back
  * unchanged (a refresh never shows a diff); deleting the resource leaves the account as it is.
  */
 import type { AccountCallbacksInputs, AccountCallbacksOutputs, AccountCallbacksPart } from "./types";
 import { compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
+import { writeCallbacks } from "./handler";
 
 const KEYS = ["smsRelayUrl", "dlrRelayUrl"];
 const CAMEL: Record<string, string> = { sms_relay_url: "smsRelayUrl", dlr_relay_url: "dlrRelayUrl" };
@@ -16,7 +18,7 @@ const ID = "profile";
 
 async function send(ctx: ProviderContext, i: AccountCallbacksInputs): Promise<void> {
   const body = compact({ sms_relay_url: i.smsRelayUrl, dlr_relay_url: i.dlrRelayUrl });
-  if (Object.keys(body).length > 0) await ctx.masterClient().updateProfileCallbacks(body);
+  if (Object.keys(body).length > 0) await writeCallbacks(ctx.masterClient(), body);
 }
 
 export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, AccountCallbacksOutputs> = {

@@ -7,11 +7,12 @@
  * that may not use the profile is refused before anything is written.
  */
 import type { SavedPlanSupport } from "../../kit/contract";
+import type { AccountProfile } from "../../client/types";
 import { actionOf, httpUrl, record, SavedDataError } from "../../kit/file/saved-data";
 import { CALLBACK_FIELDS } from "./file";
 import { PROFILE_KEY, type AccountCallbacksOp, type DesiredAccountCallbacks } from "./types";
 
-export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp, DesiredAccountCallbacks, true> = {
+export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp, DesiredAccountCallbacks, { profile?: AccountProfile }> = {
   save(op) {
     const desired: Record<string, string> = {};
     for (const k of CALLBACK_FIELDS) if (op.desired[k] !== undefined) desired[k] = op.desired[k]!;
@@ -34,8 +35,9 @@ export const accountCallbacksSaved: SavedPlanSupport<AccountCallbacksOp, Desired
     return { key, action: "update", desired };
   },
 
-  // Nothing to rebuild: the plan reads nothing of them (write-only).
-  replay: (declared) => ({ declared, current: true }),
+  // Nothing to rebuild: they cannot be read (write-only). The profile the plan checked is not
+  // recorded: the write reads it again and refuses a PUT it cannot build whole (handler.ts).
+  replay: (declared) => ({ declared, current: {} }),
 
   // Nothing can be compared (write-only); the plan's read was this one request.
   async recheck(ctx, ops) {

@@ -4,6 +4,7 @@
 import type { WavixClient } from "../../client";
 import type { CallWebhook, CallWebhookEventType } from "../../client/types";
 import type { FieldDiff } from "../../kit/change/diff";
+import { sameUrl } from "../../util/url";
 
 export const EVENT_TYPES: readonly CallWebhookEventType[] = ["on-call", "post-call"];
 
@@ -13,7 +14,8 @@ export async function listWebhooks(client: WavixClient): Promise<Map<CallWebhook
 }
 
 export function diffWebhook(desiredUrl: string, currentUrl: string | undefined): FieldDiff[] {
-  return desiredUrl === currentUrl ? [] : [{ path: "url", before: currentUrl ?? null, after: desiredUrl }];
+  // Compared as the API means a URL (src/util/url.ts): another spelling of it is no change.
+  return sameUrl(desiredUrl, currentUrl) ? [] : [{ path: "url", before: currentUrl ?? null, after: desiredUrl }];
 }
 
 export async function upsertWebhook(client: WavixClient, eventType: CallWebhookEventType, url: string): Promise<void> {

@@ -4,6 +4,7 @@
  *
  * The tool never buys numbers (docs/CONTRACT.md part 4, "Adoption"): a declared number must already be owned.
  */
+import { sameUrl } from "../../util/url";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { NumberListResponse, NumberUpdate, WavixNumber } from "../../client/types";
@@ -44,6 +45,7 @@ export function settingsOf(desired: DesiredNumber): NumberSettings {
 /** The URL fields of a number this tool manages; `null` in the file clears them. */
 export const NUMBER_URL_FIELDS = ["sms_relay_url", "call_status_url"] as const;
 export type NumberUrlField = (typeof NUMBER_URL_FIELDS)[number];
+const isUrlField = (f: string): f is NumberUrlField => (NUMBER_URL_FIELDS as readonly string[]).includes(f);
 
 /** A URL as read: `null`, `""` (or blank) and absent all mean unset (docs/CONTRACT.md part 4). */
 export function urlOrNull(v: string | null | undefined): string | null {
@@ -72,7 +74,11 @@ export function diffNumber(desired: NumberSettings, current: WavixNumber): Field
     if (want === undefined) continue;
     const have = cur[f];
     const same =
-      f === "destinations" ? sameDestinations(want as CanonicalDestination[], have as CanonicalDestination[]) : want === have;
+      f === "destinations"
+        ? sameDestinations(want as CanonicalDestination[], have as CanonicalDestination[])
+        : isUrlField(f)
+          ? sameUrl(want as string | null, have as string | null)
+          : want === have;
     if (!same) out.push({ path: f, before: have, after: want });
   }
   return out;
@@ -116,20 +122,41 @@ export function numberConverged(desired: NumberSettings, current: WavixNumber): 
  * rest (when the declared set is large next to the account) or search number by number.
  */
 export async function findNumbers(client: WavixClient, digits: readonly string[]): Promise<Map<string, WavixNumber>> {
+  return (await findNumbersListed(client, digits)).found;
+}
+
+/** The account's numbers the reads of {@link findNumbersListed} listed on the way (no request of their own). */
+export interface ListedNumbers {
+  /** Every number on the listing pages read, in order. */
+  readonly numbers: readonly WavixNumber[];
+  /** The whole listing was read (proved complete): `numbers` is every number of the account. */
+  readonly complete: boolean;
+  /** How many numbers the account holds, as the first page's pagination says (`numbers.length` when complete). */
+  readonly total: number;
+}
+
+/**
+ * {@link findNumbers}, and what the listing pages it read showed: enough to report the numbers
+ * the account holds that the file does not declare, with no request beyond the ones it sends anyway.
+ */
+export async function findNumbersListed(client: WavixClient, digits: readonly string[]): Promise<{ found: Map<string, WavixNumber>; listed: ListedNumbers }> {
   const found = new Map<string, WavixNumber>();
   const wanted = new Set(digits);
-  if (wanted.size === 0) return found;
+  if (wanted.size === 0) return { found, listed: { numbers: [], complete: false, total: 0 } };
   const first = await client.listNumbers({ page: 1, perPage: NUMBERS_PER_PAGE });
   for (const n of first.items) if (wanted.has(n.number)) found.set(n.number, n);
   // A cost estimate only (capped, never allocated from): completeness is the walk's to prove.
   const totalPages = Math.min(claimedPages(first), 1_000_000);
+  const claimedTotal = typeof first.pagination?.total === "number" && Number.isFinite(first.pagination.total) ? first.pagination.total : first.items.length;
   const missing = [...wanted].filter((d) => !found.has(d));
-  if (missing.length === 0) return found;
+  const onlyFirst: ListedNumbers = { numbers: first.items, complete: totalPages <= 1 && claimedTotal <= first.items.length, total: Math.max(claimedTotal, first.items.length) };
+  if (missing.length === 0) return { found, listed: onlyFirst };
 
   if (totalPages - 1 <= missing.length) {
     // The whole listing, checked for completeness: a number absent from it is really not owned.
-    for (const n of await listAllNumbers(client, first)) if (wanted.has(n.number)) found.set(n.number, n);
-    return found;
+    const all = await listAllNumbers(client, first);
+    for (const n of all) if (wanted.has(n.number)) found.set(n.number, n);
+    return { found, listed: { numbers: all, complete: true, total: all.length } };
   }
   await Promise.all(
     missing.map(async (d) => {
@@ -137,7 +164,7 @@ export async function findNumbers(client: WavixClient, digits: readonly string[]
       if (n) found.set(d, n);
     }),
   );
-  return found;
+  return { found, listed: onlyFirst };
 }
 
 /** What a listing page claims as its page count, as a plain number (0 when it claims nothing usable). */

@@ -17,7 +17,7 @@ import {
   ASYNC_BULK_FIELDS,
   batchNumberWrites,
   diffNumber,
-  findNumbers,
+  findNumbersListed,
   isRefusal,
   numberNotOwnedMessage,
   patchFor,
@@ -29,6 +29,7 @@ import {
   type NumberSettings,
   type NumberWrite,
   type NumberWriteBatch,
+  type ListedNumbers,
 } from "./handler";
 import { findNumberOwners, numberOwnedBySubAccountMessage } from "./owners";
 import { ownerMismatchMessage, readTenants, tenantKey, tenantLabel, withTenants, type TenantRead } from "./tenants";
@@ -40,6 +41,43 @@ import { numberEffects } from "./effects";
 
 export type { NumberOp, NumberOwner, NumbersRead } from "./op";
 
+/** Most numbers not in the file named one by one in a plan; the rest are counted (a note). */
+export const UNMANAGED_NAMED = 20;
+
+/**
+ * The account's own numbers the file does not declare (issue #27: drift must see a number set up
+ * outside git), from the listing pages the read sent anyway: named up to {@link UNMANAGED_NAMED}
+ * as `unmanaged`, and all counted in a note (from the listing's `total` when only its first page
+ * was read). A tool that never buys or releases numbers only reports them.
+ */
+function unmanagedNumbers(declared: readonly DesiredNumber[], current: NumbersRead): { named: string[]; note?: string } {
+  const listed = current.listed;
+  if (listed === undefined || listed.numbers.length === 0) return { named: [] };
+  const mine = new Set(declared.filter((d) => !d.tenant).map((d) => d.number));
+  const seen = listed.numbers.filter((n) => !mine.has(n.number));
+  // Only the first page was read: the rest are counted from its total, less the declared ones found.
+  const count = listed.complete ? seen.length : Math.max(seen.length, listed.total - current.own.size);
+  if (count === 0) return { named: [] };
+  const named = seen.slice(0, UNMANAGED_NAMED).map((n) => n.number);
+  const more = count - named.length;
+  if (more <= 0) return { named };
+  // More than are named: the count says how many (a drift check sees a number set up outside git).
+  const note =
+    `the account holds ${count} number${count === 1 ? "" : "s"} this file does not declare (${named.length} named as unmanaged, ${more} more` +
+    `${listed.complete ? "" : ", counted from the listing's total"}): they are left as they are; \`wavix-sync export\` writes them all`;
+  return { named, note };
+}
+
+/** The numbers declaring `on_delete`, a key the CLI does not act on (Pulumi only). */
+function onDeleteNote(declared: readonly DesiredNumber[]): { key: string; message: string } | undefined {
+  const with_ = declared.filter((d) => d.on_delete !== undefined);
+  if (with_.length === 0) return undefined;
+  const shown = with_.slice(0, 3).map((d) => d.number).join(", ") + (with_.length > 3 ? ` and ${with_.length - 3} more` : "");
+  return {
+    key: with_[0].number,
+    message: `on_delete (on number${with_.length === 1 ? "" : "s"} ${shown}) is a Pulumi-only key: the CLI never releases a number, whatever it says; a number left out of the file stays in the account, unmanaged`,
+  };
+}
 
 export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber", NumberPart & SubAccountPart & SipTrunkPart> = {
   name: "number",
@@ -73,14 +111,19 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
       else groups.set(key, { ref: n.tenant, digits: [n.number] });
     }
     const [ownFound, tenants] = await Promise.all([
-      findNumbers(ctx.client, own),
+      findNumbersListed(ctx.client, own),
       readTenants(ctx.client, groups, () => subAccountList(ctx), ctx.describe),
     ]);
-    return { own: ownFound, tenants };
+    return { own: ownFound.found, tenants, listed: ownFound.listed };
   },
 
   async plan(ctx, declared, current) {
-    const out: KindPlan<NumberOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const out: KindPlan<NumberOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0, notes: [] };
+    const loose = unmanagedNumbers(declared, current);
+    out.unmanaged.push(...loose.named);
+    if (loose.note) out.notes!.push({ key: "numbers", message: loose.note });
+    const onDelete = onDeleteNote(declared);
+    if (onDelete) out.notes!.push(onDelete);
     const ownMissing: string[] = [];
     const tenantMissing: { digits: string; read: TenantRead & { ok: true } }[] = [];
     // `trunk: LABEL` destinations: the trunk listing is read once (the trunk kind shares it).

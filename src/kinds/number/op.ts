@@ -1,7 +1,7 @@
 /** What apply needs for one planned change of a number (the number kind's `Op`). */
 import type { WavixClient } from "../../client";
 import type { OpBase } from "../../kit/contract";
-import type { NumberSettings, NumberWrite } from "./handler";
+import type { ListedNumbers, NumberSettings, NumberWrite } from "./handler";
 import type { DesiredNumber } from "./types";
 import type { WavixNumber } from "../../client/types";
 import type { TenantRead } from "./tenants";
@@ -10,6 +10,8 @@ import type { TenantRead } from "./tenants";
 export interface NumbersRead {
   readonly own: Map<string, WavixNumber>;
   readonly tenants: Map<string, TenantRead>;
+  /** What the account's listing pages read on the way showed (the unmanaged report). */
+  readonly listed?: ListedNumbers;
 }
 
 /** The sub-account a tenant's number is written under: its client holds that sub-account's key (memory only). */

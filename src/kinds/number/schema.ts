@@ -153,7 +153,8 @@ export const numbersFragment: FileFragment = {
             "integer",
             "null"
           ],
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         }
       },
       "if": {

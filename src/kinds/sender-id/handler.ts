@@ -1,20 +1,29 @@
 /**
- * Sender IDs: identity is `sender_id` (digits for a numeric one); the API has list, create,
- * retrieve and delete, no update, so a changed Sender ID is replaced (delete, then create).
+ * Sender IDs: identity is `sender_id` (digits for a numeric one, a name without case: file.ts
+ * `senderIdIdentity`); the API has list, create, retrieve and delete, no update, so a changed
+ * Sender ID is replaced (delete, then create). Only what the API shows is compared: the official
+ * SenderID requires `id`, `sender_id`, `type` and `allowlisted_in` only, so a field it leaves out
+ * (`usecase`, `samples`) is not known, never a difference (a replace is destructive).
  */
-import { isWavixApiError, type WavixClient } from "../../client";
+import { isValidationError, isWavixApiError, type WavixClient } from "../../client";
 import type { SenderId, SenderIdCreate } from "../../client/types";
 import type { DesiredSenderId } from "./types";
 import type { FieldDiff } from "../../kit/change/diff";
 import { notFoundToUndefined } from "../../client/not-found";
-import { senderIdKey } from "./file";
+import { senderIdIdentity, senderIdKey } from "./file";
 
 export async function listAllSenderIds(client: WavixClient): Promise<SenderId[]> {
   return client.listSenderIds();
 }
 
-/** The identity of a Sender ID the API shows. */
+/** The key of a Sender ID the API shows (what plans name it by). */
 export const currentKey = (s: SenderId): string => senderIdKey(s.sender_id, s.type);
+
+/** The identity of a Sender ID the API shows, as the service compares it. */
+export const currentIdentity = (s: SenderId): string => senderIdIdentity(s.sender_id);
+
+/** The Sender IDs of one identity. */
+export const withIdentity = (all: readonly SenderId[], senderId: string): SenderId[] => all.filter((s) => currentIdentity(s) === senderIdIdentity(senderId));
 
 const sortedSet = (xs: readonly string[] | undefined): string[] => [...new Set(xs ?? [])].sort();
 const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
@@ -37,11 +46,13 @@ export function createDiff(d: DesiredSenderId): FieldDiff[] {
  */
 export function diffSenderId(d: DesiredSenderId, c: SenderId): FieldDiff[] {
   const out: FieldDiff[] = [];
-  if (d.type !== c.type) out.push({ path: "type", before: c.type, after: d.type });
-  const countries = sortedSet(c.allowlisted_in);
-  if (!sameList(d.countries, countries)) out.push({ path: "countries", before: countries, after: d.countries });
-  if (d.usecase !== (c.usecase ?? null)) out.push({ path: "usecase", before: c.usecase ?? null, after: d.usecase });
-  if (d.samples !== undefined) {
+  if (c.type !== undefined && d.type !== c.type) out.push({ path: "type", before: c.type, after: d.type });
+  if (c.allowlisted_in !== undefined) {
+    const countries = sortedSet(c.allowlisted_in);
+    if (!sameList(d.countries, countries)) out.push({ path: "countries", before: countries, after: d.countries });
+  }
+  if (c.usecase !== undefined && d.usecase !== (c.usecase ?? null)) out.push({ path: "usecase", before: c.usecase ?? null, after: d.usecase });
+  if (d.samples !== undefined && c.samples !== undefined) {
     const want = sortedSet(d.samples);
     const have = sortedSet(c.samples);
     if (!sameList(want, have)) out.push({ path: "samples", before: have, after: want });
@@ -56,19 +67,59 @@ export function createBody(d: DesiredSenderId): SenderIdCreate {
   return body;
 }
 
-/**
- * Creates the Sender ID. When the outcome is unknown (no answer, a 5xx), the listing says whether
- * it was created before anything is sent again (a second POST could make a twin).
- */
-export async function createSenderId(client: WavixClient, d: DesiredSenderId): Promise<{ created: SenderId; reconciled: boolean }> {
-  try {
-    return { created: await client.createSenderId(createBody(d)), reconciled: false };
-  } catch (err) {
-    if (!(isWavixApiError(err) && err.outcomeUnknown)) throw err;
-    const found = (await listAllSenderIds(client)).find((s) => currentKey(s) === d.sender_id);
-    if (found) return { created: found, reconciled: true };
-    throw err;
+/** What {@link createSenderId} did. */
+export interface CreatedSenderId {
+  created: SenderId;
+  /** The POST's outcome was unknown and the listing showed it had committed. */
+  reconciled: boolean;
+  /** It already existed (read right before the POST, or refused as taken by a concurrent create): adopted. */
+  adopted?: boolean;
+}
+
+/** One of this identity that exists already: adopted when it is as declared, else an error (no replace is asked here). */
+function adoptable(d: DesiredSenderId, found: SenderId): SenderId {
+  const diff = diffSenderId(d, found);
+  if (diff.length > 0) {
+    throw new Error(
+      `Sender ID ${d.sender_id} appeared in the account since it was planned (id ${found.id}, made by another run or a person) and differs (${diff.map((f) => f.path).join(", ")}); not replaced: plan again`,
+    );
   }
+  return found;
+}
+
+/**
+ * Creates the Sender ID, never a twin (issue #27; the sub-accounts' rule): right before the POST the
+ * listing is read and one of this identity that exists by now is adopted (when it is as declared).
+ * When the outcome is unknown (no answer, a 5xx), or the POST is refused because the name is taken
+ * (another run created it a moment ago), the listing says whether it exists before anything else is
+ * done. After the create the identity must be held once: a twin (a server that keeps two) is an
+ * error naming both ids, for a person to resolve (nothing here can tell which to delete).
+ */
+export async function createSenderId(client: WavixClient, d: DesiredSenderId): Promise<CreatedSenderId> {
+  const before = withIdentity(await listAllSenderIds(client), d.sender_id);
+  if (before.length > 1) throw new Error(twinMessage(d.sender_id, before));
+  if (before.length === 1) return { created: adoptable(d, before[0]), reconciled: false, adopted: true };
+  let created: SenderId;
+  let reconciled = false;
+  try {
+    created = await client.createSenderId(createBody(d));
+  } catch (err) {
+    const taken = isValidationError(err) && (err.errors.sender_id !== undefined || /taken|exists/i.test(err.message));
+    if (!(isWavixApiError(err) && err.outcomeUnknown) && !taken) throw err;
+    const found = withIdentity(await listAllSenderIds(client), d.sender_id);
+    if (found.length === 0) throw err;
+    if (found.length > 1) throw new Error(twinMessage(d.sender_id, found));
+    if (taken) return { created: adoptable(d, found[0]), reconciled: false, adopted: true };
+    return { created: found[0], reconciled: true };
+  }
+  const after = withIdentity(await listAllSenderIds(client), d.sender_id);
+  if (after.length > 1) throw new Error(twinMessage(d.sender_id, after));
+  return { created, reconciled };
+}
+
+/** The message for an identity held more than once. */
+export function twinMessage(senderId: string, found: readonly SenderId[]): string {
+  return `Sender ID ${senderId} is in the account ${found.length} times (ids ${found.map((s) => s.id).join(", ")}): another run or a person created it at the same moment. Delete all but one (each must be approved), then plan again`;
 }
 
 /** Deletes by id; already gone (404) is done. */

@@ -13,7 +13,8 @@ import { reportedResult } from "../../kit/contract";
 import { describeError } from "../../kit/change/error-text";
 import { actionEffects } from "../../kit/change/effects";
 import { accountLinkedNumbers } from "../ten-dlc-number/public";
-import { createDiff, createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
+import { createDiff, createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
+import { senderIdIdentity } from "./file";
 import { senderIdsFragment } from "./schema";
 import { senderIdFileForm } from "./file";
 import { senderIdExport } from "./export";
@@ -52,12 +53,13 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
 
   async plan(ctx, declared, all) {
     const out: KindPlan<SenderIdOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    // By identity, as the service compares it: a name without case, a number's digits (file.ts).
     const byKey = new Map<string, SenderId[]>();
-    for (const s of all) byKey.set(currentKey(s), [...(byKey.get(currentKey(s)) ?? []), s]);
+    for (const s of all) byKey.set(currentIdentity(s), [...(byKey.get(currentIdentity(s)) ?? []), s]);
     const claimed = new Set<string>();
     for (const d of declared) {
-      claimed.add(d.sender_id);
-      const found = byKey.get(d.sender_id) ?? [];
+      claimed.add(senderIdIdentity(d.sender_id));
+      const found = byKey.get(senderIdIdentity(d.sender_id)) ?? [];
       if (found.length > 1) {
         out.problems.push({
           key: d.sender_id,
@@ -84,17 +86,25 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
         });
       }
     }
-    const undeclared = all.filter((s) => !claimed.has(currentKey(s)));
+    const undeclared = all.filter((s) => !claimed.has(currentIdentity(s)));
     if (!ctx.prune) {
       out.unmanaged.push(...undeclared.map(currentKey));
       return out;
     }
     // Wavix makes a numeric Sender ID for a number approved in a 10DLC Campaign, and deletes it
-    // when the number is unlinked (official): prune leaves those to the Campaign's links.
-    const linked = undeclared.some((s) => s.type === "numeric") ? await linkedNumbers(ctx) : new Set<string>();
+    // when the number is unlinked (official): prune leaves those to the Campaign's links. Decided
+    // from `sender_id` (its digits name the linked number), which the document always gives, not
+    // from `type`; one whose `type` the listing does not give is not judged at all (issue #27).
+    const digits = (s: SenderId) => /^[0-9]+$/.test(currentIdentity(s));
+    const linked = undeclared.some(digits) ? await linkedNumbers(ctx) : new Set<string>();
     for (const s of undeclared) {
-      if (s.type === "numeric" && linked.has(currentKey(s))) {
+      if (digits(s) && linked.has(currentIdentity(s))) {
         out.unmanaged.push(currentKey(s));
+        continue;
+      }
+      if (s.type !== "numeric" && s.type !== "alphanumeric") {
+        out.unmanaged.push(currentKey(s));
+        out.notes = [...(out.notes ?? []), { key: currentKey(s), message: "not pruned: the listing does not say its type, so it cannot be told from the numeric Sender ID Wavix keeps for a 10DLC-linked number" }];
         continue;
       }
       out.changes.push({ diff: [{ path: "sender_id", before: s.sender_id, after: null }], op: { key: currentKey(s), action: "delete", current: s } });
@@ -109,8 +119,8 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
       async send(client) {
         if (op.action === "delete") return deleteSenderId(client, op.current.id);
         if (op.action === "replace") await deleteSenderId(client, op.current.id);
-        const { reconciled } = await createSenderId(client, op.desired);
-        return reconciled ? { reconciled } : undefined;
+        const { reconciled, adopted } = await createSenderId(client, op.desired);
+        return reconciled || adopted ? { reconciled, adopted } : undefined;
       },
       failure(_key, err) {
         if (op.action !== "replace") return undefined;
@@ -130,7 +140,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
         const shows =
           op.action === "delete"
             ? !now.some((s) => s.id === op.current.id)
-            : now.some((s) => currentKey(s) === op.key && (op.action === "create" || s.id !== op.current.id));
+            : now.some((s) => currentIdentity(s) === senderIdIdentity(op.key) && (op.action === "create" || s.id !== op.current.id));
         if (!shows) Object.assign(r, { outcome: "failed", error: "the change did not show when read back" });
       });
     } catch (err) {

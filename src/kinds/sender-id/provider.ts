@@ -9,7 +9,8 @@ import type { DesiredSenderId, SenderIdInputs, SenderIdOutputs, SenderIdPart } f
 import { UNKNOWN, compact, has, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider } from "../../kit/provider/contract";
-import { createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
+import { createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
+import { senderIdIdentity } from "./file";
 
 const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace"];
 const SNAKE: Record<string, string> = { senderId: "sender_id", monthlyVolume: "monthly_volume" };
@@ -50,7 +51,7 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) 
 /** State whose id and sender ID disagree names another Sender ID. */
 function checkIdentity(id: string, stored: Props | undefined, found: WireSenderId): void {
   const want = stored?.senderId;
-  if (typeof want === "string" && want !== UNKNOWN && want !== currentKey(found)) {
+  if (typeof want === "string" && want !== UNKNOWN && senderIdIdentity(want) !== currentIdentity(found)) {
     throw identityMismatch("SenderId", id, `sender ID ${want}`, `sender ID ${currentKey(found)}`);
   }
 }
@@ -86,7 +87,7 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   async create(ctx, inputs) {
     const client = ctx.masterClient();
     const desired = toDesired(inputs);
-    const existing = (await listAllSenderIds(client)).find((s) => currentKey(s) === inputs.senderId);
+    const existing = (await listAllSenderIds(client)).find((s) => currentIdentity(s) === senderIdIdentity(inputs.senderId));
     if (existing) {
       const diff = diffSenderId(desired, existing);
       if (diff.length === 0) {
@@ -108,7 +109,8 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     checkIdentity(id, props as unknown as Props, found);
     const p = (props ?? {}) as unknown as Partial<SenderIdOutputs>;
     const state = compact<SenderIdOutputs>({
-      senderId: currentKey(found),
+      // The identity as declared when the service holds it in another case (`acme` kept as `ACME`).
+      senderId: typeof p.senderId === "string" && senderIdIdentity(p.senderId) === currentIdentity(found) ? p.senderId : currentKey(found),
       type: found.type as SenderIdInputs["type"],
       countries: [...new Set(found.allowlisted_in ?? [])].sort(),
       usecase: (found.usecase ?? p.usecase) as SenderIdInputs["usecase"],

@@ -8,8 +8,8 @@
 import type { SenderId } from "../../client/types";
 import type { Drift, SavedPlanSupport } from "../../kit/contract";
 import { oneOf, record, shown, SavedDataError, text, textOrNull } from "../../kit/file/saved-data";
-import { senderIdFileObject, senderIdKey } from "./file";
-import { currentKey, listAllSenderIds } from "./handler";
+import { senderIdFileObject, senderIdIdentity, senderIdKey } from "./file";
+import { currentIdentity, listAllSenderIds } from "./handler";
 import type { DesiredSenderId, SenderIdOp } from "./types";
 import { actionOf } from "../../kit/file/saved-data";
 
@@ -45,7 +45,7 @@ function loadRead(v: unknown, key: string): SenderIdRead {
     samples: textList(r.samples, "read.samples"),
   };
   if (out.id === "") throw new SavedDataError("read.id is empty");
-  if (senderIdKey(out.sender_id, out.type) !== key) throw new SavedDataError(`read.sender_id is not the item's Sender ID "${key}"`);
+  if (senderIdIdentity(out.sender_id) !== senderIdIdentity(key)) throw new SavedDataError(`read.sender_id is not the item's Sender ID "${key}"`);
   return out;
 }
 
@@ -124,7 +124,7 @@ export const senderIdSaved: SavedPlanSupport<SenderIdOp, DesiredSenderId[], Send
     const out: Drift[] = [];
     for (const op of ops) {
       if (op.action === "create") {
-        const taken = all.filter((s) => currentKey(s) === op.key);
+        const taken = all.filter((s) => currentIdentity(s) === senderIdIdentity(op.key));
         if (taken.length > 0) out.push({ key: op.key, message: `absent when planned, now in the account (id ${taken.map((s) => s.id).join(", ")})` });
         continue;
       }
@@ -134,7 +134,7 @@ export const senderIdSaved: SavedPlanSupport<SenderIdOp, DesiredSenderId[], Send
         continue;
       }
       const changed = changes(readOf(op.current), now);
-      const twins = all.filter((s) => s.id !== op.current.id && currentKey(s) === op.key);
+      const twins = all.filter((s) => s.id !== op.current.id && currentIdentity(s) === senderIdIdentity(op.key));
       if (twins.length > 0) changed.push(`another Sender ID with this identity is in the account now (id ${twins.map((s) => s.id).join(", ")})`);
       if (changed.length > 0) out.push({ key: op.key, message: changed.join("; ") });
     }

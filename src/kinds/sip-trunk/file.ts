@@ -1,14 +1,23 @@
 /**
  * `sip_trunks:` in the file: unique labels (their identity; one label twice only when each pins its
- * own `id:`), unique pinned ids, IP addresses that parse, `allowed_ips` a set.
+ * own `id:`) in Unicode NFC (the API stores them so), unique pinned ids, IP addresses that parse,
+ * `allowed_ips` a set of addresses (two spellings of one IPv6 address are one), a `password_env`
+ * that is not the API key's variable. Normalised as the API means the values: addresses in their
+ * canonical text (src/util/ip.ts), money as a canonical decimal (src/util/decimal.ts), so a value
+ * written another way never diffs.
  */
-import { isIP } from "node:net";
+import { canonicalIp } from "../../util/ip";
+import { canonicalDecimal } from "../../util/decimal";
+import { nfcProblem } from "../../kit/identity";
 import type { DesiredSipTrunk } from "./types";
 import { quoteName } from "../../kit/file/messages";
 import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
 import type { FileForm } from "../../kit/contract";
 
 type Obj = Record<string, unknown>;
+
+/** The variable that holds the API key: never named as a trunk's `password_env`. */
+export const API_KEY_VARIABLE = "WAVIX_API_KEY";
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 const has = (o: Obj, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
 
@@ -56,7 +65,9 @@ export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
     const byId = new Map<number, number>();
     value.forEach((t: unknown, i) => {
       if (!isObj(t)) return;
-      if (typeof t.label === "string" && !padded(t.label, ["sip_trunks", i, "label"], "trunk label")) {
+      const nfc = typeof t.label === "string" ? nfcProblem(t.label, `trunk label ${quoteName(t.label)}`) : undefined;
+      if (nfc) report({ segments: ["sip_trunks", i, "label"], message: nfc });
+      else if (typeof t.label === "string" && !padded(t.label, ["sip_trunks", i, "label"], "trunk label")) {
         const pinned = typeof t.id === "number";
         const first = byLabel.get(t.label);
         if (first === undefined) byLabel.set(t.label, i);
@@ -70,7 +81,13 @@ export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
         if (!pinned && !unpinned.has(t.label)) unpinned.set(t.label, i);
       }
       if (typeof t.id === "number") unique(byId, t.id, "sip_trunks", i, "id", `trunk id ${t.id}`);
-      if (typeof t.host === "string" && isIP(t.host) === 0) {
+      if (t.password_env === API_KEY_VARIABLE) {
+        report({
+          segments: ["sip_trunks", i, "password_env"],
+          message: `password_env names ${API_KEY_VARIABLE}, the variable that holds the API key: a trunk's password must be its own secret (name the variable that holds the trunk's password)`,
+        });
+      }
+      if (typeof t.host === "string" && canonicalIp(t.host) === undefined) {
         report({ segments: ["sip_trunks", i, "host"], message: `host ${quoteName(t.host)} is not an IP address (IP authentication takes the endpoint's public static IP)` });
       }
       if (Array.isArray(t.allowed_ips)) {
@@ -78,12 +95,14 @@ export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
         t.allowed_ips.forEach((ip: unknown, j) => {
           if (typeof ip !== "string") return;
           const segs: PathSegment[] = ["sip_trunks", i, "allowed_ips", j];
-          if (isIP(ip) === 0) return report({ segments: segs, message: `${quoteName(ip)} is not an IP address` });
-          const firstAt = seen.get(ip);
-          if (firstAt === undefined) seen.set(ip, j);
+          const canonical = canonicalIp(ip);
+          if (canonical === undefined) return report({ segments: segs, message: `${quoteName(ip)} is not an IP address` });
+          const firstAt = seen.get(canonical);
+          if (firstAt === undefined) seen.set(canonical, j);
           else {
             const fs: PathSegment[] = ["sip_trunks", i, "allowed_ips", firstAt];
-            report({ segments: segs, message: `duplicate IP ${quoteName(ip)}: first declared at line ${lineOf(fs)} (${describePath(fs)}); allowed_ips is a set` });
+            const same = canonical === ip ? "" : ` (the same address as ${quoteName(canonical)})`;
+            report({ segments: segs, message: `duplicate IP ${quoteName(ip)}${same}: first declared at line ${lineOf(fs)} (${describePath(fs)}); allowed_ips is a set` });
           }
         });
         if (t.ip_restrict === true && t.allowed_ips.length === 0) {
@@ -105,7 +124,9 @@ export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
       if (has(raw, "password_env")) t.password_env = raw.password_env as string;
       for (const k of TRUNK_SETTING_KEYS) {
         if (!has(raw, k)) continue;
-        if (k === "allowed_ips") t.allowed_ips = [...new Set(raw.allowed_ips as string[])].sort();
+        if (k === "allowed_ips") t.allowed_ips = [...new Set((raw.allowed_ips as string[]).map((ip) => canonicalIp(ip) ?? ip))].sort();
+        else if (k === "host") t.host = canonicalIp(raw.host as string) ?? (raw.host as string);
+        else if (k === "max_call_cost") t.max_call_cost = canonicalDecimal(raw.max_call_cost as string) ?? (raw.max_call_cost as string);
         else if (k === "callerid") t.callerid = (raw.callerid as string).replace(/^\+/, "");
         else (t as unknown as Obj)[k] = raw[k];
       }

@@ -4,19 +4,30 @@
  *
  * The password is write-only (official: sent, never returned): the file names the environment
  * variable holding it (`password_env`), it is sent on create, and again only when asked (rotation);
- * a plan says it cannot be compared. `access_token` is the server's secret: never shown or exported.
- * PUT replaces the whole record (omitted fields revert to defaults), so every PUT sends the merge of
- * a fresh read and the desired fields.
+ * it is read at apply only (a plan never needs it, issue #27), and a plan says it cannot be
+ * compared. `access_token` is the server's secret: never shown or exported.
+ *
+ * PUT replaces the whole record (official: "Omitted fields revert to their defaults"), so a PUT
+ * carries every setting: the file's where it declares one, else the value a fresh read shows. A
+ * setting the read does not show (the official SIPTrunkResponse requires only id, name, callerid,
+ * label, allowed_ips and created_at) and the file does not declare cannot be carried, and a PUT
+ * without it would reset it: such a PUT is never sent (`missingForPut`; a plan problem naming the
+ * fields, and refused again right before the write).
+ *
+ * Values are compared as the API means them: money as decimals (`"0.1800"` is `"0.18"`), IP
+ * addresses in one canonical text (src/util/ip.ts), labels in Unicode NFC (src/kit/identity.ts).
  */
-import { matchByIdentity } from "../../kit/identity";
+import { matchByIdentity, sameName } from "../../kit/identity";
 import Decimal from "decimal.js";
+import { canonicalDecimal, sameDecimal } from "../../util/decimal";
+import { canonicalIp, canonicalIpSet } from "../../util/ip";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
 import type { SipTrunk, SipTrunkSummary, SipTrunkWrite } from "../../client/types";
 import type { DesiredSipTrunk } from "./types";
-import type { FieldDiff } from "../../kit/change/diff";
+import { SENSITIVE, type FieldDiff } from "../../kit/change/diff";
 import { notFoundToUndefined } from "../../client/not-found";
-import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
+import { API_KEY_VARIABLE, TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
 
 /** Desired settings of one trunk: a field that is undefined is not managed. */
 export type TrunkSettings = Omit<DesiredSipTrunk, "path" | "pos">;
@@ -63,22 +74,36 @@ export function passwordFromEnv(desired: TrunkSettings, env: NodeJS.ProcessEnv =
   return v === undefined || v === "" ? undefined : v;
 }
 
-/** Why the password cannot be sent (for a create or a rotation), or undefined when it can. */
-export function passwordProblem(desired: TrunkSettings, why: "create" | "rotate", env: NodeJS.ProcessEnv = process.env): string | undefined {
+
+/**
+ * Why the password cannot be sent (for a create or a rotation), or undefined when it can. Read at
+ * apply only. `isApiKey` (the client's) refuses a variable that holds the API key, whatever its name.
+ */
+export function passwordProblem(
+  desired: TrunkSettings,
+  why: "create" | "rotate",
+  env: NodeJS.ProcessEnv = process.env,
+  isApiKey?: (value: string) => boolean,
+): string | undefined {
   const doing = why === "create" ? "to create SIP trunk" : "to rotate the password of SIP trunk";
   if (desired.password_env === undefined) {
     return `${doing} "${desired.label}" its password is needed: add \`password_env: VARIABLE\` naming the environment variable that holds it`;
   }
-  if (passwordFromEnv(desired, env) === undefined) {
+  const value = passwordFromEnv(desired, env);
+  if (value === undefined) {
     return `${doing} "${desired.label}" its password is needed: the environment variable ${desired.password_env} (password_env) is not set or empty; nothing was written`;
+  }
+  if (desired.password_env === API_KEY_VARIABLE || isApiKey?.(value) === true) {
+    return `${doing} "${desired.label}": the environment variable ${desired.password_env} (password_env) holds the API key, which must never be sent as a trunk's password; give the trunk its own secret. Nothing was written`;
   }
   return undefined;
 }
 
-/** Why a trunk cannot be created from the file (missing password or caller ID), or undefined. */
-export function createProblem(desired: TrunkSettings, env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const p = passwordProblem(desired, "create", env);
-  if (p) return p;
+/** Why a trunk cannot be created from the file, or undefined: what a plan can tell without any secret. */
+export function createProblem(desired: TrunkSettings): string | undefined {
+  if (desired.password_env === undefined) {
+    return `to create SIP trunk "${desired.label}" its password is needed: add \`password_env: VARIABLE\` naming the environment variable that holds it (read at apply)`;
+  }
   if (desired.callerid === undefined && desired.multiple_numbers !== true) {
     return `to create SIP trunk "${desired.label}" the API needs a caller ID: add \`callerid:\` (an active number of the account) or \`multiple_numbers: true\``;
   }
@@ -89,37 +114,44 @@ export function createProblem(desired: TrunkSettings, env: NodeJS.ProcessEnv = p
 
 /** Decimal texts (or numbers) equal as decimals ("0.18" = "0.1800"); null only equals null. */
 export function sameMoney(a: string | number | null | undefined, b: string | number | null | undefined): boolean {
-  if (a === null || a === undefined || b === null || b === undefined) return (a ?? null) === (b ?? null);
-  try {
-    return new Decimal(a).eq(new Decimal(b));
-  } catch {
-    return false;
-  }
+  return sameDecimal(a, b);
 }
 
-/** A managed field as the account holds it, normalised (an IP list as a sorted set). */
+/**
+ * A managed field as the account holds it, in the form the file is normalised to (an IP list as a
+ * sorted set of canonical addresses, money as a canonical decimal); undefined when the record does
+ * not show the field at all (the official response makes it optional): then it is not known.
+ */
 export function currentValue(t: SipTrunk, k: TrunkSettingKey): unknown {
+  const raw = (t as Record<string, unknown>)[k];
+  if (raw === undefined) return undefined;
   switch (k) {
     case "allowed_ips":
-      return [...new Set((t.allowed_ips ?? []).map((x) => x.ip))].sort();
+      return canonicalIpSet(Array.isArray(raw) ? (raw as Array<{ ip: string }>).map((x) => x.ip) : []);
     case "callerid":
-      return t.callerid ?? "";
+      return raw ?? "";
     case "call_restrict":
-      return t.call_restrict ?? false;
+      return raw ?? false;
     case "host":
-      return t.host ?? "dynamic";
+      return raw === null || raw === "" ? "dynamic" : raw === "dynamic" ? raw : (canonicalIp(String(raw)) ?? raw);
+    case "max_call_cost":
+      return raw === null ? null : (canonicalDecimal(raw as string) ?? raw);
     default:
-      return t[k] ?? null;
+      return raw ?? null;
   }
 }
 
 function sameValue(k: TrunkSettingKey, want: unknown, have: unknown): boolean {
   if (k === "max_call_cost") return sameMoney(want as string, have as string | null);
-  if (k === "allowed_ips") return JSON.stringify(want) === JSON.stringify(have);
+  if (k === "allowed_ips") return JSON.stringify(canonicalIpSet(want as string[])) === JSON.stringify(have);
+  if (k === "host" && typeof want === "string" && typeof have === "string") return (canonicalIp(want) ?? want) === have;
   return want === have;
 }
 
-/** Diff of managed keys only (and the label, when a pinned id renames). */
+/**
+ * Diff of managed keys only (and the label, when a pinned id renames). A declared setting the
+ * record does not show is a change marked `unreadable`: it cannot be compared, so it is written.
+ */
 export function diffTrunk(desired: TrunkSettings, current: SipTrunk): FieldDiff[] {
   const out: FieldDiff[] = [];
   if (desired.id !== undefined && desired.label !== current.label) out.push({ path: "label", before: current.label, after: desired.label });
@@ -127,9 +159,38 @@ export function diffTrunk(desired: TrunkSettings, current: SipTrunk): FieldDiff[
     const want = desired[k];
     if (want === undefined) continue;
     const have = currentValue(current, k);
-    if (!sameValue(k, want, have)) out.push({ path: k, before: have, after: want });
+    if (have === undefined) out.push({ path: k, before: null, after: want, unreadable: true });
+    else if (!sameValue(k, want, have)) out.push({ path: k, before: have, after: want });
   }
   return out;
+}
+
+/** The declared settings the record shows otherwise (a read-back; settings it does not show are not judged). */
+export function lostFields(desired: TrunkSettings, back: SipTrunk): string[] {
+  return diffTrunk(desired, back)
+    .filter((d) => !d.unreadable)
+    .map((d) => d.path);
+}
+
+/**
+ * The settings a PUT must carry that neither the file declares nor the record shows: a PUT
+ * replaces the trunk, so without them it would reset them to their defaults (issue #27). Every
+ * setting of the official request (SIPTrunkCreateRequest, the PUT's body) counts: the required
+ * ones must be sent, and an optional one left out reverts to its default.
+ */
+export function missingForPut(desired: TrunkSettings, current: SipTrunk): TrunkSettingKey[] {
+  return TRUNK_SETTING_KEYS.filter((k) => desired[k] === undefined && currentValue(current, k) === undefined);
+}
+
+/** Why a PUT of this trunk cannot be built safely, or undefined. */
+export function putProblem(desired: TrunkSettings, current: SipTrunk): string | undefined {
+  const missing = missingForPut(desired, current);
+  if (missing.length === 0) return undefined;
+  return (
+    `SIP trunk "${desired.label}" (id ${current.id}) is not updated: the API's record does not show ${missing.join(", ")}, ` +
+    `and a PUT replaces the whole trunk, so ${missing.length === 1 ? "it" : "they"} would be reset to the defaults. ` +
+    `Declare ${missing.length === 1 ? "it" : "them"} in the file (with the values the trunk should keep) so the PUT carries ${missing.length === 1 ? "it" : "them"}`
+  );
 }
 
 /** The plan's line for the password of an existing trunk: cannot be compared; sent only when rotating. */
@@ -141,12 +202,12 @@ export function passwordDiff(desired: TrunkSettings, rotate: boolean): FieldDiff
   };
 }
 
-/** The diff of a trunk that does not exist yet. */
+/** The diff of a trunk that does not exist yet. The password is write-only and read at apply: `(sensitive)`. */
 export function createDiff(desired: TrunkSettings): FieldDiff[] {
   const out: FieldDiff[] = [{ path: "label", before: null, after: desired.label }];
   for (const k of TRUNK_SETTING_KEYS) if (desired[k] !== undefined) out.push({ path: k, before: null, after: desired[k] });
-  out.push({ path: "password", before: null, after: `(write-only: the value of ${desired.password_env ?? "?"})` });
-  out.push({ path: "access_token", before: null, after: "(sensitive)", sensitive: true });
+  out.push({ path: "password", before: null, after: SENSITIVE, sensitive: true });
+  out.push({ path: "access_token", before: null, after: SENSITIVE, sensitive: true });
   return out;
 }
 
@@ -167,7 +228,7 @@ export function createBody(desired: TrunkSettings, password: string): SipTrunkWr
   return compactBody({
     label: desired.label,
     password,
-    ...(desired.host !== undefined ? { host_request: { host: desired.host } } : {}),
+    ...(desired.host !== undefined && desired.host !== "dynamic" ? { host_request: { host: desired.host } } : {}),
     callerid: desired.callerid ?? "",
     multiple_numbers: desired.multiple_numbers,
     ip_restrict: desired.ip_restrict ?? false,
@@ -190,9 +251,6 @@ export function createBody(desired: TrunkSettings, password: string): SipTrunkWr
   });
 }
 
-/** The fields a PUT would reset that the official create request requires. */
-const PUT_REQUIRED = ["ip_restrict", "didinfo_enabled", "cost_limit", "channels_restrict", "rewrite_enabled", "transcription_enabled", "transcription_threshold"] as const;
-
 /** Refuses a PUT built on a record that lacks a field the PUT would reset (nothing is written). */
 export class UnsafeTrunkWriteError extends Error {
   constructor(id: number, detail: string) {
@@ -201,13 +259,18 @@ export class UnsafeTrunkWriteError extends Error {
   }
 }
 
-/** The PUT body: the fresh record merged with the desired fields; the password only when rotating. */
+/**
+ * The PUT body: every setting, the file's where declared, else the fresh record's; the password
+ * only when rotating. Throws (nothing written) when a setting is neither (`missingForPut`).
+ */
 export function mergedBody(current: SipTrunk, desired: TrunkSettings, password?: string): SipTrunkWrite {
-  const missing = PUT_REQUIRED.filter((k) => desired[k] === undefined && typeof current[k] !== (k === "transcription_threshold" ? "number" : "boolean"));
-  if (missing.length > 0) throw new UnsafeTrunkWriteError(current.id, `the API's record lacks ${missing.join(", ")}, which a PUT would reset to defaults`);
-  const pick = <K extends TrunkSettingKey>(k: K): unknown => (desired[k] !== undefined ? desired[k] : currentValue(current, k));
+  const missing = missingForPut(desired, current);
+  if (missing.length > 0) {
+    throw new UnsafeTrunkWriteError(current.id, `the API's record does not show ${missing.join(", ")}, which a PUT would reset to the defaults (declare ${missing.length === 1 ? "it" : "them"} in the file)`);
+  }
+  const pick = (k: TrunkSettingKey): unknown => (desired[k] !== undefined ? desired[k] : currentValue(current, k));
   const host = pick("host") as string;
-  const cost = desired.max_call_cost ?? current.max_call_cost ?? undefined;
+  const cost = pick("max_call_cost") as string | null;
   const nullable = (v: unknown) => (v === null ? undefined : v);
   return compactBody({
     label: desired.label,
@@ -221,7 +284,7 @@ export function mergedBody(current: SipTrunk, desired: TrunkSettings, password?:
     call_restrict: pick("call_restrict") as boolean,
     call_limit: nullable(pick("call_limit")) as number | undefined,
     cost_limit: pick("cost_limit") as boolean,
-    max_call_cost: cost === null || cost === undefined ? undefined : moneyNumber(cost),
+    max_call_cost: cost === null ? undefined : moneyNumber(cost),
     channels_restrict: pick("channels_restrict") as boolean,
     max_channels: nullable(pick("max_channels")) as number | undefined,
     rewrite_enabled: pick("rewrite_enabled") as boolean,
@@ -244,49 +307,99 @@ export interface MadeTrunk {
   name: string;
 }
 
+/** How apply reads the password and recognises the API key (the client's `isApiKey`). */
+export interface TrunkWriteOptions {
+  /** @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** The password to send (the Pulumi provider's secret input); otherwise read from `password_env`. */
+  password?: string;
+  /** @default the client's own `isApiKey` */
+  isApiKey?: (value: string) => boolean;
+}
+
+/** What {@link createTrunk} did. */
+export interface CreatedTrunk {
+  trunk: SipTrunk;
+  /** The POST's outcome was unknown and a re-read found it had committed. */
+  reconciled: boolean;
+  /** The trunk already existed (read by label right before the POST, or a twin made at the same moment): adopted. */
+  adopted: boolean;
+  /** The id of the trunk this run made and deleted again because another run made the same label first. */
+  twinDeleted?: number;
+}
+
+/** The trunks of one label, oldest (lowest id) first. */
+function named(list: readonly SipTrunkSummary[], label: string): SipTrunkSummary[] {
+  return list.filter((t) => sameName(t.label, label)).sort((a, b) => a.id - b.id);
+}
+
 /**
- * Create a trunk (POST). When the outcome is unknown (timeout, dropped connection, 5xx) the label
- * is read again: one that now exists is the one this POST made (reconciled); otherwise the error
- * stands (a re-run plans afresh), so a password is never sent twice blindly.
+ * Create a trunk, never a twin (issue #27; sub-accounts' rule, src/kinds/sub-account/handler.ts):
+ *
+ * 1. Right before the POST the trunks are read by label (a complete listing): one that exists by
+ *    now (another run, a person, a listing that left it out when planning) is adopted and made as
+ *    declared with a PUT; its password is kept (adopting never rotates it).
+ * 2. The password is read from `password_env` only now (a plan never needs it); unset or holding
+ *    the API key, nothing is written.
+ * 3. When the POST's outcome is unknown (timeout, dropped connection, 5xx) the label is read again:
+ *    one that now exists is the one this POST made (reconciled); otherwise the error stands.
+ * 4. After the POST the label is read once more: when another run made the same label at the same
+ *    moment, the oldest trunk (lowest id) is kept by both runs — the run whose trunk is not the
+ *    oldest deletes its own (nothing routes to it yet: numbers are written after trunks) and adopts
+ *    the oldest. Ids grow with creation, so the later creator always sees the earlier one.
  */
-export async function createTrunk(
-  client: WavixClient,
-  desired: TrunkSettings,
-  env: NodeJS.ProcessEnv = process.env,
-  password?: string,
-): Promise<{ trunk: SipTrunk; reconciled: boolean }> {
-  const problem = password === undefined ? createProblem(desired, env) : undefined;
-  if (problem) throw new Error(problem);
+export async function createTrunk(client: WavixClient, desired: TrunkSettings, options: TrunkWriteOptions = {}): Promise<CreatedTrunk> {
+  const existing = named(await listAllTrunks(client), desired.label);
+  if (existing.length > 1) throw new AmbiguousTrunkError(desired.label, existing.map((t) => t.id));
+  if (existing.length === 1) {
+    const found = existing[0];
+    return { trunk: await updateTrunk(client, found, desired, options), reconciled: false, adopted: true };
+  }
+  let password = options.password;
+  if (password === undefined) {
+    const problem = passwordProblem(desired, "create", options.env, options.isApiKey ?? ((v) => client.isApiKey(v)));
+    if (problem) throw new Error(problem);
+    password = passwordFromEnv(desired, options.env)!;
+  }
+  let made: SipTrunk;
+  let reconciled = false;
   try {
-    return { trunk: await client.createTrunk(createBody(desired, password ?? passwordFromEnv(desired, env)!)), reconciled: false };
+    made = await client.createTrunk(createBody(desired, password));
   } catch (err) {
     if (!(err as { outcomeUnknown?: boolean }).outcomeUnknown) throw err;
-    const found = (await listAllTrunks(client)).filter((t) => t.label === desired.label);
+    const found = named(await listAllTrunks(client), desired.label);
     if (found.length !== 1) throw err;
-    return { trunk: await client.getTrunk(found[0].id), reconciled: true };
+    made = await client.getTrunk(found[0].id);
+    reconciled = true;
   }
+  const twins = named(await listAllTrunks(client), desired.label);
+  const oldest = twins[0];
+  if (oldest === undefined || oldest.id === made.id) return { trunk: made, reconciled, adopted: false };
+  // Another run made this label first: keep theirs, delete ours (made a moment ago by this call).
+  await notFoundToUndefined(client.deleteTrunk(made.id));
+  return { trunk: await updateTrunk(client, oldest, desired, options), reconciled, adopted: true, twinDeleted: made.id };
 }
 
 /**
  * Make the managed fields true with one PUT, from a fresh read (the plan may be minutes old): the
- * trunk must still carry the label it was matched by (unless an id pins it), and nothing is written
- * when the fresh record already shows the desired fields and no rotation is asked. Returns the
- * record as written (the PUT's answer).
+ * trunk must still carry the label it was matched by (unless an id pins it), the read must show
+ * every setting the file leaves out (`missingForPut`), and nothing is written when the fresh record
+ * already shows the desired fields and no rotation is asked. Returns the record as written.
  */
 export async function updateTrunk(
   client: WavixClient,
   current: { id: number; label: string },
   desired: TrunkSettings,
-  options: { rotate?: boolean; env?: NodeJS.ProcessEnv; fresh?: SipTrunk; password?: string } = {},
+  options: TrunkWriteOptions & { rotate?: boolean; fresh?: SipTrunk } = {},
 ): Promise<SipTrunk> {
   const fresh = options.fresh ?? (await notFoundToUndefined(client.getTrunk(current.id)));
   if (fresh === undefined) throw new UnsafeTrunkWriteError(current.id, `("${current.label}") no longer exists`);
-  if (desired.id === undefined && fresh.label !== current.label) {
+  if (desired.id === undefined && !sameName(fresh.label, current.label)) {
     throw new UnsafeTrunkWriteError(current.id, `was relabelled from "${current.label}" to "${fresh.label}" since it was read; re-run plan`);
   }
   let password = options.rotate ? options.password : undefined;
   if (options.rotate && password === undefined) {
-    const problem = passwordProblem(desired, "rotate", options.env);
+    const problem = passwordProblem(desired, "rotate", options.env, options.isApiKey ?? ((v) => client.isApiKey(v)));
     if (problem) throw new Error(problem);
     password = passwordFromEnv(desired, options.env);
   }
@@ -298,7 +411,7 @@ export async function updateTrunk(
 export async function deleteTrunk(client: WavixClient, current: { id: number; label: string }): Promise<void> {
   const fresh = await notFoundToUndefined(client.getTrunk(current.id));
   if (fresh === undefined) return; // already gone: the state asked for
-  if (fresh.label !== current.label) {
+  if (!sameName(fresh.label, current.label)) {
     throw new UnsafeTrunkWriteError(current.id, `was relabelled from "${current.label}" to "${fresh.label}" since it was read; not deleted, re-run plan`);
   }
   await client.deleteTrunk(current.id);

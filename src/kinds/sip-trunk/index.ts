@@ -1,7 +1,12 @@
 /**
  * The SIP trunk kind: identity is the label (or a pinned `id:`); one POST, PUT or DELETE per trunk;
- * the password is write-only (sent on create, again only with `--rotate-password LABEL`); a trunk
- * is deleted only with `--prune`, and never while a number routes to it.
+ * the password is write-only (sent on create, again only with `--rotate-password LABEL`, read at
+ * apply only); a trunk is deleted only with `--prune`, and never while a number routes to it.
+ *
+ * The guard rails of issue #27: a PUT (which replaces the trunk) is planned only when the read
+ * shows every setting the file leaves out, else the item is a problem naming them; a create
+ * re-reads the label right before the POST and checks for a twin after it (handler.ts,
+ * `createTrunk`); and the read-back after the writes repairs what a concurrent run's PUT reverted.
  */
 import type { SipTrunk, SipTrunkSummary, WavixNumber } from "../../client/types";
 import type { DesiredSipTrunk, SipTrunkPart } from "./types";
@@ -18,9 +23,10 @@ import {
   diffTrunk,
   matchTrunk,
   passwordDiff,
-  passwordProblem,
   pinnedTrunkMissingMessage,
+  putProblem,
   readTrunks,
+  lostFields,
   trunkSettingsOf,
   updateTrunk,
 } from "./handler";
@@ -31,6 +37,13 @@ import { sipTrunkSaved } from "./saved";
 import { sipTrunkEffects } from "./effects";
 
 export type { SipTrunkOp, TrunkCurrent } from "./op";
+
+/**
+ * How long after its trunk PUTs a run reads them back, to see a concurrent run's stale PUT (the
+ * sub-accounts' rule, src/kinds/sub-account/index.ts `SETTLE_MS`; a PUT delayed longer can still be
+ * lost: serialise runs, docs/RELIABILITY.md).
+ */
+export const SETTLE_MS = 1000;
 export { SIP_TRUNK_KIND, TRUNK_LIST, trunkList };
 
 
@@ -108,15 +121,21 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
         out.problems.push({ key: d.label, message: `SIP trunk ${hit.id} ("${hit.label}") is listed but could not be read; re-run plan` });
         continue;
       }
+      // The password is read at apply (a plan needs no secret): only that it has a variable is checked here.
       const rotate = ctx.rotate.has(d.label);
-      const rotateProblem = rotate ? passwordProblem(want, "rotate") : undefined;
-      if (rotateProblem) {
-        out.problems.push({ key: d.label, message: rotateProblem });
+      if (rotate && want.password_env === undefined) {
+        out.problems.push({ key: d.label, message: `--rotate-password ${d.label}: SIP trunk "${d.label}" has no \`password_env:\` naming the variable that holds its password` });
         continue;
       }
       const diff = diffTrunk(want, current);
       if (diff.length === 0 && !rotate) {
         out.unchanged++;
+        continue;
+      }
+      // A PUT replaces the trunk: it is built only from a read showing every setting the file leaves out.
+      const unsafe = putProblem(want, current);
+      if (unsafe) {
+        out.problems.push({ key: d.label, message: unsafe });
         continue;
       }
       // The password cannot be compared (write-only): said on every update, sent only when rotating.
@@ -161,25 +180,38 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       fields: () => [],
       async send(client) {
         if (op.action === "create") {
-          const { trunk, reconciled } = await createTrunk(client, op.desired);
+          const { trunk, reconciled, adopted } = await createTrunk(client, op.desired);
           op.made = { id: trunk.id, name: trunk.name };
-          return { reconciled, made: { id: trunk.id, name: trunk.name } };
+          return { reconciled, adopted, made: { id: trunk.id, name: trunk.name } };
         }
         if (op.action === "update") await updateTrunk(client, op.current, op.desired, { rotate: op.rotate });
         else await deleteTrunk(client, op.current);
       },
       failure(_key, err) {
-        // A server holding to the official update schema requires the password on every PUT.
-        const errors = (err as { errors?: Record<string, string> }).errors;
-        if (op.action !== "update" || op.rotate || !errors || errors.password === undefined) return undefined;
-        return `the API requires the password on every update of SIP trunk "${op.key}" (password: ${errors.password}); nothing was changed. Re-run with --rotate-password ${op.key} to send it (from the variable password_env names)`;
+        // A server holding to the official update schema requires the password on every PUT. The
+        // seed's body names the field in `errors`; the official ValidationErrorResponse has only a
+        // message ("Missing or invalid parameter password").
+        if (op.action !== "update" || op.rotate) return undefined;
+        const errors = (err as { errors?: Record<string, string> }).errors ?? {};
+        const message = String((err as { body?: { message?: unknown } }).body?.message ?? "");
+        const named = errors.password !== undefined ? `password: ${errors.password}` : /\bpassword\b/i.test(message) ? message.trim() : undefined;
+        if ((err as { status?: number }).status === undefined || named === undefined) return undefined;
+        return `the API requires the password on every update of SIP trunk "${op.key}" (${named}); nothing was changed. Re-run with --rotate-password ${op.key} to send it (from the variable password_env names)`;
       },
     })),
 
-  /** Reads back every trunk created or updated: it must show what was written. */
+  /**
+   * Reads back every trunk created or updated: it must show what was written. An update is read
+   * back after a pause (`settleMs`): a PUT replaces the trunk and the API has no conditional write,
+   * so a concurrent run whose PUT was built from a read taken before ours, and landed after ours,
+   * reverts the settings we wrote. What was lost is written again, merged onto the trunk as it is
+   * then (so the other run's change stays), and read back once more; only a setting that still does
+   * not show fails the item. Settings the API does not show are not judged.
+   */
   async confirm(ctx, ops, report) {
     const results = ops.map((op) => reportedResult(op, [], report));
     const check = results.filter((r) => r.outcome === "ok" && r.action !== "delete");
+    if (check.some((r) => r.action === "update")) await new Promise((done) => setTimeout(done, ctx.settleMs ?? SETTLE_MS));
     for (const r of check) {
       const op = ops.find((o) => o.key === r.key && o.action === r.action);
       if (!op || op.action === "delete") continue;
@@ -187,8 +219,12 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       if (id === undefined) continue;
       try {
         const back = await ctx.client.getTrunk(id);
-        const lost = diffTrunk(op.desired, back).map((d) => d.path);
-        if (lost.length > 0) Object.assign(r, { outcome: "failed", error: `written but read back different: ${lost.join(", ")}` });
+        const lost = lostFields(op.desired, back);
+        if (lost.length === 0) continue;
+        // Reverted since it was written: write again from the trunk as it is now, then look once more.
+        await updateTrunk(ctx.client, back, op.desired, { fresh: back });
+        const again = lostFields(op.desired, await ctx.client.getTrunk(id));
+        if (again.length > 0) Object.assign(r, { outcome: "failed", error: `written but read back different: ${again.join(", ")}` });
       } catch (err) {
         Object.assign(r, { outcome: "failed", error: `written, but the read-back failed: ${ctx.describe(err)}` });
       }

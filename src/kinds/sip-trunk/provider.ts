@@ -115,7 +115,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
         trunk = await updateTrunk(client, found, desired, { fresh: found, rotate: typeof p.password === "string", password: p.password as string | undefined });
       } else {
         if (typeof p.password !== "string" || p.password === "") throw new Error(noPassword(desired.label));
-        trunk = (await createTrunk(client, desired, process.env, p.password)).trunk;
+        trunk = (await createTrunk(client, desired, { password: p.password })).trunk;
       }
     }
     ctx.recordTakenOver("SipTrunk", trunk.id);

@@ -5,10 +5,13 @@
  * update made with `--rotate-password LABEL`, which the op records as `rotate: true`). A plan
  * needing it is refused before anything is sent when the variable is not set or empty.
  *
- * The read is the trunk the plan matched — id, label and the managed fields, normalised as the diff
- * compares them — or null for a create. The recheck is one GET per updated or deleted trunk; when
- * the plan creates any, the trunk listing too (the only read that shows a label is still free); and
- * when it deletes any, the account's numbers (the read the plan made to see that none routes to them).
+ * The read is the trunk the plan matched — id, label and every setting the API showed, normalised as
+ * the diff compares them; a field the API did not show is left out — or null for a create. The writes never
+ * use the read's fields: a PUT is built from a fresh read, which must show every setting the file
+ * leaves out (handler.ts), on this path as on `apply`. The recheck is one GET per updated or deleted
+ * trunk; when the plan creates any, the trunk listing too (the only read that shows a label is still
+ * free); and when it deletes any, the account's numbers (the read the plan made to see that none
+ * routes to them).
  */
 import type { SipTrunk, SipTrunkSummary } from "../../client/types";
 import type { Drift, SavedPlanSupport } from "../../kit/contract";
@@ -34,6 +37,20 @@ const BOOLEAN_KEYS = new Set<TrunkSettingKey>([
   "encrypted_media",
 ]);
 const WHOLE_KEYS = new Set<TrunkSettingKey>(["call_limit", "max_channels", "transcription_threshold"]);
+
+/**
+ * Every setting `current` shows, in the diff's normal form: the replay's plan needs them all (a PUT
+ * is planned only from a read showing every setting it carries, handler.ts), the recheck compares
+ * the managed ones.
+ */
+function shownRead(current: SipTrunk): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const k of TRUNK_SETTING_KEYS) {
+    const v = currentValue(current, k);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
 
 /** The managed fields of `desired` as `current` holds them (the diff's normal form). */
 function managedRead(desired: TrunkSettings, current: SipTrunk): Record<string, unknown> {
@@ -101,7 +118,7 @@ interface TrunkRead {
   fields: Record<string, unknown>;
 }
 
-function loadRead(v: unknown, desired: TrunkSettings | undefined): TrunkRead {
+function loadRead(v: unknown): TrunkRead {
   const r = record(v, "read");
   const { id, label, ...rest } = r;
   const out: TrunkRead = { id: wholeNumber(id, "read.id"), label: text(label, "read.label"), fields: {} };
@@ -109,11 +126,8 @@ function loadRead(v: unknown, desired: TrunkSettings | undefined): TrunkRead {
     if (!(TRUNK_SETTING_KEYS as readonly string[]).includes(k)) throw new SavedDataError(`read.${k} is not a SIP trunk setting`);
     out.fields[k] = loadSetting(k as TrunkSettingKey, value, `read.${k}`, true);
   }
-  if (desired) {
-    for (const k of TRUNK_SETTING_KEYS) {
-      if (desired[k] !== undefined && !(k in out.fields)) throw new SavedDataError(`read has no ${k}, which op.desired sets`);
-    }
-  }
+  // A setting op.desired sets may be absent: the API did not show it when planned (the official
+  // SIPTrunkResponse requires few fields); the recheck compares it with what shows now.
   return out;
 }
 
@@ -138,7 +152,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], Trun
   save(op) {
     if (op.action === "create") return { read: null, op: { desired: sipTrunkFileObject(op.desired) } };
     if (op.action === "update") {
-      return { read: { id: op.current.id, label: op.current.label, ...managedRead(op.desired, op.current) }, op: { desired: sipTrunkFileObject(op.desired), rotate: op.rotate } };
+      return { read: { id: op.current.id, label: op.current.label, ...shownRead(op.current) }, op: { desired: sipTrunkFileObject(op.desired), rotate: op.rotate } };
     }
     return { read: { id: op.current.id, label: op.current.label }, op: {} };
   },
@@ -156,7 +170,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], Trun
       const o = record(saved.op, "op");
       const desired = loadDesired(o.desired, key);
       if (typeof o.rotate !== "boolean") throw new SavedDataError("op.rotate is not true or false");
-      const read = loadRead(saved.read, desired);
+      const read = loadRead(saved.read);
       if (desired.id !== undefined && desired.id !== read.id) throw new SavedDataError("op.desired.id is not read.id");
       if (desired.id === undefined && read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
       if (o.rotate) needPassword(desired, "rotate");
@@ -165,7 +179,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], Trun
       plannedFields.set(op, read.fields);
       return op;
     }
-    const read = loadRead(saved.read, undefined);
+    const read = loadRead(saved.read);
     if (read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
     if (Object.keys(read.fields).length > 0) throw new SavedDataError("read holds settings, and a delete depends on none");
     return { key, action, current: { id: read.id, label: read.label } as SipTrunkSummary };
@@ -180,7 +194,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], Trun
     for (const op of ops) {
       if (op.action === "create") continue;
       list.push({ id: op.current.id, label: op.current.label } as SipTrunkSummary);
-      if (op.action === "update") records.set(op.current.id, recordOf(op.current.id, op.current.label, plannedFields.get(op) ?? managedRead(op.desired, op.current)));
+      if (op.action === "update") records.set(op.current.id, recordOf(op.current.id, op.current.label, plannedFields.get(op) ?? shownRead(op.current)));
     }
     const ids = new Set(list.map((t) => t.id));
     return { declared: declared.filter((d) => (d.id !== undefined ? ids.has(d.id) : keys.has(d.label))), current: { list, records } };

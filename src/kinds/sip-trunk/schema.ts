@@ -1,6 +1,8 @@
 /** The file's `sip_trunks:` (assembled into schemas/wavix.schema.json by src/config/file-schema.ts). */
 import type { FileFragment } from "../../kit/contract";
 
+/** The official ids are `format: int32`: a larger number names nothing the API holds. */
+const INT32_MAX = 2147483647;
 const bool = (description: string) => ({ description, type: "boolean" });
 const int = (description: string) => ({ description, type: "integer", minimum: 0 });
 
@@ -23,7 +25,7 @@ export const sipTrunksFragment: FileFragment = {
       required: ["label"],
       properties: {
         label: { description: "User-defined name of the trunk: its identity, unique in this file.", "x-since": "0.1.0", examples: ["acme-pbx"], type: "string", minLength: 1 },
-        id: { description: "Wavix ID of the trunk: pins one when two share the label, or renames it.", "x-since": "0.1.0", examples: [144], type: "integer", minimum: 1 },
+        id: { description: "Wavix ID of the trunk: pins one when two share the label, or renames it.", "x-since": "0.1.0", examples: [144], type: "integer", minimum: 1, maximum: INT32_MAX },
         password_env: {
           description:
             "Name of the environment variable holding the trunk's password (never the password). Needed to create the trunk and to rotate its password (`--rotate-password LABEL`); the API never returns it, so plans cannot compare it.",

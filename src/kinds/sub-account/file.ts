@@ -6,6 +6,7 @@ import type { DesiredSubAccount } from "./types";
 import { quoteName } from "../../kit/file/messages";
 import { formatPath, type PathSegment } from "../../kit/file/yaml-nodes";
 import type { FileForm } from "../../kit/contract";
+import { nfcProblem } from "../../kit/identity";
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -29,20 +30,6 @@ export function subAccountFileObject(sa: Omit<DesiredSubAccount, "path" | "pos">
   return o;
 }
 
-const hex = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
-
-/** Where a name leaves NFC: the first character with its combining marks that NFC writes otherwise. */
-function nfcWhere(name: string): string {
-  const chars = [...name];
-  for (let i = 0; i < chars.length; i++) {
-    let j = i + 1;
-    while (j < chars.length && /\p{M}/u.test(chars[j])) j++;
-    const run = chars.slice(i, j).join("");
-    if (run.normalize("NFC") !== run) return `${[...run].map(hex).join(" ")} where NFC has ${[...run.normalize("NFC")].map(hex).join(" ")}`;
-  }
-  return "a sequence NFC writes otherwise";
-}
-
 /** The official create request's `maxLength` for a sub-account name. */
 export const MAX_NAME = 255;
 
@@ -63,10 +50,7 @@ export const subAccountFileForm: FileForm<DesiredSubAccount[]> = {
         // The API stores names in Unicode NFC (issue #22): a name in another form would come back
         // different, never match by name, and be created again on every run (and sub-accounts
         // cannot be deleted).
-        report({
-          segments: ["sub_accounts", i, "name"],
-          message: `sub-account name ${quoteName(sa.name)} is not in Unicode NFC form (${nfcWhere(sa.name)}): the API stores names in NFC, so it would never match by name again; write it in NFC`,
-        });
+        report({ segments: ["sub_accounts", i, "name"], message: nfcProblem(sa.name, `sub-account name ${quoteName(sa.name)}`)! });
         return;
       }
       if (typeof sa.name === "string" && [...sa.name].length > MAX_NAME) {

@@ -5,13 +5,14 @@
  * whole record and reverts omitted fields to defaults, so every PUT sends the merge of the current
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
-import { matchByIdentity } from "../../kit/identity";
+import { matchByIdentity, sameName } from "../../kit/identity";
 import type { WavixClient } from "../../client";
 import { isWavixApiError, readAll } from "../../client";
 import type { SubAccount, SubAccountReplace } from "../../client/types";
 import type { DesiredSubAccount } from "./types";
 import type { FieldDiff } from "../../kit/change/diff";
 import { notFoundToUndefined } from "../../client/not-found";
+import { sameUrl } from "../../util/url";
 
 /** Desired settings of one sub-account: a field that is undefined is not managed. */
 export interface SubAccountSettings {
@@ -48,10 +49,10 @@ export function diffSubAccount(desired: SubAccountSettings, current: SubAccount)
     out.push({ path: "status", before: current.status, after: desired.status });
   }
   const cur = current.default_destinations ?? {};
-  if (desired.sms_endpoint !== undefined && desired.sms_endpoint !== endpointOrNull(cur.sms_endpoint)) {
+  if (desired.sms_endpoint !== undefined && !sameUrl(desired.sms_endpoint, endpointOrNull(cur.sms_endpoint))) {
     out.push({ path: "default_destinations.sms_endpoint", before: endpointOrNull(cur.sms_endpoint), after: desired.sms_endpoint });
   }
-  if (desired.dlr_endpoint !== undefined && desired.dlr_endpoint !== endpointOrNull(cur.dlr_endpoint)) {
+  if (desired.dlr_endpoint !== undefined && !sameUrl(desired.dlr_endpoint, endpointOrNull(cur.dlr_endpoint))) {
     out.push({ path: "default_destinations.dlr_endpoint", before: endpointOrNull(cur.dlr_endpoint), after: desired.dlr_endpoint });
   }
   return out;
@@ -154,7 +155,7 @@ export async function ensureSubAccount(client: WavixClient, desired: SubAccountS
  * must be reported loudly for a person to fix).
  */
 export function twinMessage(name: string, all: readonly SubAccount[]): string | undefined {
-  const ids = all.filter((s) => s.name === name).map((s) => s.id);
+  const ids = all.filter((s) => sameName(s.name, name)).map((s) => s.id);
   if (ids.length === 1) return undefined;
   if (ids.length === 0) return `sub-account "${name}" was created but is not in the listing read after the run`;
   return (
@@ -171,14 +172,14 @@ export function twinMessage(name: string, all: readonly SubAccount[]): string | 
  * else the message, which says what a person must do (a re-run cannot help).
  */
 export async function createdCheck(client: WavixClient, name: string, createdId: number, all: readonly SubAccount[]): Promise<string | undefined> {
-  const named = all.filter((s) => s.name === name);
+  const named = all.filter((s) => sameName(s.name, name));
   if (named.length > 1 || (named.length === 1 && named[0].id !== createdId)) return twinMessage(name, all);
   if (named.length === 1) return undefined;
   const listed = all.find((s) => s.id === createdId);
   const found = listed ?? (await notFoundToUndefined(client.getSubAccount(createdId)));
   const pin = `Sub-accounts cannot be deleted, and a re-run would create another: pin this one with \`id: ${createdId}\` in the file`;
   if (found === undefined) return `sub-account "${name}" was created (id ${createdId}), but the API no longer finds it; check the account before re-running`;
-  if (found.name !== name) {
+  if (!sameName(found.name, name)) {
     return `sub-account "${name}" was created (id ${createdId}), but the API keeps its name as ${JSON.stringify(found.name)}, so it will never match by name. ${pin} and write its name as the API keeps it`;
   }
   return `sub-account "${name}" was created (id ${createdId}), but the listing read after the run does not show it (the listing ended early). ${pin}`;
@@ -245,7 +246,7 @@ export async function createSubAccount(
       const delays = err.status === 0 ? [0, ...settle] : [0];
       for (const ms of delays) {
         if (ms > 0) await pause(ms);
-        const now = (await listAllSubAccounts(client)).filter((s) => s.name === desired.name);
+        const now = (await listAllSubAccounts(client)).filter((s) => sameName(s.name, desired.name));
         if (now.length > 0) {
           created = now[0];
           reconciled = true;
@@ -344,8 +345,8 @@ function sameRecord(body: SubAccountReplace, record: SubAccount): boolean {
   return (
     body.name === record.name &&
     (body.status ?? "enabled") === record.status &&
-    endpointOrNull(body.default_destinations?.sms_endpoint) === endpointOrNull(dd.sms_endpoint) &&
-    endpointOrNull(body.default_destinations?.dlr_endpoint) === endpointOrNull(dd.dlr_endpoint)
+    sameUrl(endpointOrNull(body.default_destinations?.sms_endpoint), endpointOrNull(dd.sms_endpoint)) &&
+    sameUrl(endpointOrNull(body.default_destinations?.dlr_endpoint), endpointOrNull(dd.dlr_endpoint))
   );
 }
 

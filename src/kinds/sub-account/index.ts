@@ -9,6 +9,7 @@ import { subAccountList, SUB_ACCOUNT_LIST } from "./public";
 import type { ConfirmContext, Kind, KindPlan, Write } from "../../kit/contract";
 import type { ChangeResult } from "../../kit/change/types";
 import { reportedResult } from "../../kit/contract";
+import { sameName } from "../../kit/identity";
 import {
   createDiff,
   createSubAccount,
@@ -101,7 +102,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
         current = matchSubAccount(want, subs);
       } catch (err) {
         out.problems.push({ key: d.name, message: ctx.describe(err) });
-        for (const s of subs) if (s.name === d.name) claimed.add(s.id);
+        for (const s of subs) if (sameName(s.name, d.name)) claimed.add(s.id);
         continue;
       }
       if (!current && want.id !== undefined) {

@@ -12,6 +12,7 @@ import { actionOf, httpUrl, oneOf, record, shown, SavedDataError, text, textOrNu
 import { endpointOrNull, listAllSubAccounts, type SubAccountSettings } from "./handler";
 import type { SubAccountOp } from "./op";
 import type { DesiredSubAccount } from "./types";
+import { sameName } from "../../kit/identity";
 
 /** What a plan read of a sub-account and a saved plan keeps: no `api_key`, endpoints normalised. */
 interface SubAccountRead {
@@ -107,7 +108,7 @@ export const subAccountSaved: SavedPlanSupport<SubAccountOp, DesiredSubAccount[]
     // The listing, when a create needs it anyway: it answers for every op at once.
     const all = creates.length > 0 ? await listAllSubAccounts(ctx.client) : undefined;
     for (const op of creates) {
-      const named = all!.filter((s) => s.name === op.desired.name);
+      const named = all!.filter((s) => sameName(s.name, op.desired.name));
       if (named.length > 0) {
         out.push({ key: op.key, message: `no sub-account had this name when planned; now ${named.map((s) => `id ${s.id}`).join(", ")} ${named.length === 1 ? "has" : "have"} it` });
       }

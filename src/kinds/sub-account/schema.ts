@@ -34,7 +34,8 @@ export const subAccountsFragment: FileFragment = {
           "x-since": "0.1.0",
           "examples": [2001],
           "type": "integer",
-          "minimum": 1
+          "minimum": 1,
+          "maximum": 2147483647
         },
         "status": {
           "description": "`enabled` or `disabled`.",

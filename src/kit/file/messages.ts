@@ -156,6 +156,8 @@ export function valueErrorMessage(err: ErrorObject, field: string | undefined, s
     case "minimum":
       return `${name} must be at least ${String(err.params.limit)}, got ${quote(data)}`;
     case "maximum":
+      // A number past 2^53 was already rounded when read: quoting it would name another number.
+      if (typeof data === "number" && Number.isInteger(data) && !Number.isSafeInteger(data)) return `${name} must be at most ${String(err.params.limit)}: the number written is too large to be read exactly`;
       return `${name} must be at most ${String(err.params.limit)}, got ${quote(data)}`;
     case "minLength":
       return `${name} must not be empty`;
