@@ -21,8 +21,8 @@ export function isLoopbackHost(hostname: string): boolean {
   return false;
 }
 
-/** Validated base URL without a trailing slash. */
-export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+/** Validated base URL without a trailing slash. `apiKeyName` says where the key goes instead of the URL. */
+export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, apiKeyName = "WAVIX_API_KEY"): string {
   const raw = (explicit ?? env.WAVIX_BASE_URL ?? "").trim() || DEFAULT_BASE_URL;
   let url: URL;
   try {
@@ -32,7 +32,7 @@ export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.Process
   }
   const shown = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
   if (url.username || url.password) {
-    throw new InsecureBaseUrlError(shown, "credentials in the URL are not allowed (the key goes in WAVIX_API_KEY)");
+    throw new InsecureBaseUrlError(shown, `credentials in the URL are not allowed (the key goes in ${apiKeyName})`);
   }
   if (url.search || url.hash) {
     throw new InsecureBaseUrlError(shown, "a base URL takes no query or fragment");

@@ -10,6 +10,7 @@ import { WavixClient } from "../client";
 import { getBrandVettingsData, getTwoFaEventsData, type AuditClient, type BrandVettingsData, type TwoFaEventsData } from "../audit";
 import { parseDesiredState } from "../config";
 import { MISSING_KEY_HINT } from "./provider-impl";
+import { driftNotes } from "../kit/provider/session";
 
 export type { BrandVettingsData, TwoFaEventsData } from "../audit";
 
@@ -58,8 +59,9 @@ export interface GetBrandVettingsOutputArgs {
 function defaultClient(): WavixClient {
   const apiKey = sdk.getConfig("wavix:apiKey") || undefined;
   const baseUrl = sdk.getConfig("wavix:baseUrl") || undefined;
-  // Contract drift is shown as a Pulumi warning, not dropped.
-  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: (m) => void sdk.warn(m) });
+  // Contract drift is shown as a Pulumi warning by the CLI's rule (quiet unless WAVIX_SYNC_VERBOSE).
+  const apiKeyName = apiKey !== undefined ? "wavix:apiKey" : "WAVIX_API_KEY (wavix:apiKey is not set)";
+  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, apiKeyName, onWarning: driftNotes((m) => void sdk.warn(m)) });
 }
 
 /** Brands per page when listing them all: the API's maximum, so an account costs few pages. */

@@ -63,6 +63,10 @@ export class PhoneNumber extends WavixDynamicResource {
   declare public readonly onDelete: pulumi.Output<"retain" | "release" | undefined>;
   /** The number's Wavix ID. */
   declare public readonly wavixId: pulumi.Output<number>;
+  /** Always true: a number is never bought, only adopted (a delete releases it only with `onDelete: "release"`). */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account whose key manages the number, recorded with `onDelete: "release"` (a release first checks it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
     // Every declared output gets a property, even when its input is omitted (undefined is not sent).
@@ -78,7 +82,7 @@ export class PhoneNumber extends WavixDynamicResource {
       onDelete: undefined,
       wavixId: undefined,
     };
-    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
+    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined, adopted: undefined, accountId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
   }
 }
 

@@ -113,7 +113,12 @@ export function currentValue(t: SipTrunk, k: TrunkSettingKey): unknown {
   }
 }
 
-function sameValue(k: TrunkSettingKey, want: unknown, have: unknown): boolean {
+/**
+ * Whether a managed field's desired value and a value the account holds (normalised by
+ * {@link currentValue}) are the same as the API means them: money as decimals, IP lists as sets.
+ * The Pulumi provider's diff and refresh use it too, so neither path diffs where the other does not.
+ */
+export function sameTrunkValue(k: TrunkSettingKey, want: unknown, have: unknown): boolean {
   if (k === "max_call_cost") return sameMoney(want as string, have as string | null);
   if (k === "allowed_ips") return JSON.stringify(want) === JSON.stringify(have);
   return want === have;
@@ -127,7 +132,7 @@ export function diffTrunk(desired: TrunkSettings, current: SipTrunk): FieldDiff[
     const want = desired[k];
     if (want === undefined) continue;
     const have = currentValue(current, k);
-    if (!sameValue(k, want, have)) out.push({ path: k, before: have, after: want });
+    if (!sameTrunkValue(k, want, have)) out.push({ path: k, before: have, after: want });
   }
   return out;
 }
