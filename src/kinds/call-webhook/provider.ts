@@ -11,7 +11,7 @@ import type { CallWebhookInputs, CallWebhookOutputs } from "./types";
 import { UNKNOWN, compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf } from "../../kit/provider/guards";
 import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "./handler";
 
 function isEventType(v: unknown): v is CallWebhookEventType {
@@ -92,7 +92,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
     if (!isEventType(id)) return;
     checkEventType(id, props);
     const what = `CallWebhook ${id}`;
-    if (ctx.keptForReplacement("CallWebhook", id, what, "deleted")) return;
+    if (keptByReplacement(ctx, "CallWebhook", id, what, "deleted", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, what, props as unknown as Props, "deleted")) return;
     await checkAccount(ctx, what, props as unknown as Props, "deleted");
     const client = ctx.masterClient();

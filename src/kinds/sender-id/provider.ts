@@ -11,7 +11,7 @@ import type { DesiredSenderId, SenderIdInputs, SenderIdOutputs, SenderIdPart } f
 import { UNKNOWN, compact, has, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { createSenderId, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 
 const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace", "onDelete"];
@@ -156,7 +156,7 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
 
   async delete(ctx, id, props) {
     const what = `${named(props.senderId ?? id)} (id ${id})`;
-    if (ctx.keptForReplacement("SenderId", id, `SenderId ${props.senderId ?? id}`, "deleted")) return;
+    if (keptByReplacement(ctx, "SenderId", id, `SenderId ${props.senderId ?? id}`, "deleted", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, what, props as unknown as Props, "deleted")) return;
     await checkAccount(ctx, what, props as unknown as Props, "deleted");
     const client = ctx.masterClient();

@@ -13,7 +13,7 @@ import type { DesiredSipTrunk, SipTrunkInputs, SipTrunkOutputs, SipTrunkPart } f
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures, type CheckFailure } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import type { FieldDiff } from "../../kit/change/diff";
 import { listAllNumbers } from "../number/public";
 import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
@@ -228,7 +228,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
   async delete(ctx, id, props) {
     const p = props as unknown as Props;
     const what = `${named(p)} (id ${id})`;
-    if (ctx.keptForReplacement("SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted")) return;
+    if (keptByReplacement(ctx, "SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted", p)) return;
     if (leavesOnDelete(ctx, what, p, "deleted")) return;
     await checkAccount(ctx, what, p, "deleted");
     const client = ctx.masterClient();

@@ -8,7 +8,7 @@ import type { DesiredSubAccount, SubAccountInputs, SubAccountOutputs, SubAccount
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, listAllSubAccounts, matchSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
 
 const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations", "onDelete"];
@@ -200,7 +200,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
   async delete(ctx, id, props) {
     // The API has no delete: deleting a sub-account disables it (docs/CONTRACT.md part 4).
     const what = `${named(props)} (id ${id})`;
-    if (ctx.keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`, "disabled")) return;
+    if (keptByReplacement(ctx, "SubAccount", id, `SubAccount "${String(props.name)}"`, "disabled", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, what, props as unknown as Props, "disabled")) return;
     await checkAccount(ctx, what, props as unknown as Props, "disabled");
     const client = ctx.masterClient();

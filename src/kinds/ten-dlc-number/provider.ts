@@ -10,7 +10,7 @@ import type { TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs, TenDlcNum
 import { compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { campaignKey, linkKey, linkNumber, missingCampaignMessage, readCampaign, unlinkNumber, type CampaignRead } from "./handler";
 import { describeError } from "../../kit/change/error-text";
 
@@ -110,7 +110,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
     const p = parts(id);
     if (!p) return;
     checkIdentity(id, props as unknown as Props);
-    if (ctx.keptForReplacement("TenDlcCampaignNumber", id, named(id), "deleted")) return;
+    if (keptByReplacement(ctx, "TenDlcCampaignNumber", id, named(id), "deleted", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, named(id), props as unknown as Props, "unlinked")) return;
     await checkAccount(ctx, named(id), props as unknown as Props, "unlinked");
     const read = await readCampaign(ctx.masterClient(), p.brandId, p.campaignId);

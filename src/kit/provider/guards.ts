@@ -145,3 +145,18 @@ export function warnDestructive(ctx: ProviderContext, what: string, kind: string
   const effects = destructiveEffects(kind, action, diff);
   if (effects.length > 0) ctx.warn(`${what}: this ${action} ${effects.join("; ")}`);
 }
+
+/**
+ * `ctx.keptForReplacement`, and when the old resource was one the stack made, a second warning:
+ * the engine creates a replacement (`up --replace`, `state taint`) without telling the provider what
+ * it replaces (pulumi/pulumi pkg/resource/deploy/step_generator.go: no Diff, no old inputs for a
+ * targeted replace), so the replacement's create found the object in place and recorded it as
+ * adopted; from then on a delete leaves it unless the resource says `onDelete: "delete"`.
+ */
+export function keptByReplacement(ctx: ProviderContext, type: string, id: string, what: string, not: "released" | "disabled" | "deleted", props: Props): boolean {
+  if (!ctx.keptForReplacement(type, id, what, not)) return false;
+  if (props.adopted === false && props.onDelete !== "delete" && props.onDelete !== "retain") {
+    ctx.warn(`${what}: its replacement found it in place and records it as adopted: a later delete leaves it as it is unless the resource says onDelete: "delete"`);
+  }
+  return true;
+}
