@@ -86,7 +86,7 @@ function validateArgs(fn: string, audit: Record<string, unknown>, paths: (p: str
   const result = parseDesiredState(JSON.stringify({ version: 1, audit }), fn);
   if (result.ok) return;
   const lines = result.problems.map((p) => `${paths(p.path.replace(/^audit\.[a-z_]+\.?/, ""))}: ${p.message}`);
-  throw new Error(`${fn}: ${lines.length} invalid argument(s):\n${lines.join("\n")}`);
+  throw new sdk.RunError(`${fn}: ${lines.length} invalid argument(s):\n${lines.join("\n")}`);
 }
 
 const camel = (p: string): string => p.replace(/_([a-z])/g, (_m, c: string) => c.toUpperCase());

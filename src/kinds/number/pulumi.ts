@@ -4,6 +4,7 @@
  * and the stack outputs it gives (Wavix ids).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "../../kit/pulumi/sdk";
 import { RESOURCE_MODULE } from "../../kit/pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
 import type { TransportCode } from "../../client/types";
@@ -109,7 +110,7 @@ export function phoneNumberArgs(d: DesiredNumber, trunkOf: (label: string) => Tr
       if (x.trunk !== undefined) {
         // A declared trunk by label: its outputs, so the number is written after the trunk exists.
         const t = trunkOf(x.trunk);
-        if (!t) throw new Error(`number ${d.number}: SIP trunk "${x.trunk}" is not declared in sip_trunks`);
+        if (!t) throw new sdk.RunError(`number ${d.number}: SIP trunk "${x.trunk}" is not declared in sip_trunks`);
         return { destination: t.login, transport: x.transport, priority: x.priority, trunkId: t.trunkId };
       }
       return x.transport === 5 && x.trunk_id !== null
@@ -132,7 +133,7 @@ function tenantSubAccountId(n: DesiredNumber, subAccounts: Readonly<Record<strin
   if (t.id !== undefined) return t.id;
   const resource = t.name !== undefined ? (subAccounts?.[t.name] as { subAccountId?: pulumi.Output<number> } | undefined) : undefined;
   if (resource?.subAccountId) return resource.subAccountId;
-  throw new Error(
+  throw new sdk.RunError(
     `number ${n.number}: sub_account ${JSON.stringify(t.name)} is not declared in the file's sub_accounts; ` +
       "under Pulumi a tenant's number needs its sub-account's id: declare the sub-account, or write its id (sub_account: <id>)",
   );
