@@ -26,9 +26,9 @@ export function isLoopbackHost(hostname: string): boolean {
  * client's paths carry their version (`/v1/numbers`, `/v3/messages/sender-ids`), so
  * `https://api.wavix.com/v1` (as the API's documents write the server) is taken as
  * `https://api.wavix.com`, never `/v1/v1/...` (issue #27). A proxy's own prefix stays
- * (`https://gw.example/wavix`).
+ * (`https://gw.example/wavix`). `apiKeyName` says where the key goes instead of the URL.
  */
-export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.ProcessEnv = process.env, apiKeyName = "WAVIX_API_KEY"): string {
   const raw = (explicit ?? env.WAVIX_BASE_URL ?? "").trim() || DEFAULT_BASE_URL;
   let url: URL;
   try {
@@ -38,7 +38,7 @@ export function resolveBaseUrl(explicit: string | undefined, env: NodeJS.Process
   }
   const shown = `${url.protocol}//${url.host}${url.pathname === "/" ? "" : url.pathname}`;
   if (url.username || url.password) {
-    throw new InsecureBaseUrlError(shown, "credentials in the URL are not allowed (the key goes in WAVIX_API_KEY)");
+    throw new InsecureBaseUrlError(shown, `credentials in the URL are not allowed (the key goes in ${apiKeyName})`);
   }
   if (url.search || url.hash) {
     throw new InsecureBaseUrlError(shown, "a base URL takes no query or fragment");

@@ -141,6 +141,12 @@ export interface WavixClientOptions {
    * @default "set WAVIX_API_KEY (or pass apiKey to the client)"
    */
   missingApiKeyHint?: string;
+  /**
+   * What the key is called where the user set it, named in the errors that point at the key (401,
+   * a base URL holding credentials): the Pulumi providers name `wavix:apiKey`.
+   * @default "WAVIX_API_KEY"
+   */
+  apiKeyName?: string;
 }
 
 export interface ListNumbersParams {
@@ -263,7 +269,8 @@ export class WavixClient {
     const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     if (!(maxResponseBytes > 0)) throw new RangeError(`maxResponseBytes must be positive, got ${maxResponseBytes}`);
     this.#maxPages = maxPages;
-    this.baseUrl = resolveBaseUrl(options.baseUrl);
+    const apiKeyName = options.apiKeyName ?? "WAVIX_API_KEY";
+    this.baseUrl = resolveBaseUrl(options.baseUrl, process.env, apiKeyName);
     this.#options = { ...options };
     this.#config = {
       baseUrl: this.baseUrl,
@@ -275,6 +282,7 @@ export class WavixClient {
       maxResponseBytes,
       onRetry: options.onRetry ?? (() => undefined),
       onWarning: options.onWarning ?? (() => undefined),
+      apiKeyName,
       shared: createSharedTransport(options.concurrency ?? 8, options.requestsPerSecond ?? Infinity, options.pacing),
     };
   }

@@ -107,6 +107,8 @@ export interface TransportConfig {
   maxResponseBytes: number;
   onRetry: (notice: RetryNotice) => void;
   onWarning: (message: string, info?: WarningInfo) => void;
+  /** What the key is called where the user set it (`WAVIX_API_KEY`, `wavix:apiKey`), for a 401. */
+  apiKeyName: string;
   shared: SharedTransport;
 }
 
@@ -451,7 +453,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs:
     }
     return body as T;
   }
-  throw new AttemptFailure(mapStatus(spec, status, redact(body, secretsOf(config)), base, retryAfterMs), retryAfterMs);
+  throw new AttemptFailure(mapStatus(spec, status, redact(body, secretsOf(config)), base, retryAfterMs, config.apiKeyName), retryAfterMs);
 }
 
 /**
@@ -546,12 +548,13 @@ function mapStatus(
   body: unknown,
   base: WavixApiErrorInit,
   retryAfterMs: number | undefined,
+  apiKeyName: string,
 ): WavixApiError {
   const init: WavixApiErrorInit = { ...base, body };
   const message = apiMessage(body);
   const suffix = message ? `: ${message}` : "";
   if (status === 401) {
-    return new UnauthorizedError(`unauthorized (401)${suffix}; check WAVIX_API_KEY`, init);
+    return new UnauthorizedError(`unauthorized (401)${suffix}; check ${apiKeyName}`, init);
   }
   if (status === 403) {
     const named = message?.match(SCOPE_IN_TEXT)?.[1];

@@ -29,6 +29,7 @@ import {
   type VettingResult,
 } from "../audit";
 import { MISSING_KEY_HINT } from "./provider-impl";
+import { driftNotes } from "../kit/provider/session";
 
 export type { GetBrandVettingsArgs, GetTwoFaEventsArgs, TwoFaServiceWindowArgs } from "../audit";
 
@@ -166,8 +167,9 @@ export function withDeprecatedAliases<T>(value: T): T {
 function defaultClient(): WavixClient {
   const apiKey = sdk.getConfig("wavix:apiKey") || undefined;
   const baseUrl = sdk.getConfig("wavix:baseUrl") || undefined;
-  // Contract drift is shown as a Pulumi warning, not dropped.
-  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, onWarning: (m) => void sdk.warn(m) });
+  // Contract drift is shown as a Pulumi warning by the CLI's rule (quiet unless WAVIX_SYNC_VERBOSE).
+  const apiKeyName = apiKey !== undefined ? "wavix:apiKey" : "WAVIX_API_KEY (wavix:apiKey is not set)";
+  return new WavixClient({ apiKey, baseUrl, missingApiKeyHint: MISSING_KEY_HINT, apiKeyName, onWarning: driftNotes((m) => void sdk.warn(m)) });
 }
 
 /** `wavix:accountId` of the stack, when set (a whole number; anything else is refused). */
@@ -175,7 +177,7 @@ function stackAccountId(): number | undefined {
   const text = sdk.getConfig("wavix:accountId");
   if (text === undefined || text === "") return undefined;
   const id = Number(text);
-  if (!Number.isSafeInteger(id) || id < 1) throw new Error(`wavix:accountId must be the account's id (a whole number), got ${JSON.stringify(text)}`);
+  if (!Number.isSafeInteger(id) || id < 1) throw new sdk.RunError(`wavix:accountId must be the account's id (a whole number), got ${JSON.stringify(text)}`);
   return id;
 }
 

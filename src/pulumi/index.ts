@@ -1,7 +1,16 @@
 // Re-exports only: the `wavix-sync/pulumi` entry (docs/CONTRACT.md part 6).
 export * from "./types";
-export { RESOURCE_MODULE, SubAccount, PhoneNumber, CallWebhook } from "./resources";
-export type { SubAccountArgs, PhoneNumberArgs, DestinationArgs, CallWebhookArgs } from "./resources";
+export { RESOURCE_MODULE, SubAccount, PhoneNumber, CallWebhook, SipTrunk, SenderId, TenDlcCampaignNumber, AccountCallbacks } from "./resources";
+export type {
+  SubAccountArgs,
+  PhoneNumberArgs,
+  DestinationArgs,
+  CallWebhookArgs,
+  SipTrunkArgs,
+  SenderIdArgs,
+  TenDlcCampaignNumberArgs,
+  AccountCallbacksArgs,
+} from "./resources";
 export {
   getTwoFaEvents,
   getTwoFaEventsOutput,

@@ -114,11 +114,14 @@ function chunksOf<T>(items: readonly T[], size: number): T[][] {
   return out;
 }
 
-/** Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`. */
+/**
+ * Loads a desired-state file, or throws one Error listing every problem as `FILE:LINE:COL: message`
+ * (a `RunError`: under Pulumi's runner it is printed as that message alone, without a stack trace).
+ */
 export function loadStateOrThrow(file: string): DesiredState {
   const result = loadDesiredState(file);
   if (!result.ok) {
-    throw new Error(`${file} has ${result.problems.length} problem(s):\n${result.problems.map(formatProblem).join("\n")}`);
+    throw new sdk.RunError(`${file} has ${result.problems.length} problem(s):\n${result.problems.map(formatProblem).join("\n")}`);
   }
   return result.state;
 }
@@ -201,7 +204,7 @@ function loadForProgram(options: RunProgramOptions): DesiredState {
   // The file's account pin is the providers' `wavix:accountId` (they check it before any request).
   const pin = new sdk.Config("wavix").get("accountId");
   if (state.account_id !== undefined && pin?.trim() !== String(state.account_id)) {
-    throw new Error(
+    throw new sdk.RunError(
       pin === undefined
         ? `${file} pins account_id ${state.account_id}: set the same pin for the providers with \`pulumi config set wavix:accountId ${state.account_id}\``
         : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account`,

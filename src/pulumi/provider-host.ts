@@ -61,18 +61,60 @@ export function providerContext(): ProviderContext {
 }
 
 /**
+ * What a failed method's error carries instead of its stack. The dynamic-provider host
+ * (`@pulumi/pulumi/cmd/dynamic-provider`) prints `${err}: ${err.stack}` on its stderr for a failed
+ * check, diff, read or delete, and the engine shows that text under the stack resource — the
+ * message a second time, with a stack trace — besides the error itself, which it reports on the
+ * resource. With this marker in place of the stack, {@link quietReportedErrors} drops that print:
+ * each error is shown once, by the engine, without a stack trace.
+ */
+export const REPORTED_BY_ENGINE = "\u2063(wavix-sync: reported by the engine)";
+
+/** The error, marked as one the engine reports itself ({@link REPORTED_BY_ENGINE}). */
+function reported(err: unknown): Error {
+  const e = err instanceof Error ? err : new Error(String(err));
+  try {
+    Object.defineProperty(e, "stack", { value: REPORTED_BY_ENGINE, configurable: true, writable: true });
+  } catch {
+    // A frozen error keeps its stack: printed twice, nothing else.
+  }
+  return e;
+}
+
+/**
+ * In the dynamic-provider host process: the host's own print of an error marked
+ * {@link REPORTED_BY_ENGINE} is dropped (once per process; every other print goes through).
+ */
+export function quietReportedErrors(): void {
+  const c = console as Console & { wavixQuiet?: true };
+  if (c.wavixQuiet) return;
+  const print = console.error.bind(console);
+  console.error = (...args: unknown[]): void => {
+    if (args.length === 1 && typeof args[0] === "string" && args[0].endsWith(REPORTED_BY_ENGINE)) return;
+    print(...args);
+  };
+  c.wavixQuiet = true;
+}
+
+/** `fn`'s promise, its failure marked as one the engine reports ({@link reported}). */
+function marked<T>(fn: () => Promise<T>): Promise<T> {
+  return fn().catch((err: unknown) => Promise.reject(reported(err)));
+}
+
+/**
  * A kind's provider as a dynamic provider: the same methods, each given the host's context of the
- * moment it is called (a `configure` in between may have replaced it).
+ * moment it is called (a `configure` in between may have replaced it), each failure printed once
+ * by the engine without a stack trace ({@link REPORTED_BY_ENGINE}).
  */
 export function dynamicProvider<In, Out>(kind: KindProvider<In, Out>): pulumi.dynamic.ResourceProvider<In, Out> {
   const update = kind.update;
   return {
     configure,
-    check: (olds, news) => kind.check(session, olds, news),
-    diff: (id, olds, news) => kind.diff(session, id, olds, news),
-    create: (inputs) => kind.create(session, inputs),
-    read: (id, props) => kind.read(session, id, props),
-    ...(update ? { update: (id: string, olds: Out, news: In) => update.call(kind, session, id, olds, news) } : {}),
-    delete: (id, props) => kind.delete(session, id, props),
+    check: (olds, news) => marked(() => kind.check(session, olds, news)),
+    diff: (id, olds, news) => marked(() => kind.diff(session, id, olds, news)),
+    create: (inputs) => marked(() => kind.create(session, inputs)),
+    read: (id, props) => marked(() => kind.read(session, id, props)),
+    ...(update ? { update: (id: string, olds: Out, news: In) => marked(() => update.call(kind, session, id, olds, news)) } : {}),
+    delete: (id, props) => marked(() => kind.delete(session, id, props)),
   };
 }

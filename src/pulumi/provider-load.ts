@@ -5,7 +5,7 @@
  * long as state may hold a version-1 loader; everything behind it may change freely.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { applyConfig, dynamicProvider, providerContext } from "./provider-host";
+import { applyConfig, dynamicProvider, providerContext, quietReportedErrors } from "./provider-host";
 import { KINDS } from "../kinds";
 
 /** The dynamic provider of a type name (`PhoneNumber`): every registered kind's, by its Pulumi type. */
@@ -20,6 +20,8 @@ function load(provider: { kind: string }, req: pulumi.dynamic.ConfigureRequest):
     throw new Error(`this wavix-sync has no Pulumi provider ${JSON.stringify(provider.kind)} (state written by another version?)`);
   }
   Object.assign(provider, methods, keepingDiff(provider.kind, methods));
+  // Only ever loaded inside the dynamic-provider host: its own print of our errors goes.
+  quietReportedErrors();
   applyConfig(req);
 }
 

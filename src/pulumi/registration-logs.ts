@@ -23,7 +23,11 @@ export function quietRegistrationLogs(): void {
   const log = sdkLog as unknown as { debug: typeof sdkLog.debug & { quiet?: true } };
   if (log.debug.quiet) return;
   const debug = log.debug;
-  const quiet = Object.assign((msg: string, ...rest: unknown[]): Promise<void> => (PER_REGISTRATION.test(msg) ? Promise.resolve() : (debug as (...a: unknown[]) => Promise<void>)(msg, ...rest)), { quiet: true as const });
+  const quiet = Object.assign((msg: string, ...rest: unknown[]): Promise<void> => (PER_REGISTRATION.test(msg) ? Promise.resolve() : (debug as (...a: unknown[]) => Promise<void>)(msg, ...rest)), {
+    quiet: true as const,
+    // The redaction of src/kit/pulumi/debug-logs.ts may be under it: say so, so it is not stacked again.
+    redacting: (debug as { redacting?: true }).redacting,
+  });
   try {
     log.debug = quiet;
   } catch {

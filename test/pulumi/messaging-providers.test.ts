@@ -70,8 +70,20 @@ describe("SenderId provider", () => {
     const made = await SenderId.create!(acme);
     expect(made.id).toBe("11111111-1111-4111-8111-111111111111");
     expect(sim.log.slice(from).filter((e) => e.method !== "GET")).toEqual([]);
+    expect(made.outs).toMatchObject({ adopted: true });
     const read = await SenderId.read!(made.id, made.outs);
-    expect(read.props).toMatchObject({ senderId: "ACME", countries: ["GB"], usecase: "promo", wavixId: made.id });
+    expect(read.props).toMatchObject({ senderId: "ACME", countries: ["GB"], usecase: "promo", wavixId: made.id, adopted: true });
+    // Adopted: a delete leaves it (it would have to be approved again), unless onDelete: "delete".
+    await SenderId.delete!(made.id, made.outs!);
+    expect(sim.log.slice(from).filter((e) => e.method !== "GET")).toEqual([]);
+    expect(sim.store.messaging.senderIds.has(made.id)).toBe(true);
+  });
+
+  it("a create that would replace an existing Sender ID it did not make needs onDelete: \"delete\"", async () => {
+    const from = sim.log.length;
+    const changed = { ...acme, countries: ["FR", "GB"], replace: true };
+    await expect(SenderId.create!(changed)).rejects.toThrow(/Sender ID ACME exists \(id 11111111-1111-4111-8111-111111111111\) and differs \(countries\); this stack did not make it.*onDelete: "delete"/);
+    expect(sim.log.slice(from).filter((e) => e.method !== "GET")).toEqual([]);
   });
 
   it("diff refuses a change without replace: true, and replaces (delete first) with it", async () => {
@@ -90,7 +102,15 @@ describe("TenDlcCampaignNumber provider", () => {
     expect(made).toMatchObject({ id: "BRAND01/CAMP001/15550000002", outs: { status: "PENDING" } });
     const read = await TenDlcCampaignNumber.read!(made.id, made.outs);
     expect(read.props).toMatchObject({ number: "15550000002", status: "PENDING" });
-    await TenDlcCampaignNumber.delete!("BRAND01/CAMP001/15550000001", { brandId: "BRAND01", campaignId: "CAMP001", number: "15550000001", status: "APPROVED" });
+    expect(made.outs).toMatchObject({ adopted: false });
+    // Linked already (by the create above): another create adopts it.
+    expect((await TenDlcCampaignNumber.create!({ brandId: "BRAND01", campaignId: "CAMP001", number: "15550000002" })).outs).toMatchObject({ adopted: true });
+    // The APPROVED link existed before the stack: adopted, a delete leaves it (no request) unless onDelete: "delete".
+    const approved = { brandId: "BRAND01", campaignId: "CAMP001", number: "15550000001", status: "APPROVED", adopted: true };
+    const quiet = sim.log.length;
+    await TenDlcCampaignNumber.delete!("BRAND01/CAMP001/15550000001", approved);
+    expect(sim.log.length).toBe(quiet);
+    await TenDlcCampaignNumber.delete!("BRAND01/CAMP001/15550000001", { ...approved, onDelete: "delete" });
     expect(writes().slice(-2)).toEqual([
       "POST /v3/10dlc/brands/BRAND01/campaigns/CAMP001/numbers/15550000002",
       "DELETE /v3/10dlc/brands/BRAND01/campaigns/CAMP001/numbers/15550000001",
@@ -107,7 +127,7 @@ describe("AccountCallbacks provider", () => {
     const made = { id: created.id, outs: created.outs! };
     expect(sim.store.messaging.callbacks).toEqual({ sms_relay_url: "https://h.example/sms", dlr_relay_url: "https://h.example/dlr" });
     const read = await AccountCallbacks.read!(made.id, made.outs);
-    expect(read.props).toEqual(both);
+    expect(read.props).toEqual({ ...both, accountId: sim.store.masterId });
     expect((await AccountCallbacks.diff!(made.id, made.outs, both)).changes).toBe(false);
     const changed = { ...both, dlrRelayUrl: "https://h.example/dlr2" };
     expect((await AccountCallbacks.diff!(made.id, made.outs, changed)).changes).toBe(true);

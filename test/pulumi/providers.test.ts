@@ -212,8 +212,22 @@ describe("PhoneNumber", () => {
 
   it("manages a sub-account's number with that sub-account's key, never stored", async () => {
     const pn = driver("PhoneNumber");
-    // 15551230007 belongs to sub-account 2001: the master key does not see it.
-    await expect(pn.create({ number: "15551230007", callRecordingEnabled: true })).rejects.toThrow(/not owned/);
+    // 15551230007 belongs to sub-account 2001: the master key does not see it, and the error names
+    // that sub-account and what to write, as the CLI does (never "buy it first").
+    const from = sim.log.length;
+    const err = await pn.create({ number: "15551230007", callRecordingEnabled: true }).then(
+      () => new Error("created"),
+      (e: Error) => e,
+    );
+    expect(err.message).toMatch(
+      /PhoneNumber 15551230007: the number belongs to sub-account "Acme Support" \(id 2001\), not to the account itself: set subAccountId: 2001 on the resource \(in the file: sub_account: "Acme Support"\)/,
+    );
+    expect(err.message).not.toMatch(/buy it first/);
+    expect(writesSince(from)).toEqual([]);
+    // Declared under another sub-account than the one that has it: named too.
+    await expect(pn.create({ number: "15551230007", subAccountId: 2002 })).rejects.toThrow(/belongs to sub-account "Acme Support" \(id 2001\), not to sub-account 2002: set subAccountId: 2001/);
+    // Owned by nobody here: the plain message stands.
+    await expect(pn.create({ number: "19995550001" })).rejects.toThrow(/PhoneNumber 19995550001: number 19995550001 is not owned by the account itself \(wavix-sync never buys numbers; buy it first\)/);
     const { inputs } = await pn.check({}, { number: "15551230007", subAccountId: 2001, callRecordingEnabled: true });
     const created = await pn.create(inputs);
     expect(created.id).toBe("4007");
@@ -305,8 +319,16 @@ describe("CallWebhook", () => {
     const read = await cw.read("on-call", news);
     expect(read.inputs && stripProvider(read.inputs)).toEqual(news);
 
+    expect(created.properties).toMatchObject({ adopted: false, accountId: 1000 });
+
+    // State that does not say whether the stack set it (an earlier version's): left as it is.
     await nextDeployment();
+    const quiet = sim.log.length;
     await driver("CallWebhook").delete("on-call", news);
+    expect(hooks().get("on-call")).toBe("https://hooks.acme.example/v2");
+    expect(sim.log.length).toBe(quiet);
+    // The stack set it: deleted.
+    await driver("CallWebhook").delete("on-call", { ...news, adopted: false, accountId: 1000 });
     expect(hooks().has("on-call")).toBe(false);
     expect((await driver("CallWebhook").read("on-call", news)).id).toBe("");
   });

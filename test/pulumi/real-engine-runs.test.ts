@@ -4,7 +4,7 @@
  * end then `up`; an alias (a sub-account pinned by id after it was declared by name) over three
  * `up`s; `refresh --parallel 64`; the CLI killed (SIGKILL) mid-`up`, then `up`.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateAccount, startSimulator, type Simulator } from "../../src/simulator";
@@ -133,9 +133,29 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine across failur
     if (/failed to load checkpoint|could not deserialize|unexpected end of JSON/.test(locked?.message ?? "")) {
       // The kill landed while the engine wrote its checkpoint (seen in CI: "failed to load
       // checkpoint: EOF"): restore the copy the file backend keeps beside it, as a user would.
-      const checkpoint = path.join(project.dir, ".state", ".pulumi", "stacks", "wavix-sync", "dev.json");
-      copyFileSync(`${checkpoint}.bak`, checkpoint);
-      process.stdout.write("real engine after SIGKILL: checkpoint unreadable, restored from dev.json.bak\n");
+      // Seen in CI too: the .bak torn as well (both written by the killed run). Then the newest
+      // readable checkpoint of the stack's history, as `pulumi stack import` of it would.
+      const state = path.join(project.dir, ".state", ".pulumi");
+      const checkpoint = path.join(state, "stacks", "wavix-sync", "dev.json");
+      const historyDir = path.join(state, "history", "wavix-sync", "dev");
+      const history = existsSync(historyDir)
+        ? readdirSync(historyDir)
+            .filter((f) => f.endsWith(".checkpoint.json"))
+            .sort()
+            .reverse()
+            .map((f) => path.join(historyDir, f))
+        : [];
+      const readable = (file: string) => {
+        try {
+          return existsSync(file) && typeof (JSON.parse(readFileSync(file, "utf8")) as { checkpoint?: unknown }).checkpoint === "object";
+        } catch {
+          return false;
+        }
+      };
+      const good = [`${checkpoint}.bak`, ...history].find(readable);
+      if (good === undefined) throw new Error(`no readable checkpoint after SIGKILL: ${[`${checkpoint}.bak`, ...history].join(", ")}`);
+      copyFileSync(good, checkpoint);
+      process.stdout.write(`real engine after SIGKILL: checkpoint unreadable, restored from ${path.relative(state, good)}\n`);
       locked = await project.stack.up({ parallel: 8 }).then(() => undefined, (e: Error) => e);
     }
     expect(locked?.message ?? "").toMatch(/the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`/);

@@ -5,12 +5,14 @@
  * (`PUT /v1/profile` carrying the whole profile from a fresh read and both callbacks, handler.ts:
  * the PUT may replace the profile); `read` cannot see them and gives state back
  * unchanged (a refresh never shows a diff); deleting the resource leaves the account as it is.
+ * The outputs record the account (`accountId`): an update to another account's profile is refused.
  */
 import type { AccountCallbacksInputs, AccountCallbacksOutputs, AccountCallbacksPart } from "./types";
 import { compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { writeCallbacks } from "./handler";
+import { checkAccount } from "../../kit/provider/guards";
 
 const KEYS = ["smsRelayUrl", "dlrRelayUrl"];
 const CAMEL: Record<string, string> = { sms_relay_url: "smsRelayUrl", dlr_relay_url: "dlrRelayUrl" };
@@ -37,23 +39,26 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
 
   async diff(ctx, _id, olds, news) {
     const changed = KEYS.some((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
-    return { changes: changed, replaces: [], stables: [], deleteBeforeReplace: false };
+    return { changes: changed, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
     await send(ctx, inputs);
-    return { id: ID, outs: { ...inputs } };
+    const accountId = await ctx.account();
+    return { id: ID, outs: compact({ ...inputs, accountId }) };
   },
 
   // The API cannot show them: what state holds is what was last sent.
   async read(ctx, id, props) {
     const state = { ...(props ?? {}) } as AccountCallbacksOutputs;
-    return { id, props: state, inputs: state };
+    const { accountId: _a, ...inputs } = state;
+    return { id, props: state, inputs };
   },
 
-  async update(ctx, _id, _olds, news) {
+  async update(ctx, _id, olds, news) {
+    await checkAccount(ctx, "AccountCallbacks", olds as unknown as Props, "updated");
     await send(ctx, news);
-    return { outs: { ...news } };
+    return { outs: compact({ ...news, accountId: olds.accountId }) };
   },
 
   async delete(ctx) {

@@ -17,9 +17,11 @@ export interface AccountCallbacksArgs {
 export class AccountCallbacks extends WavixDynamicResource {
   declare public readonly smsRelayUrl: pulumi.Output<string | undefined>;
   declare public readonly dlrRelayUrl: pulumi.Output<string | undefined>;
+  /** The account the callbacks were sent to (an update first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: AccountCallbacksArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(shimFor("AccountCallbacks"), name, { smsRelayUrl: undefined, dlrRelayUrl: undefined, ...args }, opts, RESOURCE_MODULE, "AccountCallbacks");
+    super(shimFor("AccountCallbacks"), name, { smsRelayUrl: undefined, dlrRelayUrl: undefined, ...args, accountId: undefined }, opts, RESOURCE_MODULE, "AccountCallbacks");
   }
 }
 

@@ -26,4 +26,7 @@ export interface AccountCallbacksInputs {
   dlrRelayUrl?: string;
 }
 
-export type AccountCallbacksOutputs = AccountCallbacksInputs;
+export interface AccountCallbacksOutputs extends AccountCallbacksInputs {
+  /** The account the callbacks were sent to: an update first checks the stack's key still belongs to it. */
+  accountId?: number;
+}

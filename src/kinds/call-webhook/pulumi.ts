@@ -17,15 +17,27 @@ export interface CallWebhookArgs {
   eventType: pulumi.Input<CallWebhookEventType>;
   /** http(s) URL Wavix calls. */
   url: pulumi.Input<string>;
+  /**
+   * What deleting the resource does: `"delete"` deletes it even when this stack adopted it (it existed
+   * before the stack's create); `"retain"` never deletes it. Not given: a webhook the stack set is deleted, one it adopted is left as it is.
+   */
+  onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
-/** The account's call webhook for one event type; deleting the resource deletes the webhook. */
+/**
+ * The account's call webhook for one event type; deleting the resource deletes a webhook the stack
+ * set (or any, with `onDelete: "delete"`), and leaves one it adopted as it is.
+ */
 export class CallWebhook extends WavixDynamicResource {
   declare public readonly eventType: pulumi.Output<CallWebhookEventType>;
   declare public readonly url: pulumi.Output<string>;
+  /** True when the create found the webhook in place and adopted it; false when it made it. */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account the webhook belongs to (a delete first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: CallWebhookArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(shimFor("CallWebhook"), name, { ...args }, opts, RESOURCE_MODULE, "CallWebhook");
+    super(shimFor("CallWebhook"), name, { onDelete: undefined, ...args, adopted: undefined, accountId: undefined }, opts, RESOURCE_MODULE, "CallWebhook");
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { CallWebhookEventType } from "../../client/types";
 import type { OpBase } from "../../kit/contract";
+import type { OnDelete, Origin } from "../../kit/provider/guards";
 
 /** The file's `call_webhooks:`: only the event types present are managed. */
 export type DeclaredCallWebhooks = Partial<Record<CallWebhookEventType, string>>;
@@ -23,6 +24,12 @@ export type CallWebhookOp =
 export interface CallWebhookInputs {
   eventType: CallWebhookEventType;
   url: string;
+  /**
+   * What deleting the resource does: `delete` deletes the webhook even when the stack adopted it
+   * (it was set before the stack's create); `retain` never deletes it. Not given: a webhook the
+   * stack set is deleted, one it adopted is left as it is (src/kit/provider/guards.ts).
+   */
+  onDelete?: OnDelete;
 }
 
-export type CallWebhookOutputs = CallWebhookInputs;
+export interface CallWebhookOutputs extends CallWebhookInputs, Partial<Origin> {}

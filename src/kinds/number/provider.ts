@@ -1,8 +1,11 @@
 /**
  * The number kind's provider (src/kit/provider/contract.ts; served as `PhoneNumber` by
- * src/pulumi/provider-impl.ts): identity is the digits, a number is never
- * released unless `onDelete: release`, a sub-account's number is managed with that key.
+ * src/pulumi/provider-impl.ts): identity is the digits, a number is never bought (every create
+ * adopts: `adopted: true`) and never released unless `onDelete: release` (after checking the
+ * account, the id and the digits), a sub-account's number is managed with that key, and a number
+ * found under another owner is reported naming it.
  */
+import { numberEffects } from "./effects";
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
 import { canonicalDestinations } from "./destinations";
@@ -12,11 +15,16 @@ import { NumberReader } from "./reader";
 import { UNKNOWN, compact, has, hasUnknown, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
+import { checkAccount, warnDestructive } from "../../kit/provider/guards";
+import { isNotFoundError } from "../../client";
+import { findNumberOwners } from "./owners";
+import { ownerLabel, type FoundOwner } from "./tenants";
 import {
   NUMBER_FIELDS,
   changedNumberFields,
   currentSettings,
-  findOwnedNumber,
+  numberNotOwnedMessage,
+  searchNumber,
   settingsOf,
   writeNumber,
   type NumberField,
@@ -130,6 +138,37 @@ function checkDigits(id: string, stored: unknown, n: WavixNumber): void {
   if (digitsOf(n.number) !== digitsOf(stored)) throw identityMismatch("PhoneNumber", id, `number ${digitsOf(stored)}`, `number ${digitsOf(n.number)}`);
 }
 
+/**
+ * The number with these digits as the key of `subAccountId` (the master's when undefined) sees it.
+ * When it does not, who does (the account itself, or which sub-account) is named with what to
+ * write, as the CLI names it (src/kinds/number/owners.ts): never "buy it first" for a number the
+ * account already has under another owner.
+ */
+async function findOwned(ctx: ProviderContext, digits: string, subAccountId: number | undefined): Promise<WavixNumber> {
+  const client = await ctx.clientFor(subAccountId);
+  const n = await searchNumber(client, digits);
+  if (n) return n;
+  throw new Error(await notOwnedMessage(ctx, digits, subAccountId));
+}
+
+async function notOwnedMessage(ctx: ProviderContext, digits: string, subAccountId: number | undefined): Promise<string> {
+  const declared = subAccountId === undefined ? "the account itself" : `sub-account ${subAccountId}`;
+  let owner: FoundOwner | undefined;
+  try {
+    owner = (await findNumberOwners(ctx.masterClient(), [digits], undefined, { master: subAccountId !== undefined })).get(digits);
+  } catch {
+    // A hint only: the plain message stands.
+  }
+  if (owner === undefined || (owner.kind === "sub_account" && owner.account.id === subAccountId)) {
+    return `PhoneNumber ${digits}: ${numberNotOwnedMessage(digits, declared)}`;
+  }
+  const fix =
+    owner.kind === "master"
+      ? "remove subAccountId from the resource (in the file: its sub_account:)"
+      : `set subAccountId: ${owner.account.id} on the resource (in the file: sub_account: ${JSON.stringify(owner.account.name)})`;
+  return `PhoneNumber ${digits}: the number belongs to ${ownerLabel(owner)}, not to ${declared}: ${fix}; the API cannot move a number between the account and its sub-accounts`;
+}
+
 function subAccountIdOf(v: unknown): number | undefined {
   return typeof v === "number" ? v : typeof v === "string" && /^\d+$/.test(v) ? Number(v) : undefined;
 }
@@ -175,6 +214,11 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     if (n.subAccountId !== UNKNOWN && (o.subAccountId ?? null) !== (n.subAccountId ?? null)) changed.push("subAccountId");
     if ((o.onDelete ?? "retain") !== (n.onDelete ?? "retain") || has(o, "onDelete") !== has(n, "onDelete")) changed.push("onDelete");
     const changes = replaces.length > 0 || changed.length > 0;
+    if (changed.includes("destinations")) {
+      const before = Array.isArray(o.destinations) ? o.destinations : null;
+      const after = Array.isArray(known.destinations) ? known.destinations : null;
+      warnDestructive(ctx, `PhoneNumber ${digitsOf(o.number)}`, numberEffects, "update", [{ path: "destinations", before, after }]);
+    }
     return {
       changes,
       replaces,
@@ -186,43 +230,45 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
   async create(ctx, inputs) {
     const subAccountId = subAccountIdOf(inputs.subAccountId);
     const client = await ctx.clientFor(subAccountId);
-    const current = await findOwnedNumber(client, inputs.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`);
+    const current = await findOwned(ctx, inputs.number, subAccountId);
     ctx.recordTakenOver("PhoneNumber", current.id);
     const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
     numberReader(ctx, client).invalidate();
-    return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id }) };
+    return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id, adopted: true as const, ...(await releaseAccount(ctx, inputs)) }) };
   },
 
   async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
     const subAccountId = subAccountIdOf(p.subAccountId);
     const client = await ctx.clientFor(subAccountId);
+    await checkAccount(ctx, `PhoneNumber ${digitsOf(p.number)}`, p, "read");
     const n = await numberReader(ctx, client).read(Number(id));
     if (!n) return {}; // released (or moved away): no id tells the engine it is gone
     checkDigits(id, p.number, n);
     const state = phoneStateFromAccount(n, p);
-    return { id, props: { ...state, wavixId: n.id }, inputs: state as PhoneNumberOutputs };
+    return { id, props: compact({ ...state, wavixId: n.id, adopted: p.adopted === true ? (true as const) : undefined, accountId: typeof p.accountId === "number" ? p.accountId : undefined }), inputs: state as PhoneNumberOutputs };
   },
 
   async update(ctx, id, olds, news) {
     const subAccountId = subAccountIdOf(news.subAccountId);
     const client = await ctx.clientFor(subAccountId);
     // Moved to another organisation: found again by its digits with that organisation's key.
+    await checkAccount(ctx, `PhoneNumber ${digitsOf(olds.number)}`, olds as unknown as Props, "updated");
     const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
-    const current = moved
-      ? await findOwnedNumber(client, news.number, subAccountId === undefined ? undefined : `sub-account ${subAccountId}`)
-      : await client.getNumber(Number(id));
+    const current = moved ? await findOwned(ctx, news.number, subAccountId) : await gotten(ctx, client, id, news.number, subAccountId);
     if (!moved) checkDigits(id, olds.number, current);
     const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
     numberReader(ctx, client).invalidate();
     if (moved) numberReader(ctx, await ctx.clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
-    return { outs: compact({ ...news, wavixId: written.id }) };
+    const recorded = typeof olds.accountId === "number" ? { accountId: olds.accountId } : await releaseAccount(ctx, news);
+    return { outs: compact({ ...news, wavixId: written.id, adopted: true as const, ...recorded }) };
   },
 
   async delete(ctx, id, props) {
     // docs/CONTRACT.md part 4: a number is never released unless `onDelete: release`.
     if (props.onDelete !== "release") return;
     if (ctx.keptForReplacement("PhoneNumber", id, `PhoneNumber ${digitsOf(props.number)}`, "released")) return;
+    await checkAccount(ctx, `PhoneNumber ${digitsOf(props.number)} (id ${id})`, props as unknown as Props, "released");
     const client = await ctx.clientFor(subAccountIdOf(props.subAccountId));
     const current = await notFoundToUndefined(client.getNumber(Number(id)));
     if (!current) return; // already released
@@ -231,3 +277,20 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     numberReader(ctx, client).invalidate();
   },
 };
+
+/** The account recorded for a number whose delete releases it (the only delete that writes). */
+async function releaseAccount(ctx: ProviderContext, inputs: { onDelete?: string }): Promise<{ accountId?: number }> {
+  if (inputs.onDelete !== "release") return {};
+  const accountId = await ctx.account();
+  return accountId === undefined ? {} : { accountId };
+}
+
+/** The number by its id; gone from this key's view (404): who has it now is named. */
+async function gotten(ctx: ProviderContext, client: WavixClient, id: string, digits: string, subAccountId: number | undefined): Promise<WavixNumber> {
+  try {
+    return await client.getNumber(Number(id));
+  } catch (err) {
+    if (isNotFoundError(err)) throw new Error(await notOwnedMessage(ctx, digitsOf(digits), subAccountId));
+    throw err;
+  }
+}

@@ -4,6 +4,7 @@
  * and the stack outputs it gives (Wavix ids).
  */
 import type * as pulumi from "@pulumi/pulumi";
+import * as sdk from "../../kit/pulumi/sdk";
 import { RESOURCE_MODULE } from "../../kit/pulumi/module";
 import { WavixDynamicResource, shimFor } from "../../kit/pulumi/shim";
 import type { TransportCode } from "../../client/types";
@@ -63,6 +64,10 @@ export class PhoneNumber extends WavixDynamicResource {
   declare public readonly onDelete: pulumi.Output<"retain" | "release" | undefined>;
   /** The number's Wavix ID. */
   declare public readonly wavixId: pulumi.Output<number>;
+  /** Always true: a number is never bought, only adopted (a delete releases it only with `onDelete: "release"`). */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account whose key manages the number, recorded with `onDelete: "release"` (a release first checks it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: PhoneNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
     // Every declared output gets a property, even when its input is omitted (undefined is not sent).
@@ -78,7 +83,7 @@ export class PhoneNumber extends WavixDynamicResource {
       onDelete: undefined,
       wavixId: undefined,
     };
-    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
+    super(shimFor("PhoneNumber"), name, { ...outputs, ...args, wavixId: undefined, adopted: undefined, accountId: undefined }, opts, RESOURCE_MODULE, "PhoneNumber");
   }
 }
 
@@ -105,7 +110,7 @@ export function phoneNumberArgs(d: DesiredNumber, trunkOf: (label: string) => Tr
       if (x.trunk !== undefined) {
         // A declared trunk by label: its outputs, so the number is written after the trunk exists.
         const t = trunkOf(x.trunk);
-        if (!t) throw new Error(`number ${d.number}: SIP trunk "${x.trunk}" is not declared in sip_trunks`);
+        if (!t) throw new sdk.RunError(`number ${d.number}: SIP trunk "${x.trunk}" is not declared in sip_trunks`);
         return { destination: t.login, transport: x.transport, priority: x.priority, trunkId: t.trunkId };
       }
       return x.transport === 5 && x.trunk_id !== null
@@ -128,7 +133,7 @@ function tenantSubAccountId(n: DesiredNumber, subAccounts: Readonly<Record<strin
   if (t.id !== undefined) return t.id;
   const resource = t.name !== undefined ? (subAccounts?.[t.name] as { subAccountId?: pulumi.Output<number> } | undefined) : undefined;
   if (resource?.subAccountId) return resource.subAccountId;
-  throw new Error(
+  throw new sdk.RunError(
     `number ${n.number}: sub_account ${JSON.stringify(t.name)} is not declared in the file's sub_accounts; ` +
       "under Pulumi a tenant's number needs its sub-account's id: declare the sub-account, or write its id (sub_account: <id>)",
   );

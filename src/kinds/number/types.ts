@@ -123,4 +123,11 @@ export interface PhoneNumberState extends Omit<PhoneNumberInputs, "destinations"
 export interface PhoneNumberOutputs extends PhoneNumberState {
   /** The number's Wavix ID (also the resource ID, as text). */
   wavixId: number;
+  /** Always true: a number is never bought, only adopted (src/kit/provider/guards.ts). */
+  adopted?: true;
+  /**
+   * The account whose key manages the number, recorded when `onDelete` is `release` (the only
+   * delete that writes): a release first checks the stack's key still belongs to it.
+   */
+  accountId?: number;
 }

@@ -2,17 +2,21 @@
  * The Sender ID kind's provider (src/kit/provider/contract.ts; served as `SenderId` by
  * src/pulumi/provider-impl.ts): the resource id is the Sender ID's Wavix id. The API
  * has no update, so a change of any field it shows is a replacement, allowed only with
- * `replace: true` (as in the file); `monthlyVolume` and `replace` change in state only.
+ * `replace: true` (as in the file); `monthlyVolume`, `replace` and `onDelete` change in state only.
+ * A create adopts an equal Sender ID that exists; a delete leaves an adopted one as it is unless
+ * `onDelete: "delete"` (a deleted Sender ID must be approved again: src/kit/provider/guards.ts).
  */
+import { actionEffects } from "../../kit/change/effects";
 import type { SenderId as WireSenderId } from "../../client/types";
 import type { DesiredSenderId, SenderIdInputs, SenderIdOutputs, SenderIdPart } from "./types";
 import { UNKNOWN, compact, has, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
-import type { KindProvider } from "../../kit/provider/contract";
+import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdIdentity } from "./file";
 
-const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace"];
+const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace", "onDelete"];
 const SNAKE: Record<string, string> = { senderId: "sender_id", monthlyVolume: "monthly_volume" };
 const CAMEL: Record<string, string> = { sender_id: "senderId", monthly_volume: "monthlyVolume" };
 /** The fields the API shows: a change of one is a replacement. */
@@ -20,11 +24,11 @@ const REPLACING = ["senderId", "type", "countries", "usecase", "samples"];
 
 function toFileEntry(news: Props): Props {
   const entry: Props = {};
-  for (const [k, v] of Object.entries(news)) if (k !== "__provider") entry[SNAKE[k] ?? k] = v;
+  for (const [k, v] of Object.entries(news)) if (k !== "__provider" && k !== "onDelete") entry[SNAKE[k] ?? k] = v;
   return entry;
 }
 
-function fromDesired(d: DesiredSenderId): SenderIdInputs {
+function fromDesired(d: DesiredSenderId, onDelete: unknown): SenderIdInputs {
   return compact<SenderIdInputs>({
     senderId: d.sender_id,
     type: d.type,
@@ -33,6 +37,7 @@ function fromDesired(d: DesiredSenderId): SenderIdInputs {
     monthlyVolume: d.monthly_volume,
     samples: d.samples === undefined ? undefined : [...new Set(d.samples)].sort(),
     replace: d.replace,
+    onDelete: onDelete === "delete" || onDelete === "retain" ? onDelete : undefined,
   });
 }
 
@@ -47,6 +52,8 @@ function toDesired(i: SenderIdInputs): DesiredSenderId {
 const outputs = (i: SenderIdInputs, id: string): SenderIdOutputs => compact({ ...i, wavixId: id });
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+const named = (senderId: unknown): string => `SenderId ${String(senderId)}`;
 
 /** State whose id and sender ID disagree names another Sender ID. */
 function checkIdentity(id: string, stored: Props | undefined, found: WireSenderId): void {
@@ -63,25 +70,36 @@ function refusal(senderId: string, paths: string[]): Error {
   );
 }
 
+/** The account's Sender IDs, listed once per context for the hints `check` gives before creates. */
+function listedOnce(ctx: ProviderContext): Promise<WireSenderId[]> {
+  return ctx.perClient(ctx.masterClient(), "sender-ids", (c) => listAllSenderIds(c));
+}
+
 export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
-  async check(ctx, _olds, news) {
+  async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = unknownKeyFailures(raw, KEYS);
+    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw)];
     if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
     const result = ctx.checkEntry<SenderIdPart>({ sender_ids: [toFileEntry(raw)] }, "SenderId");
     if (!result.ok) {
       failures.push(...result.problems.map((p) => failureOf(p, /^sender_ids\[0\]\.?/, (path) => CAMEL[path.split(/[.[]/)[0]] ?? path.split(/[.[]/)[0])));
       return { inputs: news, failures };
     }
-    return { inputs: fromDesired(result.state.sender_ids![0]), failures: [] };
+    const inputs = fromDesired(result.state.sender_ids![0], raw.onDelete);
+    await adoptionHint(ctx, olds, inputs as unknown as Props, named(inputs.senderId), "deleted", async () => {
+      const hit = (await listedOnce(ctx)).find((s) => currentKey(s) === inputs.senderId);
+      return hit && diffSenderId(toDesired(inputs), hit).length === 0 ? `the Sender ID (id ${hit.id})` : undefined;
+    });
+    return { inputs, failures: [] };
   },
 
   async diff(ctx, _id, olds, news) {
     const replaces = REPLACING.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0 && news.replace !== true) throw refusal(news.senderId, replaces);
     const changed = replaces.length > 0 || KEYS.some((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
+    if (replaces.length > 0) warnDestructive(ctx, named(olds.senderId), actionEffects, "replace", []);
     // The same name cannot be held twice: the old one goes first.
-    return { changes: changed, replaces, stables: replaces.length === 0 ? ["senderId"] : [], deleteBeforeReplace: true };
+    return { changes: changed, replaces, stables: replaces.length === 0 ? ["senderId", "wavixId", "adopted", "accountId"] : [], deleteBeforeReplace: true };
   },
 
   async create(ctx, inputs) {
@@ -93,17 +111,26 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
       if (diff.length === 0) {
         // Adopted: it is already as declared.
         ctx.recordTakenOver("SenderId", existing.id);
-        return { id: existing.id, outs: outputs(inputs, existing.id) };
+        return { id: existing.id, outs: { ...outputs(inputs, existing.id), ...(await originOf(ctx, true)) } };
       }
       if (inputs.replace !== true) throw refusal(inputs.senderId, diff.map((f) => f.path));
+      // It exists and differs, and this stack did not make it: replacing it deletes it (and it must be
+      // approved again), which only an explicit onDelete: "delete" allows.
+      if (inputs.onDelete !== "delete") {
+        throw new Error(
+          `Sender ID ${inputs.senderId} exists (id ${existing.id}) and differs (${diff.map((f) => f.path).join(", ")}); this stack did not make it, and replacing it ` +
+            'deletes it (it must then be approved again): nothing was written. Declare it as it is, or set onDelete: "delete" to allow replacing it',
+        );
+      }
       await deleteSenderId(client, existing.id);
     }
     const { created } = await createSenderId(client, desired);
     ctx.recordTakenOver("SenderId", created.id);
-    return { id: created.id, outs: outputs(inputs, created.id) };
+    return { id: created.id, outs: { ...outputs(inputs, created.id), ...(await originOf(ctx, false)) } };
   },
 
   async read(ctx, id, props) {
+    await checkAccount(ctx, named(props?.senderId ?? id), props as unknown as Props, "read");
     const found = (await listAllSenderIds(ctx.masterClient())).find((s) => s.id === id);
     if (!found) return {};
     checkIdentity(id, props as unknown as Props, found);
@@ -118,19 +145,27 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
       monthlyVolume: p.monthlyVolume,
       samples: has(p, "samples") ? [...new Set(found.samples ?? [])].sort() : undefined,
       replace: p.replace,
+      onDelete: p.onDelete,
       wavixId: found.id,
     });
     const { wavixId: _w, ...inputs } = state;
-    return { id, props: state, inputs: inputs as SenderIdOutputs };
+    return { id, props: { ...state, ...keptOrigin(props as unknown as Props) }, inputs: inputs as SenderIdOutputs };
   },
 
-  async update(ctx, id, _olds, news) {
-    // Only monthlyVolume or replace changed (diff): nothing the API holds.
-    return { outs: outputs(news, id) };
+  async update(ctx, id, olds, news) {
+    // Only monthlyVolume, replace or onDelete changed (diff): nothing the API holds.
+    return { outs: { ...outputs(news, id), ...keptOrigin(olds as unknown as Props) } };
   },
 
   async delete(ctx, id, props) {
-    if (ctx.keptForReplacement("SenderId", id, `SenderId ${props.senderId ?? id}`, "deleted")) return;
-    await deleteSenderId(ctx.masterClient(), id);
+    const what = `${named(props.senderId ?? id)} (id ${id})`;
+    if (keptByReplacement(ctx, "SenderId", id, `SenderId ${props.senderId ?? id}`, "deleted", props as unknown as Props)) return;
+    if (leavesOnDelete(ctx, what, props as unknown as Props, "deleted")) return;
+    await checkAccount(ctx, what, props as unknown as Props, "deleted");
+    const client = ctx.masterClient();
+    const found = (await listAllSenderIds(client)).find((s) => s.id === id);
+    if (!found) return; // already gone
+    checkIdentity(id, props as unknown as Props, found);
+    await deleteSenderId(client, id);
   },
 };

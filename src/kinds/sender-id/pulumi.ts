@@ -20,9 +20,17 @@ export interface SenderIdArgs {
   samples?: pulumi.Input<pulumi.Input<string>[]>;
   /** Allow a change to be carried out as a replace (the API has no update). */
   replace?: pulumi.Input<boolean>;
+  /**
+   * What deleting the resource does: `"delete"` deletes it even when this stack adopted it (it existed
+   * before the stack's create); `"retain"` never deletes it. Not given: one the stack created is deleted, one it adopted is left as it is (a deleted Sender ID must be approved again). With `"delete"`, a create may also replace an existing one that differs (with `replace: true`).
+   */
+  onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
-/** A Sender ID; deleting the resource deletes it. A change needs `replace: true`. */
+/**
+ * A Sender ID; deleting the resource deletes one the stack created (or any, with `onDelete:
+ * "delete"`) and leaves one it adopted as it is. A change needs `replace: true`.
+ */
 export class SenderId extends WavixDynamicResource {
   declare public readonly senderId: pulumi.Output<string>;
   declare public readonly type: pulumi.Output<"numeric" | "alphanumeric">;
@@ -30,9 +38,13 @@ export class SenderId extends WavixDynamicResource {
   declare public readonly usecase: pulumi.Output<string>;
   /** The Sender ID's Wavix id (a UUID). */
   declare public readonly wavixId: pulumi.Output<string>;
+  /** True when the create found the Sender ID in place and adopted it; false when it made it. */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account the Sender ID belongs to (a delete first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: SenderIdArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(shimFor("SenderId"), name, { ...args, wavixId: undefined }, opts, RESOURCE_MODULE, "SenderId");
+    super(shimFor("SenderId"), name, { ...args, wavixId: undefined, adopted: undefined, accountId: undefined }, opts, RESOURCE_MODULE, "SenderId");
   }
 }
 

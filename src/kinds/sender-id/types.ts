@@ -5,6 +5,7 @@
 import type { SenderId } from "../../client/types";
 import type { OpBase } from "../../kit/contract";
 import type { SourcePosition } from "../../kit/file/problems";
+import type { OnDelete, Origin } from "../../kit/provider/guards";
 
 /** A Sender ID (`sender_ids:`); identity: `sender_id`. The API has no update: a change is a replace. */
 export interface DesiredSenderId {
@@ -45,9 +46,15 @@ export interface SenderIdInputs {
   samples?: string[];
   /** Allow a change to be carried out as a replace (delete, then create). */
   replace?: boolean;
+  /**
+   * What deleting the resource does: `delete` deletes the Sender ID even when the stack adopted it
+   * (and allows a create to replace one the stack did not make); `retain` never deletes it. Not
+   * given: one the stack created is deleted, one it adopted is left as it is (src/kit/provider/guards.ts).
+   */
+  onDelete?: OnDelete;
 }
 
-export interface SenderIdOutputs extends SenderIdInputs {
+export interface SenderIdOutputs extends SenderIdInputs, Partial<Origin> {
   /** The Sender ID's Wavix id (a UUID; also the resource ID). */
   wavixId: string;
 }

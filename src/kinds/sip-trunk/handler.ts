@@ -141,7 +141,12 @@ export function currentValue(t: SipTrunk, k: TrunkSettingKey): unknown {
   }
 }
 
-function sameValue(k: TrunkSettingKey, want: unknown, have: unknown): boolean {
+/**
+ * Whether a managed field's desired value and a value the account holds (normalised by
+ * {@link currentValue}) are the same as the API means them: money as decimals, IP lists as sets.
+ * The Pulumi provider's diff and refresh use it too, so neither path diffs where the other does not.
+ */
+export function sameTrunkValue(k: TrunkSettingKey, want: unknown, have: unknown): boolean {
   if (k === "max_call_cost") return sameMoney(want as string, have as string | null);
   if (k === "allowed_ips") return JSON.stringify(canonicalIpSet(want as string[])) === JSON.stringify(have);
   if (k === "host" && typeof want === "string" && typeof have === "string") return (canonicalIp(want) ?? want) === have;
@@ -160,7 +165,7 @@ export function diffTrunk(desired: TrunkSettings, current: SipTrunk): FieldDiff[
     if (want === undefined) continue;
     const have = currentValue(current, k);
     if (have === undefined) out.push({ path: k, before: null, after: want, unreadable: true });
-    else if (!sameValue(k, want, have)) out.push({ path: k, before: have, after: want });
+    else if (!sameTrunkValue(k, want, have)) out.push({ path: k, before: have, after: want });
   }
   return out;
 }

@@ -1,22 +1,30 @@
 /**
  * The SIP trunk kind's provider (src/kit/provider/contract.ts; served as `SipTrunk` by
- * src/pulumi/provider-impl.ts). The same rules as the CLI: identity the label (or a
- * pinned id), the password write-only (a secret input, sent on create and when it changes),
- * `accessToken` a secret output, and no delete while a number routes to the trunk.
+ * src/pulumi/provider-impl.ts). The same rules as the CLI: identity the label (or a pinned id),
+ * values compared as the API means them (src/kinds/sip-trunk/handler.ts `sameTrunkValue`: money as
+ * decimals), `accessToken` a secret output. The password is write-only: sent when the create makes
+ * the trunk, and on update when its value or `passwordVersion` changes — never when a create adopts
+ * an existing trunk (a replacement finds its own trunk: it sends none either). A delete leaves an
+ * adopted trunk, and one numbers still route to, as it is (src/kit/provider/guards.ts).
  */
-import type { SipTrunk as WireTrunk } from "../../client/types";
+import { sipTrunkEffects } from "./effects";
+import type { SipTrunk as WireTrunk, SipTrunkSummary } from "../../client/types";
 import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredSipTrunk, SipTrunkInputs, SipTrunkOutputs, SipTrunkPart } from "./types";
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
-import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
-import type { KindProvider } from "../../kit/provider/contract";
+import { failureOf, identityMismatch, unknownKeyFailures, type CheckFailure } from "../../kit/provider/checks";
+import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import type { FieldDiff } from "../../kit/change/diff";
 import { listAllNumbers } from "../number/public";
-import { TRUNK_SETTING_KEYS } from "./file";
-import { createTrunk, currentValue, deleteTrunk, diffTrunk, listAllTrunks, matchTrunk, pinnedTrunkMissingMessage, updateTrunk, type TrunkSettings } from "./handler";
+import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
+import { createTrunk, currentValue, deleteTrunk, diffTrunk, listAllTrunks, matchTrunk, pinnedTrunkMissingMessage, sameTrunkValue, updateTrunk, type TrunkSettings } from "./handler";
 
 const camel = (k: string) => snakeToCamel(k);
 const SETTING_ARGS = TRUNK_SETTING_KEYS.map(camel);
-const KEYS: readonly string[] = ["label", "trunkId", "passwordEnv", "password", ...SETTING_ARGS];
+/** Inputs state keeps that are not the trunk's settings. */
+const EXTRA = ["passwordEnv", "password", "passwordVersion", "onDelete"] as const;
+const KEYS: readonly string[] = ["label", "trunkId", ...EXTRA, ...SETTING_ARGS];
 
 /** The resource's arguments as a file entry (for the file's own checks); never the password. */
 function toFile(news: Props): Props {
@@ -53,13 +61,45 @@ function checkIdentity(id: string, stored: Props, t: WireTrunk): void {
   }
 }
 
+const named = (p: { label?: unknown }): string => `SipTrunk ${JSON.stringify(String(p.label))}`;
+
 const noPassword = (label: string) =>
   `SipTrunk "${label}": no password to create it with: set it with \`pulumi config set --secret --path 'wavix:trunkPasswords.${label}' <PASSWORD>\`, or set the environment variable its passwordEnv names`;
 
+/** `passwordVersion`: any text or whole number; it asks for a password to send. */
+function passwordVersionFailures(raw: Props): CheckFailure[] {
+  const v = raw.passwordVersion;
+  if (v === undefined || v === UNKNOWN) return [];
+  if (!(typeof v === "string" && v !== "") && !(typeof v === "number" && Number.isSafeInteger(v))) {
+    return [{ property: "passwordVersion", reason: `passwordVersion must be a non-empty string or a whole number, got ${JSON.stringify(v)}` }];
+  }
+  if (raw.password === undefined || raw.password === "") {
+    return [{ property: "passwordVersion", reason: "passwordVersion asks for the password to be sent again, but no password is given" }];
+  }
+  return [];
+}
+
+/** Two managed values equal as the API means them (`sameTrunkValue`), for values from state and inputs. */
+function sameSetting(k: TrunkSettingKey, a: unknown, b: unknown): boolean {
+  if (a === undefined || a === null || b === undefined || b === null) return (a ?? null) === (b ?? null);
+  return sameTrunkValue(k, a, b);
+}
+
+/** Whether this update sends the password: a new value (rotation), or a new `passwordVersion`. */
+function rotates(o: Props, n: Props): boolean {
+  if (typeof n.password !== "string" || n.password === "") return false;
+  return n.password !== o.password || (n.passwordVersion ?? null) !== (o.passwordVersion ?? null);
+}
+
+/** The account's trunks, listed once per context for the hints `check` gives before creates. */
+function listedOnce(ctx: ProviderContext): Promise<SipTrunkSummary[]> {
+  return ctx.perClient(ctx.masterClient(), "sip-trunks", (c) => listAllTrunks(c));
+}
+
 export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
-  async check(ctx, _olds, news) {
+  async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = unknownKeyFailures(raw, KEYS);
+    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw), ...passwordVersionFailures(raw)];
     const known = withoutUnknowns(raw);
     if (!has(known, "label")) {
       if (!has(raw, "label")) failures.push({ property: "label", reason: "label is required (the trunk's identity)" });
@@ -73,6 +113,24 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     if (failures.length > 0) return { inputs: news, failures };
     const normal = fromDesired(result.state.sip_trunks![0]);
     if (has(raw, "password") && raw.password !== "") normal.password = raw.password;
+    for (const k of ["passwordVersion", "onDelete"]) if (has(known, k)) normal[k] = known[k];
+    if (!hasUnknown(raw)) {
+      const d = settingsOf(normal, normal.trunkId !== undefined);
+      const note = typeof normal.password === "string" ? "its password will not be sent (adopting never rotates a password; set passwordVersion to send it)" : undefined;
+      await adoptionHint(
+        ctx,
+        olds,
+        normal,
+        named(d),
+        "deleted",
+        async () => {
+          const all = await listedOnce(ctx);
+          const hit = d.id !== undefined ? all.find((t) => t.id === d.id) : matchTrunk(d, all);
+          return hit ? `the trunk (id ${hit.id})` : undefined;
+        },
+        note,
+      );
+    }
     return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SipTrunkInputs, failures: [] };
   },
 
@@ -82,18 +140,28 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const pinned = raw.trunkId !== undefined;
     const changed: string[] = [];
     const replaces: string[] = [];
+    const fields: FieldDiff[] = [];
     if (raw.label === UNKNOWN || o.label !== raw.label) (pinned ? changed : replaces).push("label");
     if (raw.trunkId !== undefined && raw.trunkId !== UNKNOWN && raw.trunkId !== o.trunkId) replaces.push("trunkId");
-    for (const k of SETTING_ARGS) {
-      if (hasUnknown(raw[k])) changed.push(k);
-      else if (JSON.stringify(o[k] ?? null) !== JSON.stringify(raw[k] ?? null)) changed.push(k);
-    }
-    // Write-only: a new password value (the secret input changed) is a rotation; never compared with the account.
+    TRUNK_SETTING_KEYS.forEach((k, i) => {
+      const arg = SETTING_ARGS[i];
+      if (hasUnknown(raw[arg])) changed.push(arg);
+      else if (!sameSetting(k, o[arg], raw[arg])) {
+        changed.push(arg);
+        fields.push({ path: k, before: o[arg] ?? null, after: raw[arg] ?? null });
+      }
+    });
+    // Write-only: a new password value, or a new passwordVersion, is a rotation; never compared with the account.
     if (raw.password !== undefined && (hasUnknown(raw.password) || raw.password !== o.password)) changed.push("password");
+    if (hasUnknown(raw.passwordVersion) || (raw.passwordVersion ?? null) !== (o.passwordVersion ?? null)) changed.push("passwordVersion");
+    if (raw.onDelete === UNKNOWN || (raw.onDelete ?? null) !== (o.onDelete ?? null)) changed.push("onDelete");
+    if (raw.passwordEnv !== UNKNOWN && (raw.passwordEnv ?? null) !== (o.passwordEnv ?? null)) changed.push("passwordEnv");
+    if (replaces.length > 0) warnDestructive(ctx, named(o), sipTrunkEffects, "replace", []);
+    else warnDestructive(ctx, named(o), sipTrunkEffects, "update", fields);
     return {
       changes: replaces.length > 0 || changed.length > 0,
       replaces,
-      stables: replaces.length === 0 ? ["trunkId", "login"] : [],
+      stables: replaces.length === 0 ? ["trunkId", "login", "adopted", "accountId"] : [],
       deleteBeforeReplace: false,
     };
   },
@@ -102,65 +170,86 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const client = ctx.masterClient();
     const p = inputs as unknown as Props;
     const desired = settingsOf(p, p.trunkId !== undefined);
+    const password = typeof p.password === "string" && p.password !== "" ? p.password : undefined;
     let trunk: WireTrunk;
-    if (desired.id !== undefined) {
-      const found = await notFoundToUndefined(client.getTrunk(desired.id));
-      if (!found) throw new Error(pinnedTrunkMissingMessage(desired));
-      trunk = await updateTrunk(client, found, desired, { fresh: found, rotate: typeof p.password === "string", password: p.password as string | undefined });
-    } else {
-      // An existing trunk of this label is adopted, never duplicated.
-      const hit = matchTrunk(desired, await listAllTrunks(client));
-      if (hit) {
-        const found = await client.getTrunk(hit.id);
-        trunk = await updateTrunk(client, found, desired, { fresh: found, rotate: typeof p.password === "string", password: p.password as string | undefined });
-      } else {
-        if (typeof p.password !== "string" || p.password === "") throw new Error(noPassword(desired.label));
-        trunk = (await createTrunk(client, desired, { password: p.password })).trunk;
+    let adopted = true;
+    // An existing trunk (a pinned id, else this label) is adopted, never duplicated — and its
+    // password is not sent: adopting never rotates a password (set passwordVersion to send it).
+    const found = desired.id !== undefined ? await notFoundToUndefined(client.getTrunk(desired.id)) : await adoptable(client, desired);
+    if (desired.id !== undefined && !found) throw new Error(pinnedTrunkMissingMessage(desired));
+    if (found) {
+      trunk = await updateTrunk(client, found, desired, { fresh: found, rotate: false });
+      if (password !== undefined) {
+        ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set passwordVersion to send the configured one`);
       }
+    } else {
+      if (password === undefined) throw new Error(noPassword(desired.label));
+      trunk = (await createTrunk(client, desired, { password })).trunk;
+      adopted = false;
     }
     ctx.recordTakenOver("SipTrunk", trunk.id);
-    return { id: String(trunk.id), outs: outputsOf(p, trunk, desired.id !== undefined) };
+    return { id: String(trunk.id), outs: { ...outputsOf(p, trunk, desired.id !== undefined), ...(await originOf(ctx, adopted)) } };
   },
 
   async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
+    await checkAccount(ctx, named(p), p, "read");
     const t = await notFoundToUndefined(ctx.masterClient().getTrunk(Number(id)));
     if (!t) return {};
     checkIdentity(id, p, t);
     const state: Props = { label: t.label };
-    for (const k of ["passwordEnv", "password"]) if (has(p, k)) state[k] = p[k];
-    for (const k of TRUNK_SETTING_KEYS) if (has(p, camel(k))) state[camel(k)] = currentValue(t, k);
+    for (const k of EXTRA) if (has(p, k)) state[k] = p[k];
+    for (const k of TRUNK_SETTING_KEYS) {
+      if (!has(p, camel(k))) continue;
+      // The value as the state spells it when the account means the same ("0.25" for "0.2500"):
+      // a refresh must not turn an equal value into a perpetual diff.
+      const current = currentValue(t, k);
+      state[camel(k)] = sameSetting(k, p[camel(k)], current) ? p[camel(k)] : current;
+    }
     const pinned = p.pinned === true;
     const inputs: Props = { ...state };
     if (pinned) inputs.trunkId = t.id;
-    return { id, props: outputsOf(state, t, pinned), inputs: inputs as unknown as SipTrunkOutputs };
+    return { id, props: { ...outputsOf(state, t, pinned), ...keptOrigin(p) }, inputs: inputs as unknown as SipTrunkOutputs };
   },
 
   async update(ctx, id, olds, news) {
     const client = ctx.masterClient();
     const n = news as unknown as Props;
     const o = olds as unknown as Props;
+    await checkAccount(ctx, named(o), o, "updated");
     const desired = settingsOf(n, n.trunkId !== undefined);
     const fresh = await client.getTrunk(Number(id));
     checkIdentity(id, o, fresh);
-    const rotate = typeof n.password === "string" && n.password !== o.password;
+    const rotate = rotates(o, n);
     let trunk = fresh;
-    if (rotate || diffTrunk(desired, fresh).length > 0) trunk = await updateTrunk(client, fresh, desired, { fresh, rotate, password: n.password as string | undefined });
-    return { outs: outputsOf(n, trunk, n.trunkId !== undefined) };
+    if (rotate || diffTrunk(desired, fresh).length > 0) trunk = await updateTrunk(client, fresh, desired, { fresh, rotate, password: rotate ? (n.password as string) : undefined });
+    return { outs: { ...outputsOf(n, trunk, n.trunkId !== undefined), ...keptOrigin(o) } };
   },
 
   async delete(ctx, id, props) {
     const p = props as unknown as Props;
-    if (ctx.keptForReplacement("SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted")) return;
+    const what = `${named(p)} (id ${id})`;
+    if (keptByReplacement(ctx, "SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted", p)) return;
+    if (leavesOnDelete(ctx, what, p, "deleted")) return;
+    await checkAccount(ctx, what, p, "deleted");
     const client = ctx.masterClient();
     const t = await notFoundToUndefined(client.getTrunk(Number(id)));
     if (!t) return;
     checkIdentity(id, p, t);
-    // Never while a number routes to it (the CLI's rule): say which, delete nothing.
+    // Never while a number routes to it (the CLI's rule) — but a delete never blocks a destroy
+    // either: the numbers may have left the state long ago. The trunk is left as it is, saying which.
     const routed = (await listAllNumbers(client)).filter((x) => (x.destination ?? []).some((d) => Number(d.transport) === 5 && d.trunk_id === t.id)).map((x) => x.number);
     if (routed.length > 0) {
-      throw new Error(`SipTrunk "${t.label}" (id ${t.id}) is not deleted: number${routed.length === 1 ? "" : "s"} ${routed.slice(0, 10).join(", ")}${routed.length > 10 ? ` and ${routed.length - 10} more` : ""} route${routed.length === 1 ? "s" : ""} to it; route them elsewhere first`);
+      const list = `${routed.slice(0, 10).join(", ")}${routed.length > 10 ? ` and ${routed.length - 10} more` : ""}`;
+      ctx.warn(`${what}: left as it is, not deleted: number${routed.length === 1 ? "" : "s"} ${list} route${routed.length === 1 ? "s" : ""} to it; route them elsewhere, then delete the trunk`);
+      return;
     }
     await deleteTrunk(client, t);
   },
 };
+
+/** The trunk a create of `desired` (no pinned id) would adopt: the one of its label, read whole. */
+async function adoptable(client: ReturnType<ProviderContext["masterClient"]>, desired: TrunkSettings): Promise<WireTrunk | undefined> {
+  const hit = matchTrunk(desired, await listAllTrunks(client));
+  return hit ? client.getTrunk(hit.id) : undefined;
+}

@@ -22,8 +22,24 @@ export interface SipTrunkArgs extends Inputs<SipTrunkSettingsInputs> {
   trunkId?: pulumi.Input<number>;
   /** Where the password came from (the file's `password_env`). */
   passwordEnv?: pulumi.Input<string>;
-  /** Write-only: sent on create, and on update when it changes. Pass a secret. */
+  /**
+   * Write-only, a secret: sent when the create makes the trunk, and on update when its value or
+   * `passwordVersion` changes. Never sent when the create adopts an existing trunk (adopting never
+   * rotates a password), nor by a replacement (`up --replace`), which finds its trunk in place.
+   */
   password?: pulumi.Input<string>;
+  /**
+   * Asks for the password to be sent again: any text or whole number; when it differs from the
+   * value in state, the update sends `password` (after adopting a trunk, or to send the same value
+   * again). In the file-driven program: `pulumi config set --path 'wavix:trunkPasswordVersions.<label>' 2`.
+   */
+  passwordVersion?: pulumi.Input<string | number>;
+  /**
+   * What deleting the resource does: `"delete"` deletes the trunk even when this stack adopted it;
+   * `"retain"` never deletes it. Not given: a trunk the stack created is deleted, one it adopted is
+   * left as it is. A trunk numbers still route to is never deleted (left, with a warning).
+   */
+  onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
 /** A Wavix SIP trunk. `password` and `accessToken` are always secret. */
@@ -35,13 +51,17 @@ export class SipTrunk extends WavixDynamicResource {
   declare public readonly login: pulumi.Output<string>;
   /** The trunk's static authentication token (secret). */
   declare public readonly accessToken: pulumi.Output<string | null>;
+  /** True when the create found the trunk in place and adopted it (its password not sent); false when it made it. */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account the trunk belongs to (a delete first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: SipTrunkArgs, opts: pulumi.CustomResourceOptions = {}) {
     const secrets = ["password", "accessToken"];
     super(
       shimFor("SipTrunk"),
       name,
-      { ...args, ...(args.password !== undefined ? { password: sdk.secret(args.password) } : {}), trunkId: args.trunkId, login: undefined, accessToken: undefined },
+      { ...args, ...(args.password !== undefined ? { password: sdk.secret(args.password) } : {}), trunkId: args.trunkId, login: undefined, accessToken: undefined, adopted: undefined, accountId: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...secrets])] },
       RESOURCE_MODULE,
       "SipTrunk",
@@ -62,20 +82,31 @@ export function trunkPassword(d: DesiredSipTrunk, env: NodeJS.ProcessEnv = proce
   return sdk.secret(fromConfig.apply((m) => (m && typeof m[d.label] === "string" ? m[d.label] : fromEnv ?? "")));
 }
 
+/**
+ * The password version for a declared trunk (`SipTrunkArgs.passwordVersion`): stack config
+ * `wavix:trunkPasswordVersions.<label>`; a new value there sends the password again.
+ */
+export function trunkPasswordVersion(d: DesiredSipTrunk): string | number | undefined {
+  const versions = new sdk.Config("wavix").getObject<Record<string, unknown>>("trunkPasswordVersions");
+  const v = versions?.[d.label];
+  return typeof v === "string" || typeof v === "number" ? v : undefined;
+}
+
 /** A file's trunk as camelCase args; keys the file omits stay absent (not managed). */
-export function sipTrunkArgs(d: DesiredSipTrunk, password?: pulumi.Input<string>): SipTrunkArgs {
+export function sipTrunkArgs(d: DesiredSipTrunk, password?: pulumi.Input<string>, passwordVersion?: string | number): SipTrunkArgs {
   const args: Record<string, unknown> = { label: d.label };
   if (d.id !== undefined) args.trunkId = d.id;
   if (d.password_env !== undefined) args.passwordEnv = d.password_env;
   for (const k of TRUNK_SETTING_KEYS) if (d[k] !== undefined) args[camel(k)] = d[k];
   if (password !== undefined) args.password = password;
+  if (passwordVersion !== undefined) args.passwordVersion = passwordVersion;
   return args as unknown as SipTrunkArgs;
 }
 
 export const sipTrunkProgram: PulumiProgramPart<DesiredSipTrunk[], SipTrunk> = {
   declare(declared, opts) {
     const out: Record<string, SipTrunk> = {};
-    for (const t of declared) out[t.label] = new SipTrunk(sipTrunkLogicalName(t.label, t.id), sipTrunkArgs(t, trunkPassword(t)), { ...opts });
+    for (const t of declared) out[t.label] = new SipTrunk(sipTrunkLogicalName(t.label, t.id), sipTrunkArgs(t, trunkPassword(t), trunkPasswordVersion(t)), { ...opts });
     return out;
   },
   outputs(resources) {

@@ -3,6 +3,7 @@
  * outputs of its provider (`SipTrunk`; docs/CONTRACT.md part 6).
  */
 import type { SourcePosition } from "../../kit/file/problems";
+import type { OnDelete, Origin } from "../../kit/provider/guards";
 
 /** A SIP trunk of `sip_trunks:` (src/kinds/sip-trunk); only keys present are managed. */
 export interface DesiredSipTrunk {
@@ -77,11 +78,26 @@ export interface SipTrunkInputs extends SipTrunkSettingsInputs {
   trunkId?: number;
   /** The file's `password_env`: where the program took the password from (documentation in state). */
   passwordEnv?: string;
-  /** Write-only, a secret: sent on create, and on update when it changed (rotation). */
+  /**
+   * Write-only, a secret: sent when the create makes the trunk, and on update when its value
+   * changed (rotation) or `passwordVersion` changed. Never sent when the create adopts an existing
+   * trunk, nor by a replacement that finds its trunk in place.
+   */
   password?: string;
+  /**
+   * Asks for the password to be sent again: any value; when it differs from the one in state, the
+   * update sends `password` (e.g. after adopting a trunk, whose password was not sent).
+   */
+  passwordVersion?: string | number;
+  /**
+   * What deleting the resource does: `delete` deletes the trunk even when the stack adopted it;
+   * `retain` never deletes it. Not given: a trunk the stack created is deleted, one it adopted is
+   * left as it is (src/kit/provider/guards.ts). A trunk numbers still route to is never deleted.
+   */
+  onDelete?: OnDelete;
 }
 
-export interface SipTrunkOutputs extends Omit<SipTrunkInputs, "trunkId"> {
+export interface SipTrunkOutputs extends Omit<SipTrunkInputs, "trunkId">, Partial<Origin> {
   trunkId: number;
   /** The system-generated login (a number's trunk destination). */
   login: string;

@@ -133,20 +133,21 @@ export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): str
  * Make one declared sub-account exist as declared, for a caller that has not listed the account
  * (the Pulumi provider's create): a pinned id must exist; otherwise one existing by exact name is
  * adopted, never duplicated (docs/CONTRACT.md part 4, "Adoption"), and only a missing one is created.
- * A twin made by someone else at the same moment is an error naming both ids.
+ * A twin made by someone else at the same moment is an error naming both ids. `adopted`: it
+ * existed (pinned, or found by name) rather than being made by this call.
  */
-export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<SubAccount> {
+export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<{ account: SubAccount; adopted: boolean }> {
   if (desired.id !== undefined) {
     const account = await notFoundToUndefined(client.getSubAccount(desired.id));
     if (!account) throw new Error(pinnedSubAccountMissingMessage(desired));
-    return diffSubAccount(desired, account).length > 0 ? updateSubAccount(client, account, desired) : account;
+    return { account: diffSubAccount(desired, account).length > 0 ? await updateSubAccount(client, account, desired) : account, adopted: true };
   }
   const { account, adopted } = await createSubAccount(client, desired);
   if (!adopted) {
     const problem = await createdCheck(client, desired.name, account.id, await listAllSubAccounts(client));
     if (problem) throw new Error(problem);
   }
-  return account;
+  return { account, adopted };
 }
 
 /**

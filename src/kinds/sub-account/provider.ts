@@ -2,15 +2,24 @@
  * The sub-account kind's provider (src/kit/provider/contract.ts; served as `SubAccount` by
  * src/pulumi/provider-impl.ts): deleting one disables it (the API has no delete).
  */
+import { subAccountEffects } from "./effects";
 import type { SubAccount as WireSubAccount } from "../../client/types";
 import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredSubAccount, SubAccountInputs, SubAccountOutputs, SubAccountPart } from "./types";
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
-import type { KindProvider } from "../../kit/provider/contract";
-import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
+import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
+import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, listAllSubAccounts, matchSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
 
-const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations"];
+const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations", "onDelete"];
+
+/** The account's sub-accounts, listed once per context for the hints `check` gives before creates. */
+function listedOnce(ctx: ProviderContext): Promise<WireSubAccount[]> {
+  return ctx.perClient(ctx.masterClient(), "sub-accounts", (c) => listAllSubAccounts(c));
+}
+
+const named = (s: { name?: unknown }): string => `SubAccount ${JSON.stringify(String(s.name))}`;
 
 function subAccountToFile(news: Props): Props {
   const entry: Props = {};
@@ -60,6 +69,9 @@ function subAccountOutputs(state: Omit<SubAccountOutputs, "subAccountId" | "apiK
   return compact({ ...state, subAccountId: acc.id, apiKey: acc.api_key, masterOrganization: acc.master_organization, pinned: pinned || undefined });
 }
 
+/** The inputs state keeps besides the settings: `onDelete`, when given. */
+const onDeleteOf = (p: Props): Pick<SubAccountInputs, "onDelete"> => (p.onDelete === "delete" || p.onDelete === "retain" ? { onDelete: p.onDelete } : {});
+
 /** The file's names of a sub-account entry as the resource's arguments (`id` is `subAccountId` here). */
 function subAccountProperty(path: string): string {
   return path === "id" ? "subAccountId" : path.startsWith("id.") ? `subAccountId${path.slice(2)}` : snakeToCamel(path);
@@ -82,15 +94,16 @@ function checkIdentity(id: string, stored: Props, acc: WireSubAccount): void {
 }
 
 export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutputs> = {
-  async check(ctx, _olds, news) {
+  async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = unknownKeyFailures(raw, SUB_ACCOUNT_KEYS);
+    const failures = [...unknownKeyFailures(raw, SUB_ACCOUNT_KEYS), ...onDeleteFailures(raw)];
     const known = withoutUnknowns(raw);
     if (!has(known, "name")) {
       if (!has(raw, "name")) failures.push({ property: "name", reason: "name is required (the sub-account's identity)" });
       return { inputs: news, failures };
     }
-    const result = ctx.checkEntry<SubAccountPart>({ sub_accounts: [subAccountToFile(known)] }, "SubAccount");
+    const { onDelete: _onDelete, ...settings } = known;
+    const result = ctx.checkEntry<SubAccountPart>({ sub_accounts: [subAccountToFile(settings)] }, "SubAccount");
     if (!result.ok) {
       failures.push(
         ...result.problems.map((p) => {
@@ -102,7 +115,14 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     }
     if (failures.length > 0) return { inputs: news, failures };
     // Unknown values (preview) stay as sent; the known rest is normalised as in a real run.
-    const normal = subAccountFromDesired(result.state.sub_accounts![0]) as unknown as Props;
+    const normal = { ...subAccountFromDesired(result.state.sub_accounts![0]), ...onDeleteOf(known) } as unknown as Props;
+    if (!hasUnknown(raw)) {
+      const d = subAccountSettings(normal);
+      await adoptionHint(ctx, olds, normal, named(d), "disabled", async () => {
+        const hit = d.id !== undefined ? (await listedOnce(ctx)).find((s) => s.id === d.id) : matchSubAccount(d, await listedOnce(ctx));
+        return hit ? `the sub-account (id ${hit.id})` : undefined;
+      });
+    }
     return { inputs: { ...normal, ...unknownsOf(raw) } as unknown as SubAccountInputs, failures: [] };
   },
 
@@ -125,6 +145,9 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
       if (o.sms_endpoint !== n.sms_endpoint) changed.push("defaultDestinations.smsEndpoint");
       if (o.dlr_endpoint !== n.dlr_endpoint) changed.push("defaultDestinations.dlrEndpoint");
     }
+    if (raw.onDelete === UNKNOWN || ((olds as unknown as Props).onDelete ?? null) !== (raw.onDelete ?? null)) changed.push("onDelete");
+    if (replaces.length > 0) warnDestructive(ctx, named(o), subAccountEffects, "replace", []);
+    else if (changed.includes("status")) warnDestructive(ctx, named(o), subAccountEffects, "update", [{ path: "status", before: o.status ?? null, after: n.status ?? null }]);
     return {
       changes: replaces.length > 0 || changed.length > 0,
       replaces,
@@ -135,17 +158,18 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
 
   async create(ctx, inputs) {
     const client = ctx.masterClient();
-    const account = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
+    const { account, adopted } = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
     ctx.recordTakenOver("SubAccount", account.id);
-    return { id: String(account.id), outs: subAccountOutputs(inputs, account, inputs.subAccountId !== undefined) };
+    return { id: String(account.id), outs: { ...subAccountOutputs(inputs, account, inputs.subAccountId !== undefined), ...(await originOf(ctx, adopted)) } };
   },
 
   async read(ctx, id, props) {
     const p = (props ?? {}) as Props;
+    await checkAccount(ctx, named(p), p, "read");
     const acc = await notFoundToUndefined(ctx.masterClient().getSubAccount(Number(id)));
     if (!acc) return {};
     checkIdentity(id, p, acc);
-    const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name };
+    const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name, ...onDeleteOf(p) };
     if (has(p, "status")) state.status = acc.status;
     const dd = (p.defaultDestinations ?? undefined) as Props | undefined;
     if (dd && typeof dd === "object") {
@@ -156,7 +180,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
       state.defaultDestinations = out;
     }
     const pinned = p.pinned === true;
-    const outs = subAccountOutputs(state, acc, pinned);
+    const outs = { ...subAccountOutputs(state, acc, pinned), ...keptOrigin(p) };
     const inputs: Props = { ...state };
     if (pinned) inputs.subAccountId = acc.id;
     return { id, props: outs, inputs: inputs as unknown as SubAccountOutputs };
@@ -166,16 +190,20 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     const client = ctx.masterClient();
     const desired = subAccountSettings(news as unknown as Props);
     // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
+    await checkAccount(ctx, named(olds), olds as unknown as Props, "updated");
     let account = await client.getSubAccount(Number(id));
     checkIdentity(id, olds as unknown as Props, account);
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
     if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
-    return { outs: subAccountOutputs(news, account, news.subAccountId !== undefined) };
+    return { outs: { ...subAccountOutputs(news, account, news.subAccountId !== undefined), ...keptOrigin(olds as unknown as Props) } };
   },
 
   async delete(ctx, id, props) {
     // The API has no delete: deleting a sub-account disables it (docs/CONTRACT.md part 4).
-    if (ctx.keptForReplacement("SubAccount", id, `SubAccount "${String(props.name)}"`, "disabled")) return;
+    const what = `${named(props)} (id ${id})`;
+    if (keptByReplacement(ctx, "SubAccount", id, `SubAccount "${String(props.name)}"`, "disabled", props as unknown as Props)) return;
+    if (leavesOnDelete(ctx, what, props as unknown as Props, "disabled")) return;
+    await checkAccount(ctx, what, props as unknown as Props, "disabled");
     const client = ctx.masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
     if (acc) checkIdentity(id, props as unknown as Props, acc);

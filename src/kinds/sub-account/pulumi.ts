@@ -28,10 +28,16 @@ export interface SubAccountArgs {
     smsEndpoint?: pulumi.Input<string>;
     dlrEndpoint?: pulumi.Input<string>;
   }>;
+  /**
+   * What deleting the resource does: `"delete"` disables it even when this stack adopted it (it existed
+   * before the stack's create); `"retain"` never disables it. Not given: one the stack created is disabled (the API has no delete), one it adopted is left as it is.
+   */
+  onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
 /**
- * A Wavix sub-account. Deleting it disables it (the API has no delete). `apiKey` is always secret.
+ * A Wavix sub-account. Deleting it disables it (the API has no delete) when the stack created it,
+ * or when `onDelete: "delete"`; an adopted one is left as it is. `apiKey` is always secret.
  */
 export class SubAccount extends WavixDynamicResource {
   declare public readonly name: pulumi.Output<string>;
@@ -42,13 +48,17 @@ export class SubAccount extends WavixDynamicResource {
   /** The sub-account's own API key (secret). */
   declare public readonly apiKey: pulumi.Output<string>;
   declare public readonly masterOrganization: pulumi.Output<number>;
+  /** True when the create found the sub-account in place and adopted it; false when it made it. */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account the sub-account belongs to (a delete first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: SubAccountArgs, opts: pulumi.CustomResourceOptions = {}) {
     super(
       shimFor("SubAccount"),
       name,
       // Every declared output gets a property, even when its input is omitted (undefined is not sent).
-      { status: undefined, defaultDestinations: undefined, ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined },
+      { status: undefined, defaultDestinations: undefined, onDelete: undefined, ...args, subAccountId: args.subAccountId, apiKey: undefined, masterOrganization: undefined, adopted: undefined, accountId: undefined },
       { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), "apiKey"])] },
       RESOURCE_MODULE,
       "SubAccount",

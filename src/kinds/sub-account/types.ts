@@ -3,6 +3,7 @@
  * and outputs of its provider (`SubAccount`; docs/CONTRACT.md part 6).
  */
 import type { SourcePosition } from "../../kit/file/problems";
+import type { OnDelete, Origin } from "../../kit/provider/guards";
 
 export interface DesiredSubAccount {
   /** Identity within the account. */
@@ -38,9 +39,15 @@ export interface SubAccountInputs {
     smsEndpoint?: string;
     dlrEndpoint?: string;
   };
+  /**
+   * What deleting the resource does (the API has no delete: deleting disables): `delete` disables
+   * the sub-account even when the stack adopted it; `retain` never disables it. Not given: one the
+   * stack created is disabled, one it adopted is left as it is (src/kit/provider/guards.ts).
+   */
+  onDelete?: OnDelete;
 }
 
-export interface SubAccountOutputs extends Omit<SubAccountInputs, "defaultDestinations" | "subAccountId"> {
+export interface SubAccountOutputs extends Omit<SubAccountInputs, "defaultDestinations" | "subAccountId">, Partial<Origin> {
   /** `null` in outputs read back means the account has the endpoint unset. */
   defaultDestinations?: { smsEndpoint?: string | null; dlrEndpoint?: string | null };
   subAccountId: number;

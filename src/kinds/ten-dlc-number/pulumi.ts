@@ -16,18 +16,30 @@ export interface TenDlcCampaignNumberArgs {
   campaignId: pulumi.Input<string>;
   /** Digits; a leading `+` is dropped. */
   number: pulumi.Input<string>;
+  /**
+   * What deleting the resource does: `"delete"` unlinks it even when this stack adopted it (it existed
+   * before the stack's create); `"retain"` never unlinks it. Not given: a link the stack made is unlinked, one it adopted (already linked: an APPROVED link took a vetting) is left as it is.
+   */
+  onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
-/** A number linked to a 10DLC Campaign; deleting the resource unlinks it. */
+/**
+ * A number linked to a 10DLC Campaign; deleting the resource unlinks a link the stack made (or any,
+ * with `onDelete: "delete"`) and leaves one it adopted as it is.
+ */
 export class TenDlcCampaignNumber extends WavixDynamicResource {
   declare public readonly brandId: pulumi.Output<string>;
   declare public readonly campaignId: pulumi.Output<string>;
   declare public readonly number: pulumi.Output<string>;
   /** The link's status as the API reports it (`PENDING`, `APPROVED`, `FAILED`...). */
   declare public readonly status: pulumi.Output<string>;
+  /** True when the create found the link in place and adopted it; false when it made it. */
+  declare public readonly adopted: pulumi.Output<boolean>;
+  /** The account the link belongs to (a delete first checks the stack's key still belongs to it). */
+  declare public readonly accountId: pulumi.Output<number | undefined>;
 
   constructor(name: string, args: TenDlcCampaignNumberArgs, opts: pulumi.CustomResourceOptions = {}) {
-    super(shimFor("TenDlcCampaignNumber"), name, { ...args, status: undefined }, opts, RESOURCE_MODULE, "TenDlcCampaignNumber");
+    super(shimFor("TenDlcCampaignNumber"), name, { onDelete: undefined, ...args, status: undefined, adopted: undefined, accountId: undefined }, opts, RESOURCE_MODULE, "TenDlcCampaignNumber");
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import type { OpBase } from "../../kit/contract";
 import type { SourcePosition } from "../../kit/file/problems";
+import type { OnDelete, Origin } from "../../kit/provider/guards";
 
 /** The numbers linked to one 10DLC Campaign (`ten_dlc_campaign_numbers:`); brand and Campaign are references. */
 export interface DesiredCampaignNumbers {
@@ -37,9 +38,15 @@ export interface TenDlcCampaignNumberInputs {
   campaignId: string;
   /** Digits; a leading `+` is dropped. */
   number: string;
+  /**
+   * What deleting the resource does: `delete` unlinks the number even when the stack adopted the
+   * link (it was linked before the stack's create); `retain` never unlinks it. Not given: a link
+   * the stack made is unlinked, one it adopted is left as it is (src/kit/provider/guards.ts).
+   */
+  onDelete?: OnDelete;
 }
 
-export interface TenDlcCampaignNumberOutputs extends TenDlcCampaignNumberInputs {
+export interface TenDlcCampaignNumberOutputs extends TenDlcCampaignNumberInputs, Partial<Origin> {
   /** The link's status as the API reports it (`PENDING`, `APPROVED`, `FAILED`...). */
   status: string;
 }

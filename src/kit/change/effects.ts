@@ -61,3 +61,40 @@ export function orderedEffects(effects: Iterable<DestructiveEffect>): Destructiv
   const set = new Set(effects);
   return DESTRUCTIVE_EFFECTS.filter((e) => set.has(e));
 }
+
+/** A change as a Pulumi provider's diff sees it (no create: a create destroys nothing). */
+export type EffectAction = "update" | "replace" | "delete";
+
+const LIMIT_SWITCHES = ["cost_limit", "call_restrict", "channels_restrict"];
+const LIMIT_VALUES = ["max_call_cost", "call_limit", "max_channels"];
+const present = (v: unknown): boolean => v !== undefined && v !== null && v !== "";
+
+/**
+ * The effects of a change in words, for the Pulumi preview's warning (the engine shows only
+ * `~ update` / `+- replace`): `classify` is the kind's own classification (the kind's
+ * `effects.ts`, the one the CLI's plan counts), so both front ends name the same effects.
+ */
+export function effectPhrases(classify: EffectsOf, action: EffectAction, diff: readonly FieldDiff[]): string[] {
+  return orderedEffects(classify({ action, diff })).map((e) => {
+    switch (e) {
+      case "delete":
+        return "deletes it";
+      case "disable":
+        return "disables it";
+      case "release":
+        return "releases it";
+      case "unlink":
+        return "unlinks the number";
+      case "replace":
+        return "replaces it: the object is deleted (or left, by its onDelete rule), then another is created or adopted";
+      case "routing_removed":
+        return "removes its routing (no destination left)";
+      case "limit_lifted": {
+        const lifted = diff
+          .filter((d) => (LIMIT_SWITCHES.includes(d.path) && d.before === true && d.after === false) || (LIMIT_VALUES.includes(d.path) && present(d.before) && !present(d.after)))
+          .map((d) => (LIMIT_SWITCHES.includes(d.path) ? `${d.path}: true → false` : `${d.path} removed`));
+        return `lifts a limit${lifted.length > 0 ? ` (${lifted.join(", ")})` : ""}`;
+      }
+    }
+  });
+}

@@ -13,9 +13,11 @@ export class AccountMismatchError extends WavixApiError {
     readonly actual: number,
     /** Where the pin comes from, for the message (`wavix.yaml account_id`, `wavix:accountId`). */
     readonly source: string,
+    /** What the key is called where it was set (`WAVIX_API_KEY`, `wavix:apiKey`). */
+    keyName = "WAVIX_API_KEY",
   ) {
     super(
-      `the API key belongs to account ${actual}, but ${source} pins account ${expected}; stopped before reading or writing anything else (check WAVIX_API_KEY, or the pin)`,
+      `the API key belongs to account ${actual}, but ${source} pins account ${expected}; stopped before reading or writing anything else (check ${keyName}, or the pin)`,
       { method: "GET", path: "/v1/profile", status: 0 },
     );
     this.name = "AccountMismatchError";
@@ -23,9 +25,9 @@ export class AccountMismatchError extends WavixApiError {
 }
 
 /** Compares the key's account (one `GET /v1/profile`) with the pin; throws {@link AccountMismatchError}. */
-export async function checkAccountPin(client: WavixClient, expected: number, source: string): Promise<void> {
+export async function checkAccountPin(client: WavixClient, expected: number, source: string, keyName?: string): Promise<void> {
   const profile = await client.getAccountProfile();
-  if (profile.id !== expected) throw new AccountMismatchError(expected, profile.id, source);
+  if (profile.id !== expected) throw new AccountMismatchError(expected, profile.id, source, keyName);
 }
 
 /**

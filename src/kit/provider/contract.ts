@@ -60,6 +60,13 @@ export interface ProviderContext {
    * and kept in memory only (seed 5.11); the master's when `subAccountId` is undefined.
    */
   clientFor(subAccountId: number | undefined): Promise<WavixClient>;
+  /**
+   * The account the master key belongs to (one `GET /v1/profile` for this context; with a pin, the
+   * pinned account once checked); undefined when the key may not read the profile. Creates record
+   * it, and deletes compare it (src/kit/provider/guards.ts): a stack moved to another account
+   * deletes nothing there.
+   */
+  account(): Promise<number | undefined>;
   /** One value per client and name for this context (a kind's page reader), made on first use. */
   perClient<T>(client: WavixClient, name: string, make: (client: WavixClient) => T): T;
   /**
@@ -82,7 +89,11 @@ export interface ProviderContext {
 
 /** A kind's resource provider: plain props in, plain props out, a context (docs/ARCHITECTURE.md). */
 export interface KindProvider<In = Props, Out = Props> {
-  /** Validates and normalises the inputs (the file's own rules); never sends a request. */
+  /**
+   * Validates and normalises the inputs (the file's own rules). Sends no write; for a resource not
+   * in state yet (`olds` empty) it may read whether the object exists, to say before the create
+   * that it will be adopted (src/kit/provider/guards.ts `adoptionHint`).
+   */
   check(ctx: ProviderContext, olds: In, news: In): Promise<CheckResult<In>>;
   /** What changes between the state (`olds`, outputs) and the new inputs; never sends a request. */
   diff(ctx: ProviderContext, id: string, olds: Out, news: In): Promise<DiffResult>;

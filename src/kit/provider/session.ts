@@ -5,7 +5,7 @@
  * hold. The face serving the engine makes one per configuration and a new one when it changes
  * (src/pulumi/provider-host.ts for the dynamic provider). No engine type in it.
  */
-import { WavixApiError, WavixClient, type FetchLike } from "../../client";
+import { ForbiddenError, WavixApiError, WavixClient, type FetchLike } from "../../client";
 import { accountPinnedFetch, checkAccountPin } from "./account-pin";
 import type { EntryCheck, ProviderContext } from "./contract";
 import type { Props } from "./props";
@@ -21,11 +21,46 @@ export interface SessionOptions {
   readonly credentials: Credentials;
   /** Said when no API key is configured (how to set one, in the engine's terms). */
   readonly missingApiKeyHint: string;
+  /**
+   * The name of the key where the engine's configuration holds it (`wavix:apiKey`), for errors that
+   * point at the key; when the key comes from the environment instead, `WAVIX_API_KEY` is named.
+   * @default "wavix:apiKey"
+   */
+  readonly apiKeyName?: string;
+  /**
+   * Contract-drift notes shown one by one (the CLI's rule, src/cli/common.ts `noteDrift`): with
+   * it, each difference and each field the API added is a warning; without it, the first
+   * difference gives one warning saying how to see them, and added fields say nothing.
+   * @default `WAVIX_SYNC_VERBOSE` set in the environment
+   */
+  readonly verbose?: boolean;
   /** Warnings for the person running the engine. */
   warn(message: string): void;
   /** The desired-state file's checks of one entry (the file loader, injected from above the kinds). */
   checkEntry(doc: Props, label: string): EntryCheck<object>;
 }
+
+/**
+ * A client's `onWarning` showing contract drift by the CLI's rule (src/cli/common.ts `noteDrift`):
+ * verbose (`WAVIX_SYNC_VERBOSE`), each difference and each added field as a warning; otherwise the
+ * first difference gives {@link DRIFT_SUMMARY} once, and added fields (harmless) say nothing.
+ */
+export function driftNotes(warn: (message: string) => void, verbose?: boolean): (message: string, info?: { additive?: boolean }) => void {
+  let summarised = false;
+  return (message, info) => {
+    if (verbose ?? Boolean(process.env.WAVIX_SYNC_VERBOSE)) {
+      warn(info?.additive ? `note: ${message}` : message);
+      return;
+    }
+    if (info?.additive || summarised) return;
+    summarised = true;
+    warn(DRIFT_SUMMARY);
+  };
+}
+
+/** What the drift summary says (once) when notes are not shown one by one. */
+export const DRIFT_SUMMARY =
+  "the Wavix API answered differently from its documented schema (contract drift); set WAVIX_SYNC_VERBOSE=1 in the environment of `pulumi` to see each difference";
 
 /**
  * Whether two configurations name the same account, key and base URL (a context can be kept). An
@@ -56,8 +91,17 @@ export class ProviderSession implements ProviderContext {
    * by a create, or kept by a declared resource whose diff replaces nothing.
    */
   private readonly held = new Map<string, "created" | "declared">();
+  /** The pin check (one `GET /v1/profile`, memoised), which every request of this context waits for. */
+  private pinChecked: (() => Promise<void>) | undefined;
+  /** The account behind the master key (one `GET /v1/profile`), once known. */
+  private accountRead: Promise<number | undefined> | undefined;
 
-  constructor(private readonly options: SessionOptions) {}
+  /** The clients' contract-drift notices, shown by the CLI's rule (SessionOptions.verbose). */
+  private readonly noteDrift: (message: string, info?: { additive?: boolean }) => void;
+
+  constructor(private readonly options: SessionOptions) {
+    this.noteDrift = driftNotes((m) => options.warn(m), options.verbose);
+  }
 
   get credentials(): Credentials {
     return this.options.credentials;
@@ -70,8 +114,9 @@ export class ProviderSession implements ProviderContext {
    */
   masterClient(): WavixClient {
     if (this.master) return this.master;
-    const { credentials, missingApiKeyHint, warn } = this.options;
-    const options = { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, missingApiKeyHint, onWarning: warn };
+    const { credentials, missingApiKeyHint } = this.options;
+    const apiKeyName = this.apiKeyName();
+    const options = { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, missingApiKeyHint, apiKeyName, onWarning: this.noteDrift };
     const pinned = credentials.accountId;
     if (pinned === undefined) return (this.master = new WavixClient(options));
     const plain = new WavixClient(options);
@@ -79,10 +124,42 @@ export class ProviderSession implements ProviderContext {
       if (!Number.isSafeInteger(pinned)) {
         throw new WavixApiError("wavix:accountId must be the account's id, a whole number of at least 1; nothing was sent", { method: "GET", path: "/v1/profile", status: 0 });
       }
-      await checkAccountPin(plain, pinned, "wavix:accountId");
+      await checkAccountPin(plain, pinned, "wavix:accountId", apiKeyName);
     };
-    this.master = new WavixClient({ ...options, fetch: accountPinnedFetch(plainFetch(), check) });
+    let checked: Promise<void> | undefined;
+    this.pinChecked = () => (checked ??= check());
+    this.master = new WavixClient({ ...options, fetch: accountPinnedFetch(plainFetch(), this.pinChecked) });
     return this.master;
+  }
+
+  /** Where the key in use was set: the engine's configuration, else the environment. */
+  private apiKeyName(): string {
+    const configured = this.options.apiKeyName ?? "wavix:apiKey";
+    return this.options.credentials.apiKey !== undefined ? configured : `WAVIX_API_KEY (${configured} is not set)`;
+  }
+
+
+  /**
+   * The account the master key belongs to: with a pin, the pinned account once the pin check has
+   * passed (no second read); else one `GET /v1/profile` for this context. Undefined when the key
+   * may not read the profile (403): the account cannot be named, and callers say so.
+   */
+  account(): Promise<number | undefined> {
+    if (this.accountRead) return this.accountRead;
+    const client = this.masterClient();
+    const pinned = this.options.credentials.accountId;
+    // With a pin, the check every request waits for has read the profile already: no second read.
+    if (pinned !== undefined && this.pinChecked) return (this.accountRead = this.pinChecked().then(() => pinned));
+    const read = async (): Promise<number | undefined> => {
+      try {
+        return (await client.getAccountProfile()).id;
+      } catch (err) {
+        if (err instanceof ForbiddenError) return undefined;
+        this.accountRead = undefined; // no answer (the API unreachable) is not a verdict: asked again next time
+        throw err;
+      }
+    };
+    return (this.accountRead = read());
   }
 
   async clientFor(subAccountId: number | undefined): Promise<WavixClient> {

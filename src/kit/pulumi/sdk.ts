@@ -13,3 +13,9 @@ export { Config } from "@pulumi/pulumi/config";
 export { warn } from "@pulumi/pulumi/log";
 export { getConfig } from "@pulumi/pulumi/runtime/config";
 export { getRootDirectory } from "@pulumi/pulumi/runtime/settings";
+/**
+ * The error the runner prints as its message alone (`@pulumi/pulumi/cmd/run`: "Always hide the
+ * stack for RunErrors"; recognised by a marker, so a program with its own copy of the SDK works).
+ * Every error a program of ours throws for the user to fix is one: printed once, no stack trace.
+ */
+export { RunError } from "@pulumi/pulumi/errors";

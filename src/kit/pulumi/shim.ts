@@ -23,6 +23,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "./sdk";
+import { redactRegistrationResponses } from "./debug-logs";
 
 /**
  * A kind's Pulumi type name (`PhoneNumber`). Any string down here, below the kinds;
@@ -93,6 +94,8 @@ export class WavixDynamicResource extends CustomResource {
     type: string,
   ) {
     if (props.__provider !== undefined) throw new Error("A dynamic resource must not define the __provider key");
+    // Before the first registration: its debug message would carry every output, secrets in clear.
+    redactRegistrationResponses();
     const kind = (provider as unknown as Loader).kind;
     super(`pulumi-nodejs:dynamic/${module}:${type}`, name, { ...props, __provider: providerText(kind) }, opts);
   }
