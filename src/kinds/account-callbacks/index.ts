@@ -35,6 +35,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
     type: "AccountCallbacks",
     collection: "accountCallbacks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).accountCallbacksProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).accountCallbacksSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).accountCallbacksProvider,
   declared: (state) => state.account_callbacks,

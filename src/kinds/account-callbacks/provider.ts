@@ -34,8 +34,8 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
   },
 
   async diff(ctx, _id, olds, news) {
-    const changed = KEYS.some((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
-    return { changes: changed, replaces: [], stables: [], deleteBeforeReplace: false };
+    const diffs = KEYS.filter((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
+    return { changes: diffs.length > 0, diffs, replaces: [], stables: [], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -52,6 +52,14 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
   async update(ctx, _id, _olds, news) {
     await send(ctx, news);
     return { outs: { ...news } };
+  },
+
+  // Import id: `profile`, the one object; the API cannot show its callbacks, so nothing is managed
+  // until the program declares them. One GET checks that the key reaches the account.
+  async import(ctx, importId) {
+    if (importId !== ID) throw new Error(`AccountCallbacks is imported by the id ${JSON.stringify(ID)} (the account's profile), not ${JSON.stringify(importId)}`);
+    await ctx.masterClient().getAccountProfile();
+    return { id: ID, props: {}, inputs: {} };
   },
 
   async delete(ctx) {

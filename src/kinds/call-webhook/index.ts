@@ -24,6 +24,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
     type: "CallWebhook",
     collection: "callWebhooks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).callWebhookSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).callWebhookProvider,
   saved: callWebhookSaved,

@@ -40,8 +40,8 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
 
   async diff(ctx, _id, olds, news) {
     const replaces = olds.eventType !== news.eventType ? ["eventType"] : [];
-    const changed = olds.url !== news.url;
-    return { changes: replaces.length > 0 || changed, replaces, stables: replaces.length === 0 ? ["eventType"] : [], deleteBeforeReplace: false };
+    const diffs = [...replaces, ...(olds.url !== news.url ? ["url"] : [])];
+    return { changes: diffs.length > 0, diffs, replaces, stables: replaces.length === 0 ? ["eventType"] : [], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -70,5 +70,11 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
     checkEventType(id, props);
     if (ctx.keptForReplacement("CallWebhook", id, `CallWebhook ${id}`, "deleted")) return;
     await notFoundToUndefined(deleteWebhook(ctx.masterClient(), id));
+  },
+
+  // Import id: the event type (`on-call`, `post-call`), which is also the resource id.
+  async import(ctx, importId) {
+    if (!isEventType(importId)) throw new Error(`a CallWebhook is imported by its event type (${EVENT_TYPES.join(" or ")}), not ${JSON.stringify(importId)}`);
+    return callWebhookProvider.read(ctx, importId);
   },
 };

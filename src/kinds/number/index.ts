@@ -55,6 +55,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
     type: "PhoneNumber",
     collection: "numbers",
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).numberSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).numberProvider,
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).

@@ -42,6 +42,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
     type: "SenderId",
     collection: "senderIds",
     program: () => (require("./pulumi") as typeof import("./pulumi")).senderIdProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).senderIdSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).senderIdProvider,
   declared: (state) => state.sender_ids,

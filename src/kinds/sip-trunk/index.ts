@@ -63,6 +63,7 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
     type: "SipTrunk",
     collection: "sipTrunks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).sipTrunkProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).sipTrunkSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).sipTrunkProvider,
   declared: (state) => state.sip_trunks,

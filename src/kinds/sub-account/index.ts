@@ -81,6 +81,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
     type: "SubAccount",
     collection: "subAccounts",
     program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
+    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).subAccountSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).subAccountProvider,
   deleteNote: " (disabled: the API has no delete)",

@@ -49,7 +49,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
 
   async diff(ctx, _id, olds, news) {
     const replaces = KEYS.filter((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
-    return { changes: replaces.length > 0, replaces, stables: replaces.length === 0 ? KEYS : [], deleteBeforeReplace: false };
+    return { changes: replaces.length > 0, diffs: replaces, replaces, stables: replaces.length === 0 ? KEYS : [], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -74,6 +74,13 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
     const status = read.links.get(p.number);
     if (status === undefined) return {};
     return { id, props: { ...p, status }, inputs: p as TenDlcCampaignNumberOutputs };
+  },
+
+  // Import id: `brand/campaign/number` (the resource id; a leading + on the number is dropped).
+  async import(ctx, importId) {
+    const p = parts(importId.replace(/\/\+(?=[0-9]+$)/, "/"));
+    if (!p) throw new Error(`a TenDlcCampaignNumber is imported by BRAND/CAMPAIGN/NUMBER (e.g. B6AI7PA/CX4G2PQ/15551230001), not ${JSON.stringify(importId)}`);
+    return tenDlcNumberProvider.read(ctx, linkKey(p.brandId, p.campaignId, p.number));
   },
 
   async delete(ctx, id, props) {
