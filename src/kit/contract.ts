@@ -260,7 +260,7 @@ export interface PulumiAdapter<Declared, Type extends string = string> {
   program(): PulumiProgramPart<Declared, any>;
   /**
    * The kind's part of the native provider's package schema (src/kinds/<kind>/pulumi-schema.ts):
-   * the resource `wavix:index:<type>` and its types. Loaded on first use.
+   * the resource `wavix:index:<type>` and its types (plain data, loaded with the kind).
    */
   schema(): KindSchemaPart;
 }

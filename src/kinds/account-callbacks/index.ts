@@ -13,6 +13,7 @@ import { reportedResult } from "../../kit/contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
 import { accountCallbacksSaved } from "./saved";
+import { accountCallbacksSchema } from "./pulumi-schema";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
@@ -35,7 +36,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
     type: "AccountCallbacks",
     collection: "accountCallbacks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).accountCallbacksProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).accountCallbacksSchema,
+    schema: () => accountCallbacksSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).accountCallbacksProvider,
   declared: (state) => state.account_callbacks,

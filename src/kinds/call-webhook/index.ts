@@ -11,6 +11,7 @@ import { callWebhooksFragment } from "./schema";
 import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
 import { callWebhookSaved } from "./saved";
+import { callWebhookSchema } from "./pulumi-schema";
 
 export type { CallWebhookOp, DeclaredCallWebhooks } from "./types";
 
@@ -24,7 +25,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
     type: "CallWebhook",
     collection: "callWebhooks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).callWebhookSchema,
+    schema: () => callWebhookSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).callWebhookProvider,
   saved: callWebhookSaved,

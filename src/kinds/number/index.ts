@@ -36,6 +36,7 @@ import { numbersFragment } from "./schema";
 import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 import { managedSettings, numberSaved } from "./saved";
+import { numberSchema } from "./pulumi-schema";
 
 export type { NumberOp, NumberOwner } from "./op";
 
@@ -55,7 +56,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
     type: "PhoneNumber",
     collection: "numbers",
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).numberSchema,
+    schema: () => numberSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).numberProvider,
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).

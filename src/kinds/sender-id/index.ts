@@ -17,6 +17,7 @@ import { senderIdsFragment } from "./schema";
 import { senderIdFileForm } from "./file";
 import { senderIdExport } from "./export";
 import { senderIdSaved } from "./saved";
+import { senderIdSchema } from "./pulumi-schema";
 
 export type { SenderIdOp } from "./types";
 
@@ -42,7 +43,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
     type: "SenderId",
     collection: "senderIds",
     program: () => (require("./pulumi") as typeof import("./pulumi")).senderIdProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).senderIdSchema,
+    schema: () => senderIdSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).senderIdProvider,
   declared: (state) => state.sender_ids,

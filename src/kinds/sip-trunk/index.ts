@@ -28,6 +28,7 @@ import { sipTrunksFragment } from "./schema";
 import { sipTrunkFileForm } from "./file";
 import { sipTrunkExport } from "./export";
 import { sipTrunkSaved } from "./saved";
+import { sipTrunkSchema } from "./pulumi-schema";
 
 export type { SipTrunkOp } from "./op";
 export { SIP_TRUNK_KIND, TRUNK_LIST, trunkList };
@@ -63,7 +64,7 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
     type: "SipTrunk",
     collection: "sipTrunks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).sipTrunkProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).sipTrunkSchema,
+    schema: () => sipTrunkSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).sipTrunkProvider,
   declared: (state) => state.sip_trunks,

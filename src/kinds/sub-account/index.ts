@@ -27,6 +27,7 @@ import { subAccountsFragment } from "./schema";
 import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 import { subAccountSaved } from "./saved";
+import { subAccountSchema } from "./pulumi-schema";
 
 export type { SubAccountOp } from "./op";
 export { subAccountList, SUB_ACCOUNT_LIST };
@@ -81,7 +82,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
     type: "SubAccount",
     collection: "subAccounts",
     program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).subAccountSchema,
+    schema: () => subAccountSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).subAccountProvider,
   deleteNote: " (disabled: the API has no delete)",

@@ -12,6 +12,7 @@ import { tenDlcCampaignNumbersFragment } from "./schema";
 import { tenDlcNumberFileForm } from "./file";
 import { tenDlcNumberExport } from "./export";
 import { tenDlcNumberSaved } from "./saved";
+import { tenDlcNumberSchema } from "./pulumi-schema";
 
 export type { TenDlcNumberOp } from "./types";
 
@@ -35,7 +36,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
     type: "TenDlcCampaignNumber",
     collection: "tenDlcCampaignNumbers",
     program: () => (require("./pulumi") as typeof import("./pulumi")).tenDlcNumberProgram,
-    schema: () => (require("./pulumi-schema") as typeof import("./pulumi-schema")).tenDlcNumberSchema,
+    schema: () => tenDlcNumberSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).tenDlcNumberProvider,
   declared: (state) => state.ten_dlc_campaign_numbers,
