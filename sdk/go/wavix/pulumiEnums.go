@@ -15,9 +15,9 @@ type CallWebhookEventType string
 
 const (
 	// While a call is in progress.
-	CallWebhookEventType_On_Call = CallWebhookEventType("on-call")
+	CallWebhookEventTypeOnCall = CallWebhookEventType("on-call")
 	// When a call has ended.
-	CallWebhookEventType_Post_Call = CallWebhookEventType("post-call")
+	CallWebhookEventTypePostCall = CallWebhookEventType("post-call")
 )
 
 func (CallWebhookEventType) ElementType() reflect.Type {
@@ -142,8 +142,8 @@ func (o CallWebhookEventTypePtrOutput) ToStringPtrOutputWithContext(ctx context.
 // CallWebhookEventTypeInput is an input type that accepts values of the CallWebhookEventType enum
 // A concrete instance of `CallWebhookEventTypeInput` can be one of the following:
 //
-//	CallWebhookEventType_On_Call
-//	CallWebhookEventType_Post_Call
+//	CallWebhookEventTypeOnCall
+//	CallWebhookEventTypePostCall
 type CallWebhookEventTypeInput interface {
 	pulumi.Input
 
@@ -351,15 +351,15 @@ type SenderIdMonthlyVolume string
 
 const (
 	// Up to 1,000.
-	SenderIdMonthlyVolume_1_1000 = SenderIdMonthlyVolume("1-1000")
+	SenderIdMonthlyVolumeUpTo1000 = SenderIdMonthlyVolume("1-1000")
 	// 1,001 to 20,000.
-	SenderIdMonthlyVolume_1001_20000 = SenderIdMonthlyVolume("1001-20000")
+	SenderIdMonthlyVolumeUpTo20000 = SenderIdMonthlyVolume("1001-20000")
 	// 20,001 to 50,000.
-	SenderIdMonthlyVolume_20001_50000 = SenderIdMonthlyVolume("20001-50000")
+	SenderIdMonthlyVolumeUpTo50000 = SenderIdMonthlyVolume("20001-50000")
 	// 50,001 to 100,000.
-	SenderIdMonthlyVolume_50001_100000 = SenderIdMonthlyVolume("50001-100000")
+	SenderIdMonthlyVolumeUpTo100000 = SenderIdMonthlyVolume("50001-100000")
 	// More than 100,000.
-	SenderIdMonthlyVolume_More_than_100000 = SenderIdMonthlyVolume("More than 100000")
+	SenderIdMonthlyVolumeMoreThan100000 = SenderIdMonthlyVolume("More than 100000")
 )
 
 func (SenderIdMonthlyVolume) ElementType() reflect.Type {
@@ -484,11 +484,11 @@ func (o SenderIdMonthlyVolumePtrOutput) ToStringPtrOutputWithContext(ctx context
 // SenderIdMonthlyVolumeInput is an input type that accepts values of the SenderIdMonthlyVolume enum
 // A concrete instance of `SenderIdMonthlyVolumeInput` can be one of the following:
 //
-//	SenderIdMonthlyVolume_1_1000
-//	SenderIdMonthlyVolume_1001_20000
-//	SenderIdMonthlyVolume_20001_50000
-//	SenderIdMonthlyVolume_50001_100000
-//	SenderIdMonthlyVolume_More_than_100000
+//	SenderIdMonthlyVolumeUpTo1000
+//	SenderIdMonthlyVolumeUpTo20000
+//	SenderIdMonthlyVolumeUpTo50000
+//	SenderIdMonthlyVolumeUpTo100000
+//	SenderIdMonthlyVolumeMoreThan100000
 type SenderIdMonthlyVolumeInput interface {
 	pulumi.Input
 

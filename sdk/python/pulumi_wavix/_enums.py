@@ -52,23 +52,23 @@ class SenderIdMonthlyVolume(_builtins.str, Enum):
     """
     Expected messages a month.
     """
-    SENDER_ID_MONTHLY_VOLUME_1_1000 = "1-1000"
+    UP_TO1000 = "1-1000"
     """
     Up to 1,000.
     """
-    SENDER_ID_MONTHLY_VOLUME_1001_20000 = "1001-20000"
+    UP_TO20000 = "1001-20000"
     """
     1,001 to 20,000.
     """
-    SENDER_ID_MONTHLY_VOLUME_20001_50000 = "20001-50000"
+    UP_TO50000 = "20001-50000"
     """
     20,001 to 50,000.
     """
-    SENDER_ID_MONTHLY_VOLUME_50001_100000 = "50001-100000"
+    UP_TO100000 = "50001-100000"
     """
     50,001 to 100,000.
     """
-    MORE_THAN_100000 = "More than 100000"
+    MORE_THAN100000 = "More than 100000"
     """
     More than 100,000.
     """

@@ -25,6 +25,6 @@ export const callWebhookSchema: KindSchemaPart = {
     CallWebhookEventType: stringEnum("The call events a webhook is notified of.", {
       "on-call": "While a call is in progress.",
       "post-call": "When a call has ended.",
-    }),
+    }, { "on-call": "OnCall", "post-call": "PostCall" }),
   },
 };

@@ -15,7 +15,7 @@ export class AccountMismatchError extends WavixApiError {
     readonly source: string,
   ) {
     super(
-      `the API key belongs to account ${actual}, but ${source} pins account ${expected}; stopped before reading or writing anything else (check WAVIX_API_KEY, or the pin)`,
+      `the API key belongs to account ${actual}, but ${source} pins account ${expected}; stopped before reading or writing anything else (check ${source.startsWith("wavix:") ? "wavix:apiKey" : "WAVIX_API_KEY"}, or the pin)`,
       { method: "GET", path: "/v1/profile", status: 0 },
     );
     this.name = "AccountMismatchError";

@@ -79,9 +79,12 @@ export function secretProperties(properties: SchemaProperties): string[] {
     .map(([k]) => k);
 }
 
-/** A string enum's values, each with a description. */
-export function stringEnum(description: string, values: Readonly<Record<string, string>>): EnumTypeSchema {
-  return { type: "string", description, enum: Object.entries(values).map(([value, d]) => ({ value, description: d })) };
+/**
+ * A string enum's values, each with a description; `names` gives the SDKs' member name of a value
+ * that is no identifier (`on-call` → `OnCall`).
+ */
+export function stringEnum(description: string, values: Readonly<Record<string, string>>, names: Readonly<Record<string, string>> = {}): EnumTypeSchema {
+  return { type: "string", description, enum: Object.entries(values).map(([value, d]) => ({ value, ...(names[value] ? { name: names[value] } : {}), description: d })) };
 }
 
 /**

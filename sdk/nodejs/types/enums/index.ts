@@ -6,11 +6,11 @@ export const CallWebhookEventType = {
     /**
      * While a call is in progress.
      */
-    On_call: "on-call",
+    OnCall: "on-call",
     /**
      * When a call has ended.
      */
-    Post_call: "post-call",
+    PostCall: "post-call",
 } as const;
 
 /**
@@ -38,23 +38,23 @@ export const SenderIdMonthlyVolume = {
     /**
      * Up to 1,000.
      */
-    SenderIdMonthlyVolume_1_1000: "1-1000",
+    UpTo1000: "1-1000",
     /**
      * 1,001 to 20,000.
      */
-    SenderIdMonthlyVolume_1001_20000: "1001-20000",
+    UpTo20000: "1001-20000",
     /**
      * 20,001 to 50,000.
      */
-    SenderIdMonthlyVolume_20001_50000: "20001-50000",
+    UpTo50000: "20001-50000",
     /**
      * 50,001 to 100,000.
      */
-    SenderIdMonthlyVolume_50001_100000: "50001-100000",
+    UpTo100000: "50001-100000",
     /**
      * More than 100,000.
      */
-    More_than_100000: "More than 100000",
+    MoreThan100000: "More than 100000",
 } as const;
 
 /**
