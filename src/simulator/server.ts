@@ -38,6 +38,12 @@ export interface Simulator {
    * `expectBadRequests`): still answered 400, not recorded by the suite's contract check.
    */
   expectBadRequests(on?: boolean): void;
+  /**
+   * Resolves once no request is being handled (none waiting out a delay or latency, none being
+   * answered): a test whose client went away mid-request (a killed process) waits here, so a
+   * request it held cannot land in the next test's log.
+   */
+  idle(): Promise<void>;
   /** Stop listening, drop open connections and pending asynchronous changes. */
   close(): Promise<void>;
 }
@@ -297,11 +303,22 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     send(res, response, extraHeaders);
   }
 
+  let handling = 0;
+  let idleWaiters: (() => void)[] = [];
   const server = createServer((req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) send(res, json(500, { success: false, message: "Internal simulator error" }), {});
-      else res.destroy();
-    });
+    handling++;
+    handle(req, res)
+      .catch(() => {
+        if (!res.headersSent) send(res, json(500, { success: false, message: "Internal simulator error" }), {});
+        else res.destroy();
+      })
+      .finally(() => {
+        if (--handling === 0) {
+          const waiters = idleWaiters;
+          idleWaiters = [];
+          for (const w of waiters) w();
+        }
+      });
   });
   server.keepAliveTimeout = 5_000;
 
@@ -326,6 +343,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     },
     expectBadRequests(on = true): void {
       badRequestsExpected = on;
+    },
+    idle(): Promise<void> {
+      return handling === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve));
     },
     close(): Promise<void> {
       closed = true;
