@@ -271,6 +271,11 @@ export class RealStack {
     return run(CLI, [...args, "--stack", "dev", "--non-interactive"], this.options.projectDir, this.env);
   }
 
+  /** Runs a CLI command that takes no stack (`pulumi plugin install …`) with this stack's environment (its PULUMI_HOME). */
+  command(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return run(CLI, [...args, "--non-interactive"], this.options.projectDir, this.env);
+  }
+
   private async prepare(): Promise<void> {
     if (!this.ready) {
       const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
