@@ -40,6 +40,9 @@ function unwrap(v: unknown, found: { secret: boolean }): unknown {
   return v;
 }
 
+/** The key under which a dynamic resource's state holds its provider's text (src/kit/pulumi/shim.ts). */
+const DYNAMIC_PROVIDER_KEY = "__provider";
+
 /** Plain props from the engine, and the top-level keys whose value held a secret. */
 export interface Decoded {
   readonly props: Props;
@@ -50,6 +53,9 @@ export function decode(struct: StructLike | undefined): Decoded {
   const props: Props = {};
   const secrets = new Set<string>();
   for (const [k, v] of Object.entries(struct?.toJavaScript() ?? {})) {
+    // The dynamic provider's text, left in the state of a resource migrated from its dynamic twin
+    // (docs/PULUMI.md, "Migrating from the dynamic resources"): never ours, dropped on the next read.
+    if (k === DYNAMIC_PROVIDER_KEY) continue;
     const found = { secret: false };
     props[k] = unwrap(v, found);
     if (found.secret) secrets.add(k);
