@@ -31,6 +31,7 @@ function write(rel, code) {
 {
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true, code: { source: true } });
   addFormats(ajv);
+  ajv.addVocabulary(["x-since"]);
   const schema = JSON.parse(readFileSync(join(root, "schemas", "wavix.schema.json"), "utf8"));
   write("dist/config/desired-state.validate.js", standaloneCode(ajv, ajv.compile(schema)));
 }

@@ -3,7 +3,7 @@ import { Option } from "commander";
 import { nodeHttpFetch, WavixClient, type RetryNotice } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
-import { CliExit } from "./output";
+import { CliExit, progressLine } from "./output";
 
 /**
  * Load and validate the desired-state file. On problems, print every one of them
@@ -92,7 +92,7 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
     ...(flags.concurrency !== undefined ? { concurrency: flags.concurrency } : {}),
     ...(flags.maxRps !== undefined ? { requestsPerSecond: flags.maxRps } : {}),
     onRetry: (notice) => {
-      if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) process.stderr.write(retryNoticeLine(notice));
+      if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) progressLine(retryNoticeLine(notice));
     },
     onWarning: noteDrift,
   });

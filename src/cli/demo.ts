@@ -4,6 +4,7 @@
  */
 import type { Command } from "commander";
 import { isAbsolute, join, relative } from "node:path";
+import { formatCount } from "../plan/count";
 import { startSimulator } from "../simulator";
 import { CliExit } from "./output";
 
@@ -39,7 +40,7 @@ export function registerDemo(program: Command, run: (argv: string[]) => Promise<
         const code = await step("3. plan again (expect no changes)", ["plan", "-f", flags.file, "--detailed-exitcode"]);
         out.write(
           code === 0
-            ? `\nConverged: the simulator's account now matches the file (${sim.log.length} requests served).\n`
+            ? `\nConverged: the simulator's account now matches the file (${formatCount(sim.log.length)} requests served).\n`
             : `\nThe second plan still shows changes.\n`,
         );
         if (code !== 0) throw new CliExit(1);

@@ -1,5 +1,6 @@
 /** `wavix-sync export`: the account as a wavix.yaml that plans clean, streamed out (no whole-account document in memory). */
 import type { Command } from "commander";
+import { formatCount } from "../plan/count";
 import { streamExport } from "../resources/export";
 import { writeFileAtomicStream } from "./files";
 import { clientFromEnv, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
@@ -42,7 +43,7 @@ export function registerExport(program: Command): void {
         await writeFileAtomicStream(out, async (write) => {
           summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning });
         });
-        process.stderr.write(`Wrote ${out} (${summary.subAccounts} sub-accounts, ${summary.numbers} numbers).\n`);
+        process.stderr.write(`Wrote ${out} (${formatCount(summary.subAccounts)} sub-accounts, ${formatCount(summary.numbers)} numbers).\n`);
       } else {
         // A failed write is reported once by the command (writeStdout rejects); not again as an event.
         const quiet = (): void => undefined;

@@ -7,7 +7,8 @@
  * loaded for the top-level help or an unknown command. No command path loads `@pulumi/pulumi`.
  */
 import { Command, CommanderError } from "commander";
-import { CliExit, reportError } from "./output";
+import { DEFAULT_BASE_URL, resolveBaseUrl } from "../client/base-url";
+import { CliExit, reportError, startRun } from "./output";
 
 type Register = (program: Command) => void;
 
@@ -36,18 +37,70 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   demo: ["wavix-sync demo                                         # plan, apply, plan against a local simulator"],
 };
 
-const ENVIRONMENT = `Environment:
-  WAVIX_API_KEY        the API key (plan, apply, audit, export); never a flag, never in the file
-  WAVIX_BASE_URL       API root (default https://api.wavix.com; plain http only to loopback)
-  WAVIX_TIMEOUT        seconds a request may take (default 30; --timeout overrides)
-  WAVIX_MAX_PAGES      most pages one listing may take (default 2000)
-  WAVIX_SYNC_VERBOSE   1 prints every contract-drift warning`;
+/** The environment variables, each with the commands that read it (a command's footer lists only its own). */
+const VARIABLES: readonly [name: string, text: string, commands: readonly string[]][] = [
+  ["WAVIX_API_KEY", "the API key; never a flag, never in the file", ["plan", "apply", "audit", "export"]],
+  ["WAVIX_API_KEY", "when set, a file value holding it is refused (never echoed); validate needs no key", ["validate"]],
+  ["WAVIX_BASE_URL", `API root (default ${DEFAULT_BASE_URL}; plain http only to loopback)`, ["plan", "apply", "audit", "export"]],
+  ["WAVIX_TIMEOUT", "seconds a request may take (default 30; --timeout overrides)", ["plan", "apply", "audit", "export"]],
+  ["WAVIX_MAX_PAGES", "most pages one listing may take (default 2000)", ["plan", "apply", "audit", "export"]],
+  ["WAVIX_SYNC_VERBOSE", "1 prints every contract-drift warning", ["plan", "apply", "audit", "export", "demo"]],
+  ["<password_env>", "a SIP trunk's password, in the variable its password_env names (create, --rotate-password)", ["apply"]],
+];
 
-const EXIT_CODES = `Exit codes:
-  0    success
-  1    any error: validation, authentication, API, partial failure
-  2    plan --detailed-exitcode with changes; audit --fail-on-findings with an error finding
-  130  apply interrupted with Ctrl-C`;
+/** The exit codes, each with the commands that can end with it. */
+const CODES: readonly [code: string, text: string, commands: readonly string[]][] = [
+  ["0", "success", ["validate", "plan", "apply", "audit", "export", "demo"]],
+  ["0", "stopped with Ctrl-C or SIGTERM", ["simulator"]],
+  ["1", "the file is invalid (every problem listed, nothing sent)", ["validate"]],
+  ["1", "any error: validation, authentication, API", ["plan", "audit", "export"]],
+  ["1", "any error: validation, authentication, API, partial failure, the safety limit, changes still pending after --wait", ["apply"]],
+  ["1", "a bad flag, an unreadable seed, a port in use", ["simulator"]],
+  ["1", "the demo did not converge", ["demo"]],
+  ["2", "--detailed-exitcode and there are changes", ["plan"]],
+  ["2", "--fail-on-findings and an error finding", ["audit"]],
+  ["130", "interrupted with Ctrl-C (writes in flight finished, the rest not started)", ["apply"]],
+];
+
+/** The "Environment:" and "Exit codes:" footer of one command's help, or of the top level (every line) when `command` is undefined. */
+export function helpFooter(command?: string): string {
+  const mine = <T extends readonly [string, string, readonly string[]]>(rows: readonly T[]) =>
+    // The top level: each name once (its first row).
+    command === undefined ? rows.filter(([name], i) => rows.findIndex(([n]) => n === name) === i) : rows.filter(([, , cmds]) => cmds.includes(command));
+  const env = mine(VARIABLES);
+  const codes = command === undefined ? CODES_TOP : mine(CODES);
+  const width = (rows: readonly (readonly [string, ...unknown[]])[]) => Math.max(...rows.map(([n]) => n.length)) + 2;
+  const parts: string[] = [];
+  if (env.length > 0) {
+    const w = width(env);
+    parts.push(`Environment:\n${env.map(([n, t]) => `  ${n.padEnd(w)}${t}`).join("\n")}`);
+  }
+  const w = width(codes);
+  parts.push(`Exit codes:\n${codes.map(([c, t]) => `  ${c.padEnd(w)}${t}`).join("\n")}`);
+  return parts.join("\n\n");
+}
+
+/** The top level's exit codes: every command's, in one list. */
+const CODES_TOP: readonly [string, string, readonly string[]][] = [
+  ["0", "success", []],
+  ["1", "any error: validation, authentication, API, partial failure", []],
+  ["2", "plan --detailed-exitcode with changes; audit --fail-on-findings with an error finding", []],
+  ["130", "apply interrupted with Ctrl-C", []],
+];
+
+/** `--version`: the version, and the API root a command would talk to (the default unless WAVIX_BASE_URL says otherwise). */
+export function versionText(env: NodeJS.ProcessEnv = process.env): string {
+  const version = require("../../package.json").version as string;
+  if ((env.WAVIX_BASE_URL ?? "").trim() === "") return `wavix-sync ${version}\nAPI root: ${DEFAULT_BASE_URL} (the default; WAVIX_BASE_URL sets another)`;
+  let root: string;
+  try {
+    // As every command would read it: checked, and shown without anything a URL could hide a secret in.
+    root = `API root: ${resolveBaseUrl(undefined, env)} (from WAVIX_BASE_URL; the default is ${DEFAULT_BASE_URL})`;
+  } catch (err) {
+    root = `API root: none usable: ${(err as Error).message} (the default is ${DEFAULT_BASE_URL})`;
+  }
+  return `wavix-sync ${version}\n${root}`;
+}
 
 /**
  * The program with the command named in `argv` (`process.argv` form), or with every command when
@@ -56,24 +109,25 @@ const EXIT_CODES = `Exit codes:
 export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command("wavix-sync")
     .description("Keep a Wavix account in the state declared by a YAML file.")
-    .version(require("../../package.json").version as string)
+    .version(versionText(), "-V, --version", "print the version and the API root")
     .showHelpAfterError()
     .exitOverride();
   // The top level has no option taking a value, so the first operand is the command.
   const named = argv?.slice(2).find((a) => !a.startsWith("-"));
   const only = COMMANDS.find(([names]) => named !== undefined && names.includes(named));
   for (const entry of only ? [only] : COMMANDS) entry[1]()(program);
-  program.addHelpText("after", `\nExamples:\n  wavix-sync validate\n  wavix-sync plan --detailed-exitcode\n  wavix-sync apply --auto-approve\n\n${ENVIRONMENT}\n\n${EXIT_CODES}\n`);
+  program.addHelpText("after", `\nExamples:\n  wavix-sync validate\n  wavix-sync plan --detailed-exitcode\n  wavix-sync apply --auto-approve\n\n${helpFooter()}\n`);
   for (const cmd of program.commands) {
     const examples = EXAMPLES[cmd.name()] ?? [];
     const head = examples.length > 0 ? `\nExamples:\n${examples.map((e) => `  ${e}`).join("\n")}\n` : "";
-    cmd.addHelpText("after", `${head}\n${ENVIRONMENT}\n\n${EXIT_CODES}\n`);
+    cmd.addHelpText("after", `${head}\n${helpFooter(cmd.name())}\n`);
   }
   return program;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv);
+  const end = startRun();
   try {
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
@@ -85,5 +139,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     reportError(err);
     return 1;
+  } finally {
+    end();
   }
 }

@@ -19,6 +19,7 @@ import {
   type Plan,
   type SafetyVerdict,
 } from "../plan";
+import { formatCount } from "../plan/count";
 import { reported, safetyMarkdown, safetyText } from "./guard";
 import { clientFromEnv, MAX_RPS_HELP, nonNegativeNumber, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic } from "./files";
@@ -261,7 +262,7 @@ export function registerPlanApply(program: Command): void {
       run.written = true;
       if (route.file) await writeOut(route.file.path, renderApply(route.file.format, plan, result, flags.file, safety));
       if (plan.problems.length > 0 && route.terminal === "text") {
-        process.stderr.write(`${plan.problems.length} declared item(s) could not be planned and were not applied (see the errors above).\n`);
+        process.stderr.write(`${formatCount(plan.problems.length)} declared item(s) could not be planned and were not applied (see the errors above).\n`);
       }
       if (result.interrupted) throw new CliExit(INTERRUPTED_EXIT_CODE);
       if (!result.ok || plan.problems.length > 0) throw new CliExit(1);

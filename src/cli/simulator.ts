@@ -3,9 +3,16 @@
  */
 import { type Command, InvalidArgumentError } from "commander";
 import {
+  DEFAULT_ORGANIZATION_ID,
   DEFAULT_SIM_API_KEY,
+  demoSeed,
   type FaultRule,
+  generateAccount,
+  type GenerateAccountOptions,
   loadSeedFile,
+  type Scope,
+  SCOPES,
+  type ScopeLevel,
   type SimApiKey,
   type SimSeed,
   SIM_VARIATIONS,
@@ -16,7 +23,8 @@ import {
 interface SimulatorCliOptions {
   port: number;
   seed?: string;
-  apiKey?: string[];
+  generate?: GenerateAccountOptions;
+  apiKey?: ApiKeySpec[];
   latencyMs: number;
   faultRate: number;
   host: string;
@@ -46,11 +54,90 @@ function rate(value: string): number {
   return n;
 }
 
-/** `--api-key` values, repeatable; an empty or blank key would let any blank Bearer in. */
-function collect(value: string, previous: string[] = []): string[] {
-  if (value.trim() === "") throw new InvalidArgumentError("--api-key must not be empty.");
-  if (/[\s\x00-\x1f\x7f]/.test(value)) throw new InvalidArgumentError("--api-key must not contain spaces or control characters.");
-  return [...previous, value];
+/** One `--api-key` value: the key, and what it may do. */
+export interface ApiKeySpec {
+  key: string;
+  /** `@ORG`: the organisation it authenticates as (a sub-account's id: a tenant's key). @default the master */
+  organization?: number;
+  /** `:read`, `:SCOPE=LEVEL,...`: a restricted key (seed part 5). @default unrestricted */
+  restricted?: Partial<Record<Scope, ScopeLevel>>;
+  /** How the banner describes it (never the key). */
+  access: string;
+}
+
+const LEVELS: readonly ScopeLevel[] = ["none", "read", "write"];
+
+/**
+ * `--api-key KEY[@ORG][:ACCESS]`, repeatable. ACCESS is `read` (read every resource, write none),
+ * `write` (every resource; the same as no ACCESS), or `SCOPE=LEVEL,...` (each LEVEL none, read or
+ * write; a resource not listed is none, as for a restricted Wavix key). `@ORG` makes the key
+ * authenticate as that organisation (a sub-account id: a tenant's own key). An empty or blank key
+ * would let any blank Bearer in.
+ */
+export function parseApiKey(value: string): ApiKeySpec {
+  const colon = value.indexOf(":");
+  const head = colon < 0 ? value : value.slice(0, colon);
+  const access = colon < 0 ? undefined : value.slice(colon + 1);
+  const at = head.lastIndexOf("@");
+  const key = at < 0 ? head : head.slice(0, at);
+  const org = at < 0 ? undefined : head.slice(at + 1);
+  if (key.trim() === "") throw new InvalidArgumentError("--api-key must not be empty.");
+  if (/[\s\x00-\x1f\x7f]/.test(key)) throw new InvalidArgumentError("--api-key must not contain spaces or control characters.");
+  const spec: ApiKeySpec = { key, access: "unrestricted" };
+  if (org !== undefined) {
+    if (!/^[1-9]\d{0,15}$/.test(org)) throw new InvalidArgumentError(`--api-key KEY@ORG takes an organisation id (digits) after @, got "${org}".`);
+    spec.organization = Number(org);
+  }
+  if (access === undefined || access === "write") {
+    // Unrestricted: seed part 5 item 3.
+  } else if (access === "read") {
+    spec.restricted = Object.fromEntries(SCOPES.map((scope) => [scope, "read"]));
+    spec.access = "read-only";
+  } else {
+    const restricted: Partial<Record<Scope, ScopeLevel>> = {};
+    for (const part of access.split(",")) {
+      const [scope, level, extra] = part.split("=");
+      if (extra !== undefined || !(SCOPES as readonly string[]).includes(scope) || !(LEVELS as readonly string[]).includes(level)) {
+        throw new InvalidArgumentError(
+          `--api-key KEY:ACCESS takes read, write, or SCOPE=LEVEL,... (LEVEL none, read or write; SCOPE one of ${SCOPES.join(", ")}), got "${part}".`,
+        );
+      }
+      restricted[scope as Scope] = level as ScopeLevel;
+    }
+    spec.restricted = restricted;
+    spec.access = `restricted to ${Object.entries(restricted).map(([k, v]) => `${k}=${v}`).join(",")}`;
+  }
+  if (spec.organization !== undefined) spec.access += ` as organisation ${spec.organization}`;
+  return spec;
+}
+
+function collect(value: string, previous: ApiKeySpec[] = []): ApiKeySpec[] {
+  return [...previous, parseApiKey(value)];
+}
+
+/** `--generate numbers=N,sub_accounts=M,numbers_per_sub_account=K,seed=S`: a large deterministic account. */
+export function parseGenerate(value: string): GenerateAccountOptions {
+  const limits: Record<string, [field: keyof GenerateAccountOptions, max: number]> = {
+    numbers: ["numbers", 1_000_000],
+    sub_accounts: ["subAccounts", 9_999],
+    numbers_per_sub_account: ["numbersPerSubAccount", 999],
+    seed: ["seed", 2 ** 31 - 1],
+  };
+  const out: GenerateAccountOptions = { numbers: 0 };
+  for (const part of value.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+    const m = /^([a-z_]+)=(\d+)$/.exec(part);
+    const limit = m ? limits[m[1]] : undefined;
+    if (!m || !limit) {
+      throw new InvalidArgumentError(`--generate takes NAME=COUNT pairs separated by commas (${Object.keys(limits).join(", ")}), got "${part}".`);
+    }
+    const n = Number(m[2]);
+    if (n > limit[1]) throw new InvalidArgumentError(`--generate ${m[1]} is at most ${limit[1].toLocaleString("en-US")}, got ${m[2]}.`);
+    out[limit[0]] = n;
+  }
+  if ((out.numbersPerSubAccount ?? 0) > 0 && (out.subAccounts ?? 0) === 0) {
+    throw new InvalidArgumentError("--generate numbers_per_sub_account needs sub_accounts=N as well.");
+  }
+  return out;
 }
 
 /** `--variation NAME` (repeatable, or comma-separated; `all` for every one). */
@@ -118,7 +205,16 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
     .option("--port <n>", "port to listen on, 0-65535 (0 picks a free one)", port, 8787)
     .option("--host <addr>", "interface to bind", "127.0.0.1")
     .option("--seed <FILE>", "account to serve, from a JSON or YAML seed file (default: the demo account)")
-    .option("--api-key <key>", `accept this API key (repeatable; default: ${DEFAULT_SIM_API_KEY})`, collect)
+    .option(
+      "--generate <counts>",
+      "serve a large generated account instead: numbers=N,sub_accounts=M,numbers_per_sub_account=K,seed=S (numbers 1555…, sub-account keys sim-sub-key-0001…)",
+      parseGenerate,
+    )
+    .option(
+      "--api-key <key>",
+      `accept this API key (repeatable; default: ${DEFAULT_SIM_API_KEY}); KEY:read is read-only, KEY:SCOPE=LEVEL,... restricted per resource, KEY@ORG a key of organisation ORG (a sub-account: a tenant's key)`,
+      collect,
+    )
     .option("--latency-ms <n>", "delay every response by N ms", nonNegativeInt("--latency-ms"), 0)
     .option("--fault-rate <r>", "probability (0-1) that a request fails with 503 or 429", rate, 0)
     .option(
@@ -129,8 +225,16 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
     .option("--refuse-url-clears", "refuse a number URL clear (null) with 400, as the official update schema would")
     .option("--expect-bad-requests", "requests breaking the API schemas are sent on purpose (tests): not recorded")
     .action(async (opts: SimulatorCliOptions) => {
-      const seed: SimSeed | "demo" = opts.seed ? loadSeedFile(opts.seed) : "demo";
-      const apiKeys: SimApiKey[] | undefined = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey.map((key) => ({ key })) : undefined;
+      if (opts.seed !== undefined && opts.generate !== undefined) throw new Error("give --seed FILE or --generate COUNTS, not both");
+      const seed: SimSeed = opts.seed ? loadSeedFile(opts.seed) : opts.generate ? generateAccount(opts.generate) : demoSeed();
+      const apiKeys: SimApiKey[] | undefined = opts.apiKey && opts.apiKey.length > 0 ? opts.apiKey.map(({ key, organization, restricted }) => ({ key, organization, restricted })) : undefined;
+      // A key of an organisation the account does not have would answer 404s that explain nothing.
+      const orgs = new Set([seed.organizationId ?? DEFAULT_ORGANIZATION_ID, ...(seed.subAccounts ?? []).map((s) => s.id)]);
+      for (const k of opts.apiKey ?? []) {
+        if (k.organization !== undefined && !orgs.has(k.organization)) {
+          throw new Error(`--api-key KEY@${k.organization}: the account has no organisation ${k.organization} (the master is ${seed.organizationId ?? DEFAULT_ORGANIZATION_ID}; sub-accounts: ${[...orgs].slice(1).join(", ") || "none"})`);
+        }
+      }
       let sim;
       try {
         sim = await startSimulator({
@@ -147,11 +251,15 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
       } catch (err) {
         throw listenError(err, opts);
       }
-      const what = (opts.seed ? `seed ${opts.seed}` : "demo account") + (opts.variation && opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
+      const generated = opts.generate
+        ? `generated account: ${opts.generate.numbers.toLocaleString("en-US")} numbers, ${(opts.generate.subAccounts ?? 0).toLocaleString("en-US")} sub-accounts` +
+          ((opts.generate.numbersPerSubAccount ?? 0) > 0 ? ` owning ${opts.generate.numbersPerSubAccount} numbers each` : "")
+        : undefined;
+      const what = (opts.seed ? `seed ${opts.seed}` : generated ?? "demo account") + (opts.variation && opts.variation.length > 0 ? `; variations: ${opts.variation.join(", ")}` : "");
       print(`Wavix simulator listening on ${sim.url} (${what})`);
       // Keys given on the command line are the user's: never echo them. The default is a fake local key.
-      if (apiKeys) {
-        print(`Accepting ${apiKeys.length} API key(s) given with --api-key.`);
+      if (opts.apiKey && opts.apiKey.length > 0) {
+        print(`Accepting ${opts.apiKey.length} API key(s) given with --api-key: ${opts.apiKey.map((k, i) => `#${i + 1} ${k.access}`).join("; ")}.`);
       } else {
         print(`API key: ${DEFAULT_SIM_API_KEY} (fake, local only)`);
       }

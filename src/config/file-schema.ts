@@ -28,26 +28,38 @@ const BASE: Obj =
   "properties": {
     "version": {
       "description": "Format version of this file. Must be 1.",
+      "x-since": "0.1.0",
+      "examples": [1],
       "const": 1
     },
     "account_id": {
       "description": "The Wavix account this file describes (the `id` of GET /v1/profile). When present, plan and apply first check that WAVIX_API_KEY belongs to this account and stop, with nothing read or written, when it does not.",
+      "x-since": "0.1.0",
+      "examples": [123456],
       "type": "integer",
       "minimum": 1
     },
     "safety": {
       "description": "Limits on destructive changes (disables, deletes, releases, unlinks) an apply makes without --force. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused.",
+      "x-since": "0.1.0",
+      "examples": [{"max_destructive_percent":30,"min_items":10}],
       "type": "object",
       "additionalProperties": false,
       "properties": {
         "max_destructive_percent": {
           "description": "Most destructive changes of one kind, as a percentage of that kind's items in the account. Default 30.",
+          "x-since": "0.1.0",
+          "default": 30,
+          "examples": [50],
           "type": "number",
           "minimum": 0,
           "maximum": 100
         },
         "min_items": {
           "description": "A kind with fewer items than this in the account is not limited. Default 10.",
+          "x-since": "0.1.0",
+          "default": 10,
+          "examples": [20],
           "type": "integer",
           "minimum": 0
         }
@@ -55,16 +67,22 @@ const BASE: Obj =
     },
     "audit": {
       "description": "What `wavix-sync audit` checks: 2FA verification sessions and 10DLC brand vettings. Read-only; nothing here is written to the account.",
+      "x-since": "0.1.0",
+      "examples": [{"ten_dlc":{"brands":"all","min_vetting_score":75}}],
       "type": "object",
       "additionalProperties": false,
       "properties": {
         "two_fa": {
           "description": "2FA sessions to audit: their verification events, charges and failure ratio.",
+          "x-since": "0.1.0",
+          "examples": [{"sessions":["8753d4308f2e11ecb75fcdafd6d2d690"],"max_failure_ratio":0.2}],
           "type": "object",
           "additionalProperties": false,
           "properties": {
             "sessions": {
               "description": "2FA session IDs to audit one by one.",
+              "x-since": "0.1.0",
+              "examples": [["8753d4308f2e11ecb75fcdafd6d2d690"]],
               "type": "array",
               "items": {
                 "description": "A 2FA session ID (session_uuid).",
@@ -74,6 +92,8 @@ const BASE: Obj =
             },
             "services": {
               "description": "2FA services whose sessions within a date window are audited.",
+              "x-since": "0.1.0",
+              "examples": [[{"service_id":"7204a030201211ee9fb47d093f2f127c","from":"2026-11-01","to":"2026-11-21"}]],
               "type": "array",
               "items": {
                 "type": "object",
@@ -86,16 +106,22 @@ const BASE: Obj =
                 "properties": {
                   "service_id": {
                     "description": "The 2FA service ID.",
+                    "x-since": "0.1.0",
+                    "examples": ["7204a030201211ee9fb47d093f2f127c"],
                     "type": "string",
                     "minLength": 1
                   },
                   "from": {
                     "description": "First day of the window, YYYY-MM-DD (inclusive). Quote it or leave it plain; it is read as text.",
+                    "x-since": "0.1.0",
+                    "examples": ["2026-11-01"],
                     "type": "string",
                     "format": "date"
                   },
                   "to": {
                     "description": "Last day of the window, YYYY-MM-DD (inclusive).",
+                    "x-since": "0.1.0",
+                    "examples": ["2026-11-21"],
                     "type": "string",
                     "format": "date"
                   }
@@ -104,6 +130,8 @@ const BASE: Obj =
             },
             "max_failure_ratio": {
               "description": "Largest acceptable share of sessions not verified, from 0 to 1; above it is an error finding.",
+              "x-since": "0.1.0",
+              "examples": [0.2],
               "type": "number",
               "minimum": 0,
               "maximum": 1
@@ -112,11 +140,15 @@ const BASE: Obj =
         },
         "ten_dlc": {
           "description": "10DLC brands whose vettings are audited.",
+          "x-since": "0.1.0",
+          "examples": [{"brands":["B6AI7PA"],"min_vetting_score":75}],
           "type": "object",
           "additionalProperties": false,
           "properties": {
             "brands": {
               "description": "Brand IDs to audit, or the string `all` for every brand of the account.",
+              "x-since": "0.1.0",
+              "examples": ["all",["B6AI7PA"]],
               "type": [
                 "array",
                 "string"
@@ -135,6 +167,8 @@ const BASE: Obj =
             },
             "min_vetting_score": {
               "description": "Lowest acceptable effective vetting score (0-100); a brand below it is an error finding.",
+              "x-since": "0.1.0",
+              "examples": [75],
               "type": "integer",
               "minimum": 0,
               "maximum": 100

@@ -44,6 +44,8 @@ function compileDesiredStateSchema(): ValidateFunction {
   const addFormats = (require("ajv-formats") as typeof import("ajv-formats")).default;
   const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, allowUnionTypes: true });
   addFormats(ajv);
+  // The version a key appeared in: documentation only (docs/FILE-FORMAT.md), never validated.
+  ajv.addVocabulary(["x-since"]);
   return ajv.compile(desiredStateSchema());
 }
 

@@ -7,6 +7,7 @@ import type { CanonicalDestination } from "../kinds/number/public";
 import type { ApplyResult, ChangeResult, Plan, PlannedChange } from "./types";
 import { maskDeep, maskText } from "./mask";
 import { kindNamed } from "../kinds";
+import { formatCount } from "./count";
 
 const SYMBOL = { create: "+", update: "~", delete: "-" } as const;
 const VERB = { create: "will be created", update: "will be updated in place", delete: "will be deleted" } as const;
@@ -71,7 +72,7 @@ export function formatPlanProblems(plan: Plan): string {
 /** `1 declared item could not be planned (see the errors)`: said wherever a summary would claim success. */
 function unplannedNote(plan: Plan): string {
   const n = plan.problems.length;
-  return `${n} declared ${n === 1 ? "item" : "items"} could not be planned (see the errors)`;
+  return `${formatCount(n)} declared ${n === 1 ? "item" : "items"} could not be planned (see the errors)`;
 }
 
 /**
@@ -87,9 +88,9 @@ export function ownerNote(c: PlannedChange): string {
 export function formatPlan(plan: Plan, file: string): string {
   const lines: string[] = [];
   if (plan.changes.length === 0 && plan.problems.length > 0) {
-    lines.push(`No changes can be planned, but the account does not match ${file}: ${unplannedNote(plan)}; ${plan.summary.unchanged} unchanged.`);
+    lines.push(`No changes can be planned, but the account does not match ${file}: ${unplannedNote(plan)}; ${formatCount(plan.summary.unchanged)} unchanged.`);
   } else if (plan.changes.length === 0) {
-    lines.push(`No changes. The account matches ${file} (${plan.summary.unchanged} unchanged).`);
+    lines.push(`No changes. The account matches ${file} (${formatCount(plan.summary.unchanged)} unchanged).`);
   } else {
     lines.push("wavix-sync will perform the following actions:", "");
     for (const c of plan.changes) {
@@ -101,7 +102,7 @@ export function formatPlan(plan: Plan, file: string): string {
     }
     const s = plan.summary;
     lines.push(
-      `Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged` +
+      `Plan: ${formatCount(s.create)} to create, ${formatCount(s.update)} to update, ${formatCount(s.delete)} to delete, ${formatCount(s.unchanged)} unchanged` +
         (plan.problems.length > 0 ? `; ${unplannedNote(plan)}.` : "."),
     );
   }
@@ -135,7 +136,7 @@ export function formatApplyResult(result: ApplyResult): string {
   for (const r of pending) lines.push(`Pending: ${r.kind} "${r.key}" (${r.action}): ${maskText(r.error ?? "")}`);
   const list = (rs: ChangeResult[]) => {
     const shown = rs.slice(0, 10).map((r) => `${r.kind} "${r.key}" (${r.action})`);
-    return shown.join(", ") + (rs.length > shown.length ? `, and ${rs.length - shown.length} more` : "");
+    return shown.join(", ") + (rs.length > shown.length ? `, and ${formatCount(rs.length - shown.length)} more` : "");
   };
   // After Ctrl-C a person wants both halves named: what landed and what was never sent.
   if (result.interrupted && ok.length > 0) lines.push(`Done before the interruption: ${list(ok)}`);
@@ -150,12 +151,12 @@ export function formatApplyResult(result: ApplyResult): string {
   const counts = { create: 0, update: 0, delete: 0 };
   for (const r of ok) counts[r.action]++;
   const rest: string[] = [];
-  if (failed.length > 0) rest.push(`${failed.length} failed`);
-  if (pending.length > 0) rest.push(`${pending.length} pending (the API is still applying them; plan later to confirm)`);
-  if (notStarted.length > 0) rest.push(`${notStarted.length} not started`);
+  if (failed.length > 0) rest.push(`${formatCount(failed.length)} failed`);
+  if (pending.length > 0) rest.push(`${formatCount(pending.length)} pending (the API is still applying them; plan later to confirm)`);
+  if (notStarted.length > 0) rest.push(`${formatCount(notStarted.length)} not started`);
   const head = result.interrupted ? "Apply interrupted" : rest.length === 0 ? "Apply complete" : "Apply incomplete";
   lines.push(
-    `${head}: ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
+    `${head}: ${formatCount(counts.create)} created, ${formatCount(counts.update)} updated, ${formatCount(counts.delete)} deleted` +
       (rest.length > 0 ? `, ${rest.join(", ")} ${rerunNote(failed, notStarted.length + pending.length)}.` : "."),
   );
   return lines.join("\n") + "\n";
@@ -164,7 +165,7 @@ export function formatApplyResult(result: ApplyResult): string {
 /** What apply created, with ids where the kind has them: `sub_account "Acme" (id 2004)`; the first 20, then how many more. */
 export function createdList(created: readonly ChangeResult[], show = 20): string {
   const shown = created.slice(0, show).map((r) => `${r.kind} "${r.key}"${r.id !== undefined ? ` (id ${r.id})` : ""}`);
-  return shown.join(", ") + (created.length > shown.length ? `, and ${created.length - shown.length} more` : "");
+  return shown.join(", ") + (created.length > shown.length ? `, and ${formatCount(created.length - shown.length)} more` : "");
 }
 
 /**

@@ -16,6 +16,7 @@ import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 import { STAGE_TEXT, type FailureReport } from "./failure";
+import { formatCount } from "./count";
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
 export const PLAN_MARKER = "<!-- wavix-sync plan -->";
@@ -70,16 +71,16 @@ function htmlText(value: string): string {
 }
 
 function plural(n: number, one: string, many = `${one}s`): string {
-  return `${n} ${n === 1 ? one : many}`;
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
 function verdict(plan: Plan, file: string): string {
   const s = plan.summary;
   const problems = plan.problems.length > 0 ? ` ${plural(plan.problems.length, "problem")} to fix first (above).` : "";
   if (plan.changes.length === 0) {
-    return `**No changes.** The account matches ${mdText(file)} (${s.unchanged} unchanged).${problems}`;
+    return `**No changes.** The account matches ${mdText(file)} (${formatCount(s.unchanged)} unchanged).${problems}`;
   }
-  return `**Plan: ${s.create} to create, ${s.update} to update, ${s.delete} to delete, ${s.unchanged} unchanged.**${problems}`;
+  return `**Plan: ${formatCount(s.create)} to create, ${formatCount(s.update)} to update, ${formatCount(s.delete)} to delete, ${formatCount(s.unchanged)} unchanged.**${problems}`;
 }
 
 function summaryTable(plan: Plan): string[] {
@@ -90,10 +91,10 @@ function summaryTable(plan: Plan): string[] {
     const counts = ACTIONS.map((a) => count(kind, a));
     // A kind with nothing at all is one the file does not manage: no row.
     if (counts.every((n) => n === 0) && !unchanged) continue;
-    lines.push(`| ${kind} | ${counts.join(" | ")} | ${unchanged ?? ""} |`);
+    lines.push(`| ${kind} | ${counts.map(formatCount).join(" | ")} | ${unchanged === undefined ? "" : formatCount(unchanged)} |`);
   }
   const s = plan.summary;
-  lines.push(`| **Total** | ${s.create} | ${s.update} | ${s.delete} | ${s.unchanged} |`);
+  lines.push(`| **Total** | ${formatCount(s.create)} | ${formatCount(s.update)} | ${formatCount(s.delete)} | ${formatCount(s.unchanged)} |`);
   return lines;
 }
 
@@ -149,7 +150,7 @@ type Block =
       tail?: string[];
     };
 
-const count = (n: number) => n.toLocaleString("en-US");
+const count = formatCount;
 const size = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
 
 /** The pointer to everything, said when something was grouped or left out. */
@@ -305,9 +306,9 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
   const complete = done && plan.problems.length === 0;
   blocks.push({
     fixed: [
-      `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${counts.create} created, ${counts.update} updated, ${counts.delete} deleted` +
-        (failed.length > 0 ? `, ${failed.length} failed` : "") +
-        (notStarted.length > 0 ? `, ${notStarted.length} not started` : "") +
+      `**Apply ${done ? "complete" : result.interrupted ? "interrupted" : "incomplete"}:** ${formatCount(counts.create)} created, ${formatCount(counts.update)} updated, ${formatCount(counts.delete)} deleted` +
+        (failed.length > 0 ? `, ${formatCount(failed.length)} failed` : "") +
+        (notStarted.length > 0 ? `, ${formatCount(notStarted.length)} not started` : "") +
         (failed.length > 0 || notStarted.length > 0 ? ` ${rerunNote(failed, notStarted.length)}.` : ".") +
         (complete ? "" : " :x:"),
       "",

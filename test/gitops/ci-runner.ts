@@ -1,36 +1,47 @@
 /**
  * A stand-in for the GitHub Actions and GitLab CI runners, enough to run the example pipelines in
- * examples/ci/ for real against the simulator.
+ * examples/ci/ for real, in a user's own repository (test/helpers/consumer.ts), against the
+ * simulator.
  *
- * Faithful to: the files as the forges parse them (the `yaml` package); each `run:` step as
- * `bash --noprofile --norc -eo pipefail` in the checkout (GitHub's default shell), a GitLab job's
- * `before_script` + `script` lines as one `bash -eo pipefail` session (variables carry between
- * lines); `env:` merged workflow → job → step; `$GITHUB_OUTPUT` (step outputs) and
- * `$GITHUB_STEP_SUMMARY` files; `if:` expressions on jobs and steps (==, !=, &&, ||, !, parentheses,
- * always(), success(), failure(), and the contexts in `context()`: any other is an error, so a new one
- * is noticed), a failed step skipping the rest unless its condition says otherwise,
- * `continue-on-error`; secrets as GitHub hands them out (repository secrets, plus the job's
- * environment's; an unknown one is empty); GitLab CI/CD variables as GitLab hands them out (a
- * protected one only to a protected ref, an environment-scoped one only to a job of that
- * environment); GitLab `rules:` of the `$A == "x" && ...` form; artifacts: `upload-artifact` files are
- * kept per run, and `download-artifact` with a `run-id` gets them back (or fails, as GitHub does).
+ * Faithful to: the files as the forges parse them (the `yaml` package); each job in a workspace of
+ * its own: GitHub's starts empty and `actions/checkout` clones the repository at the run's commit,
+ * GitLab's starts as a clone at the pipeline's commit plus the artifacts of the jobs it depends on
+ * (every earlier stage's, or only its `needs:`), as the forges do; each `run:` step as
+ * `bash --noprofile --norc -eo pipefail` (GitHub's default shell), a GitLab job's `before_script` +
+ * `script` lines as one `bash -eo pipefail` session (variables carry between lines); `env:` merged
+ * workflow → job → step; `$GITHUB_OUTPUT` (step outputs) and `$GITHUB_STEP_SUMMARY` files; `if:`
+ * expressions on jobs and steps (==, !=, &&, ||, !, parentheses, always(), success(), failure(), and
+ * the contexts in `context()`: any other is an error, so a new one is noticed), a failed step
+ * skipping the rest unless its condition says otherwise, `continue-on-error`; secrets as GitHub
+ * hands them out (repository secrets, plus the job's environment's; an unknown one is empty); GitLab
+ * CI/CD variables as GitLab hands them out (a protected one only to a protected ref, an
+ * environment-scoped one only to a job of that environment); GitLab `rules:` of the
+ * `$A == "x" && ...` form with `changes:` (the files the pushed commit changed) and `when:`
+ * (on_success, on_failure, always), a pipeline's jobs in stage order, `needs:`; artifacts: GitHub's
+ * `upload-artifact` files kept per run (`download-artifact` with a `run-id` gets them back, or fails
+ * as GitHub does), GitLab's `artifacts: paths` with `when:`.
  *
- * Leaves out: other `uses:` actions (checkout, setup-node are recorded, not run; the workspace is
- * already checked out with wavix-sync installed), containers, caches, matrices, timeouts.
- * The forge itself is a stub on PATH: `gh`, `curl` and `npm` record their arguments (the files they
- * upload, and which secrets their environment held) in a log and answer from a table the test gives.
+ * Leaves out: other `uses:` actions (`actions/setup-node` is recorded, not run: the machine's Node
+ * stands in for Node 24), containers, caches, matrices, timeouts, resource groups. The forge itself
+ * is a stub on PATH: `gh` and `curl` record their arguments (the files they upload, and which
+ * secrets their environment held) in a log and answer from a table the test gives; `npm` is the
+ * real npm, behind a wrapper that records which secrets its environment held.
  */
-import { spawn } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
-import { ROOT, scratch } from "../helpers/cli";
+import { scratch } from "../helpers/cli";
+import { changedFiles, NPM_ENV, which, type ConsumerRepo } from "../helpers/consumer";
 
 /** What a stubbed command answers: the first rule whose `match` is in its joined arguments. */
 export interface StubRule {
   cmd: "gh" | "curl";
   match: string;
-  stdout: string;
+  /** The answer on stdout (or into `--output FILE`). */
+  stdout?: string;
+  /** The answer is this file's content (a job's artifact served by the forge's API). */
+  file?: string;
 }
 
 /** One call of a stubbed command, with the contents of every file it was asked to upload. */
@@ -43,13 +54,13 @@ export interface StubCall {
 }
 
 const STUB = `#!/usr/bin/env node
-// Test stub: records the call, answers from STUB_RULES (see test/gitops/ci-runner.ts).
+// Test stub: records the call, answers from STUB_RULES (see test/gitops/ci-runner.ts); npm is passed on.
 const fs = require("node:fs");
 const path = require("node:path");
 const cmd = path.basename(process.argv[1]);
 const args = process.argv.slice(2);
 const files = {};
-args.forEach((a, i) => {
+if (cmd !== "npm") args.forEach((a, i) => {
   // gh: -F body=@file, --body-file file; curl: --data-urlencode name@file
   let m = /^[\\w-]+=?@(.+)$/.exec(a);
   if (m && !/^https?:/.test(a)) files[a] = fs.readFileSync(m[1], "utf8");
@@ -59,57 +70,57 @@ const secrets = fs.readFileSync(process.env.STUB_SECRETS_FILE, "utf8").split("\\
 const secretsSeen = Object.keys(process.env).filter((k) => secrets.some((v) => process.env[k].includes(v))).sort();
 fs.appendFileSync(process.env.STUB_LOG, JSON.stringify({ cmd, args, files, secretsSeen }) + "\\n");
 if (cmd === "npm") {
-  const line = args.join(" ");
-  if (args[0] === "ci" || line === "run build --if-present") process.exit(0);
-  process.stderr.write("npm stub: only 'npm ci' and 'npm run build --if-present' are expected in the examples, got: npm " + line + "\\n");
-  process.exit(97);
+  const r = require("node:child_process").spawnSync(process.env.STUB_REAL_NPM, args, { stdio: "inherit" });
+  process.exit(r.status === null ? 1 : r.status);
 }
-const rules = JSON.parse(process.env.STUB_RULES || "[]");
+const rules = JSON.parse(fs.readFileSync(process.env.STUB_RULES_FILE, "utf8"));
 const joined = args.join(" ");
 const rule = rules.find((r) => r.cmd === cmd && joined.includes(r.match));
+const answer = rule && (rule.file !== undefined ? fs.readFileSync(rule.file) : rule.stdout);
 // curl --output FILE: the answer goes to the file (as a download would).
 const o = args.indexOf("--output");
-if (rule && o >= 0) fs.writeFileSync(args[o + 1], rule.stdout);
-else if (rule) process.stdout.write(rule.stdout);
+if (rule && o >= 0) fs.writeFileSync(args[o + 1], answer);
+else if (rule) process.stdout.write(answer);
 else if (o >= 0) { process.stderr.write("curl: (22) The requested URL returned error: 404\\n"); process.exit(22); }
 `;
 
-export interface Workspace {
-  dir: string;
-  stubLog: string;
+/** The forge around the runners: the stubs on PATH, their log, the answers they give. */
+export interface Forge {
+  /** Folder of the stubs (first on every job's PATH; outside every workspace). */
+  bin: string;
   /** The recorded calls of the stubs so far (and clears the log). */
   takeCalls(): StubCall[];
+  /** The answers of `gh` and `curl` from now on. */
+  answer(rules: StubRule[]): void;
+  log: string;
+  rulesFile: string;
+  secretsFile: string;
 }
 
-/**
- * A checkout of a user's account repository: `wavix.yaml`, a package.json with wavix-sync as a dev
- * dependency, and wavix-sync installed (a link to this repository), so `npx wavix-sync` runs the
- * compiled CLI without the network.
- */
-export function workspace(wavixYaml: string): Workspace {
+export function forge(): Forge {
   const dir = scratch();
-  writeFileSync(join(dir, "wavix.yaml"), wavixYaml);
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme-wavix", private: true, devDependencies: { "wavix-sync": "^0.1.0" } }));
-  mkdirSync(join(dir, "node_modules", ".bin"), { recursive: true });
-  symlinkSync(ROOT, join(dir, "node_modules", "wavix-sync"));
-  symlinkSync(join("..", "wavix-sync", "bin", "wavix-sync.js"), join(dir, "node_modules", ".bin", "wavix-sync"));
-  const stubs = join(dir, ".stubs");
-  mkdirSync(stubs);
+  const bin = join(dir, "bin");
+  mkdirSync(bin);
   for (const cmd of ["gh", "curl", "npm"]) {
-    writeFileSync(join(stubs, cmd), STUB);
-    chmodSync(join(stubs, cmd), 0o755);
+    writeFileSync(join(bin, cmd), STUB);
+    chmodSync(join(bin, cmd), 0o755);
   }
-  const stubLog = join(dir, ".stubs.log");
-  writeFileSync(stubLog, "");
+  const log = join(dir, "calls.log");
+  const rulesFile = join(dir, "rules.json");
+  writeFileSync(log, "");
+  writeFileSync(rulesFile, "[]");
   return {
-    dir,
-    stubLog,
+    bin,
+    log,
+    rulesFile,
+    secretsFile: join(dir, "secrets"),
+    answer: (rules) => writeFileSync(rulesFile, JSON.stringify(rules)),
     takeCalls() {
-      const calls = readFileSync(stubLog, "utf8")
+      const calls = readFileSync(log, "utf8")
         .split("\n")
         .filter(Boolean)
         .map((l) => JSON.parse(l) as StubCall);
-      writeFileSync(stubLog, "");
+      writeFileSync(log, "");
       return calls;
     },
   };
@@ -123,7 +134,7 @@ export interface StepRun {
 }
 
 export interface JobRun {
-  /** False when the job's own `if:` (GitHub) left it out. */
+  /** False when the job's own `if:` (GitHub) or its `when:` (GitLab) left it out. */
   ran: boolean;
   steps: StepRun[];
   /** Steps not run (an earlier step failed, or their `if:` was false). */
@@ -133,8 +144,10 @@ export interface JobRun {
   ok: boolean;
   /** The GitHub step summary written by the job. */
   summary: string;
-  /** GitHub: this run's id (what `download-artifact` with `run-id` names). */
+  /** GitHub: this run's id (what `download-artifact` with `run-id` names); GitLab: the job's id. */
   runId: number;
+  /** The job's workspace, as it was left. */
+  dir: string;
 }
 
 /** A GitLab CI/CD variable as set in the project's settings. */
@@ -147,19 +160,22 @@ export interface GlVariable {
 }
 
 export interface RunContext {
-  ws: Workspace;
+  repo: ConsumerRepo;
+  forge: Forge;
   /** The simulator's URL. */
   baseUrl: string;
+  /** The branch whose head the run checks out. @default "main" */
+  branch?: string;
   /** GitHub's secret store: repository secrets, and each environment's own. */
   secrets?: { repository: Record<string, string>; environments?: Record<string, Record<string, string>> };
-  /** GitLab's CI/CD variables. */
+  /** GitLab's CI/CD variables (and the variables a pipeline run by hand is given). */
   variables?: Record<string, GlVariable>;
   rules?: StubRule[];
   /** GitHub: the pull request number; GitLab: the merge request IID. */
   pullRequest?: number;
   /** The pull request's head repository (GitHub) or source project id (GitLab) is a fork. */
   fork?: boolean;
-  /** GitHub: `github.ref`. @default "refs/heads/main" */
+  /** GitHub: `github.ref`. @default `refs/heads/<branch>` */
   ref?: string;
   /** GitHub: `inputs.*` of a workflow_dispatch run. */
   inputs?: Record<string, string>;
@@ -174,6 +190,24 @@ export interface ArtifactStore {
   nextRunId: number;
 }
 
+const workspaces: string[] = [];
+
+/** A job's workspace (a scratch folder, removed by `removeWorkspaces`). */
+function workspace(): string {
+  const dir = scratch();
+  workspaces.push(dir);
+  return dir;
+}
+
+/**
+ * Removes the job workspaces made so far, each with its node_modules, with `rm -rf`: some ten times
+ * faster than Node's rmSync on many small files, which took past a hook's timeout after a few dozen jobs.
+ */
+export function removeWorkspaces(): void {
+  const dirs = workspaces.splice(0);
+  if (dirs.length > 0) spawnSync("rm", ["-rf", "--", ...dirs]);
+}
+
 export function artifactStore(): ArtifactStore {
   return { root: scratch(), runs: new Map(), nextRunId: 1000 };
 }
@@ -185,7 +219,8 @@ function shell(script: string, cwd: string, env: NodeJS.ProcessEnv, args: string
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill(), 60_000);
+    // npm ci on a loaded machine, then the CLI: generous, and no timing is asserted.
+    const timer = setTimeout(() => child.kill(), 180_000);
     child.on("error", fail);
     child.on("close", (code) => {
       clearTimeout(timer);
@@ -205,23 +240,31 @@ function secretValues(ctx: RunContext): string[] {
   return values.filter((v) => v.length > 0);
 }
 
-/** The environment every job gets: stubs first on PATH, the simulator as the API, no network for npm. */
+const REAL_NPM = which("npm");
+
+/**
+ * The environment every job gets, as a runner's: a clean one (nothing of this test process), the
+ * stubs first on PATH, the simulator as the API (standing in for api.wavix.com), npm reading its
+ * cache first.
+ */
 function baseEnv(ctx: RunContext, extra: Record<string, string>): NodeJS.ProcessEnv {
-  const secretsFile = join(ctx.ws.dir, ".stubs.secrets");
-  writeFileSync(secretsFile, secretValues(ctx).join("\n") + "\n");
-  const env: NodeJS.ProcessEnv = {
-    PATH: `${join(ctx.ws.dir, ".stubs")}:${process.env.PATH}`,
+  if (REAL_NPM === undefined) throw new Error("npm is not on PATH");
+  writeFileSync(ctx.forge.secretsFile, secretValues(ctx).join("\n") + "\n");
+  ctx.forge.answer(ctx.rules ?? []);
+  return {
+    PATH: `${ctx.forge.bin}:${process.env.PATH}`,
     HOME: process.env.HOME,
     CI: "true",
     WAVIX_BASE_URL: ctx.baseUrl,
-    STUB_LOG: ctx.ws.stubLog,
-    STUB_RULES: JSON.stringify(ctx.rules ?? []),
-    STUB_SECRETS_FILE: secretsFile,
-    npm_config_offline: "true",
-    npm_config_update_notifier: "false",
+    STUB_LOG: ctx.forge.log,
+    STUB_RULES_FILE: ctx.forge.rulesFile,
+    STUB_SECRETS_FILE: ctx.forge.secretsFile,
+    STUB_REAL_NPM: REAL_NPM,
+    ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
+    ...(process.env.npm_config_registry ? { npm_config_registry: process.env.npm_config_registry } : {}),
+    ...NPM_ENV,
     ...extra,
   };
-  return env;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -283,7 +326,7 @@ function context(ctx: RunContext, job: GhJob, steps: Record<string, StepState>, 
   const table: Record<string, string> = {
     "github.token": "ghs_stub_token",
     "github.repository": repo,
-    "github.ref": ctx.ref ?? "refs/heads/main",
+    "github.ref": ctx.ref ?? `refs/heads/${ctx.branch ?? "main"}`,
     "github.event.pull_request.number": String(ctx.pullRequest ?? ""),
     "github.event.pull_request.head.repo.full_name": ctx.fork ? "mallory/wavix-account" : repo,
   };
@@ -371,19 +414,23 @@ function artifactPaths(step: GhStep): string[] {
     .filter(Boolean);
 }
 
-/** Run one job of a workflow, step by step, as the runner would. */
+/** Run one job of a workflow, step by step, as the runner would, in a workspace of its own. */
 export async function runGithubJob(wf: GhWorkflow, jobName: string, ctx: RunContext): Promise<JobRun> {
   const job = wf.jobs[jobName];
   const store = (ctx.store ??= artifactStore());
   const runId = store.nextRunId++;
-  const tmp = join(ctx.ws.dir, ".runner");
+  const dir = join(workspace(), "work");
+  mkdirSync(dir);
+  const tmp = join(workspace(), "runner");
   mkdirSync(tmp, { recursive: true });
   const summaryFile = join(tmp, `summary-${jobName}`);
   writeFileSync(summaryFile, "");
-  const out: JobRun = { ran: true, steps: [], skipped: [], artifacts: [], ok: true, summary: "", runId };
+  const out: JobRun = { ran: true, steps: [], skipped: [], artifacts: [], ok: true, summary: "", runId, dir };
   const steps: Record<string, StepState> = {};
   const read = (path: string) => context(ctx, job, steps, path);
   if (!condition(job.if, read, { failed: false })) return { ...out, ran: false };
+  const branch = ctx.branch ?? "main";
+  const sha = ctx.repo.sha(branch);
   const uploads = new Map<string, string>();
   store.runs.set(runId, uploads);
   for (const [i, step] of job.steps.entries()) {
@@ -398,24 +445,29 @@ export async function runGithubJob(wf: GhWorkflow, jobName: string, ctx: RunCont
     if (step.uses !== undefined) {
       r = { code: 0, stdout: "", stderr: "" };
       const w = Object.fromEntries(Object.entries(step.with ?? {}).map(([k, v]) => [k, interpolate(String(v), read)]));
-      if (step.uses.startsWith("actions/upload-artifact@")) {
-        const dir = join(store.root, String(runId), w.name);
+      if (step.uses.startsWith("actions/checkout@")) {
+        // The workspace is empty until the checkout clones the run's commit into it.
+        ctx.repo.checkout(sha, dir);
+      } else if (step.uses.startsWith("actions/upload-artifact@")) {
+        const into = join(store.root, String(runId), w.name);
         for (const path of artifactPaths(step)) {
-          const exists = existsSync(join(ctx.ws.dir, path));
+          const exists = existsSync(join(dir, path));
           out.artifacts.push({ path, exists });
           if (exists) {
-            mkdirSync(dirname(join(dir, path)), { recursive: true });
-            cpSync(join(ctx.ws.dir, path), join(dir, path), { recursive: true });
+            mkdirSync(dirname(join(into, path)), { recursive: true });
+            cpSync(join(dir, path), join(into, path), { recursive: true });
           }
         }
-        if (existsSync(dir)) uploads.set(w.name, dir);
+        if (existsSync(into)) uploads.set(w.name, into);
       } else if (step.uses.startsWith("actions/download-artifact@")) {
         // Another run's artifact needs its run id and a token (as the action requires).
         const from = w["run-id"] ? Number(w["run-id"]) : runId;
         if (w["run-id"] && !w["github-token"]) throw new Error(`step "${name}": download-artifact from another run needs github-token`);
-        const dir = store.runs.get(from)?.get(w.name);
-        if (dir === undefined) r = { code: 1, stdout: "", stderr: `Unable to download artifact(s): Artifact not found for name: ${w.name}` };
-        else cpSync(dir, join(ctx.ws.dir, w.path ?? "."), { recursive: true });
+        const found = store.runs.get(from)?.get(w.name);
+        if (found === undefined) r = { code: 1, stdout: "", stderr: `Unable to download artifact(s): Artifact not found for name: ${w.name}` };
+        else cpSync(found, join(dir, w.path ?? "."), { recursive: true });
+      } else if (!step.uses.startsWith("actions/setup-node@")) {
+        throw new Error(`step "${name}": the runner stand-in does not know ${step.uses}`);
       }
     } else {
       if (step.run === undefined) throw new Error(`step "${name}" has neither uses nor run`);
@@ -426,16 +478,16 @@ export async function runGithubJob(wf: GhWorkflow, jobName: string, ctx: RunCont
       for (const [k, v] of Object.entries({ ...wf.env, ...job.env, ...step.env })) env[k] = interpolate(String(v), read);
       r = await shell(
         step.run,
-        ctx.ws.dir,
+        dir,
         baseEnv(ctx, {
           ...env,
           GITHUB_OUTPUT: outputFile,
           GITHUB_STEP_SUMMARY: summaryFile,
           GITHUB_REPOSITORY: "acme/wavix-account",
-          GITHUB_WORKSPACE: ctx.ws.dir,
+          GITHUB_WORKSPACE: dir,
           GITHUB_SERVER_URL: "https://github.com",
           GITHUB_RUN_ID: String(runId),
-          GITHUB_SHA: "5e1f00d5e1f00d5e1f00d5e1f00d5e1f00d5e1f0",
+          GITHUB_SHA: sha,
           GITHUB_REF: read("github.ref"),
         }),
         ["--noprofile", "--norc", "-eo", "pipefail"],
@@ -458,16 +510,19 @@ export async function runGithubJob(wf: GhWorkflow, jobName: string, ctx: RunCont
 
 const GITLAB_RESERVED = new Set(["stages", "default", "variables", "workflow", "include", "image", "services", "before_script", "after_script", "cache"]);
 
+type GlWhen = "on_success" | "on_failure" | "always" | "never";
+
 export interface GlJob {
   stage: string;
-  rules?: { if?: string; changes?: unknown; when?: string }[];
+  rules?: { if?: string; changes?: string[]; when?: GlWhen }[];
+  when?: GlWhen;
   script: string[];
   before_script?: string[];
-  artifacts?: { paths?: string[]; when?: string };
+  artifacts?: { paths?: string[]; when?: GlWhen };
   environment?: string | { name: string; action?: string };
   resource_group?: string;
   interruptible?: boolean;
-  needs?: (string | { job: string })[];
+  needs?: string[];
   timeout?: string;
   [key: string]: unknown;
 }
@@ -497,26 +552,27 @@ export function gitlabEnvironment(job: GlJob | undefined): string | undefined {
  * "schedule", "web"): the predefined ones, and the project's CI/CD variables that GitLab hands this
  * job (a protected one only on the default branch, a scoped one only in its environment).
  */
-export function gitlabVariables(source: string, ctx: RunContext, job?: GlJob): Record<string, string> {
+export function gitlabVariables(source: string, ctx: RunContext, job?: GlJob, jobId = 31337): Record<string, string> {
+  const branch = ctx.branch ?? "main";
   const v: Record<string, string> = {
     CI_PIPELINE_SOURCE: source,
     CI_DEFAULT_BRANCH: "main",
-    CI_PROJECT_DIR: ctx.ws.dir,
     CI_PROJECT_ID: "4242",
     CI_API_V4_URL: "https://gitlab.example/api/v4",
-    CI_COMMIT_SHA: "5e1f00d5e1f00d5e1f00d5e1f00d5e1f00d5e1f0",
-    CI_JOB_ID: "31337",
-    CI_JOB_URL: "https://gitlab.example/acme/wavix-account/-/jobs/31337",
+    CI_COMMIT_SHA: ctx.repo.sha(branch),
+    CI_JOB_ID: String(jobId),
+    CI_JOB_URL: `https://gitlab.example/acme/wavix-account/-/jobs/${jobId}`,
     CI_PIPELINE_URL: "https://gitlab.example/acme/wavix-account/-/pipelines/777",
   };
   if (source === "merge_request_event") {
     v.CI_MERGE_REQUEST_IID = String(ctx.pullRequest ?? 1);
     v.CI_MERGE_REQUEST_SOURCE_PROJECT_ID = ctx.fork ? "6666" : "4242";
     v.CI_MERGE_REQUEST_PROJECT_ID = "4242";
+    v.CI_MERGE_REQUEST_SOURCE_BRANCH_NAME = branch;
     v.CI_COMMIT_REF_PROTECTED = "false";
   } else {
-    v.CI_COMMIT_BRANCH = "main";
-    v.CI_COMMIT_REF_PROTECTED = "true";
+    v.CI_COMMIT_BRANCH = branch;
+    v.CI_COMMIT_REF_PROTECTED = branch === "main" ? "true" : "false";
   }
   const env = gitlabEnvironment(job);
   for (const [key, def] of Object.entries(ctx.variables ?? {})) {
@@ -538,22 +594,94 @@ export function ruleMatches(expr: string, vars: Record<string, string>): boolean
   });
 }
 
-/** Jobs a pipeline from `source` runs, in stage order. */
+/**
+ * The `when` of a job in a pipeline from `source` (its first matching rule's, else the job's, else
+ * on_success), or undefined when no rule matches. `changes:` matches when the pushed commit changed
+ * one of the files (push pipelines; always true otherwise, as GitLab does for schedules and runs by hand).
+ */
+function gitlabWhen(job: GlJob, source: string, ctx: RunContext): GlWhen | undefined {
+  if (job.rules === undefined) return job.when ?? "on_success";
+  for (const rule of job.rules) {
+    if (rule.if !== undefined && !ruleMatches(rule.if, gitlabVariables(source, ctx, job))) continue;
+    if (rule.changes !== undefined && source === "push") {
+      const changed = changedFiles(ctx.repo, ctx.branch ?? "main");
+      if (!rule.changes.some((f) => changed.includes(f))) continue;
+    }
+    return rule.when ?? job.when ?? "on_success";
+  }
+  return undefined;
+}
+
+/** Jobs a pipeline from `source` holds, in stage order (the order GitLab lists them). */
 export function gitlabJobsFor(p: GlPipeline, source: string, ctx: RunContext): string[] {
   return Object.entries(p.jobs)
-    .filter(([, j]) => (j.rules ?? [{}]).some((r) => r.when !== "never" && (r.if === undefined || ruleMatches(r.if, gitlabVariables(source, ctx, j)))))
+    .filter(([, j]) => {
+      const when = gitlabWhen(j, source, ctx);
+      return when !== undefined && when !== "never";
+    })
     .sort(([, a], [, b]) => p.stages.indexOf(a.stage) - p.stages.indexOf(b.stage))
     .map(([name]) => name);
 }
 
-export async function runGitlabJob(p: GlPipeline, jobName: string, source: string, ctx: RunContext): Promise<JobRun> {
-  const job = p.jobs[jobName];
-  const vars = gitlabVariables(source, ctx, job);
-  const expand = (s: string) => s.replace(/\$([A-Z_][A-Z0-9_]*)/g, (_, n: string) => vars[n] ?? "");
-  const pipelineVars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, expand(String(v))]));
-  const jobVars = Object.fromEntries(Object.entries((job.variables as Record<string, string>) ?? {}).map(([k, v]) => [k, expand(String(v))]));
-  const lines = [...(job.before_script ?? p.default?.before_script ?? []), ...job.script];
-  const r = await shell(lines.join("\n"), ctx.ws.dir, baseEnv(ctx, { ...vars, ...pipelineVars, ...jobVars }), ["-eo", "pipefail"]);
-  const artifacts = (job.artifacts?.paths ?? []).map((path) => ({ path, exists: existsSync(join(ctx.ws.dir, path)) }));
-  return { ran: true, steps: [{ name: jobName, ...r }], skipped: [], artifacts, ok: r.code === 0, summary: "", runId: 0 };
+export interface PipelineRun {
+  /** Each job of the pipeline, in stage order; `ran: false` for one its `when:` left out. */
+  jobs: Map<string, JobRun>;
+  ok: boolean;
+}
+
+let nextGitlabJobId = 9000;
+
+/**
+ * A pipeline as GitLab runs it: its jobs in stage order; a job runs when its `when:` says so given
+ * how the jobs it depends on ended (every earlier stage's, or only its `needs:`), in a clone of the
+ * pipeline's commit holding those jobs' artifacts.
+ */
+export async function runGitlabPipeline(p: GlPipeline, source: string, ctx: RunContext): Promise<PipelineRun> {
+  const names = gitlabJobsFor(p, source, ctx);
+  const jobs = new Map<string, JobRun>();
+  const artifactsOf = new Map<string, string>();
+  const sha = ctx.repo.sha(ctx.branch ?? "main");
+  for (const name of names) {
+    const job = p.jobs[name];
+    const when = gitlabWhen(job, source, ctx)!;
+    const deps = job.needs ?? names.filter((n) => p.stages.indexOf(p.jobs[n].stage) < p.stages.indexOf(job.stage));
+    const ran = deps.map((d) => jobs.get(d)).filter((j): j is JobRun => j !== undefined);
+    const failed = ran.some((j) => j.ran && !j.ok);
+    const blocked = ran.some((j) => !j.ran);
+    const go = when === "always" || (when === "on_failure" ? failed : !failed && !blocked);
+    const id = nextGitlabJobId++;
+    const dir = join(workspace(), "build");
+    if (!go) {
+      jobs.set(name, { ran: false, steps: [], skipped: [], artifacts: [], ok: true, summary: "", runId: id, dir });
+      continue;
+    }
+    ctx.repo.checkout(sha, dir);
+    for (const d of deps) {
+      const from = artifactsOf.get(d);
+      if (from) cpSync(from, dir, { recursive: true });
+    }
+    const vars = gitlabVariables(source, ctx, job, id);
+    const expand = (s: string) => s.replace(/\$([A-Z_][A-Z0-9_]*)/g, (_, n: string) => vars[n] ?? "");
+    const pipelineVars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, expand(String(v))]));
+    const jobVars = Object.fromEntries(Object.entries((job.variables as Record<string, string>) ?? {}).map(([k, v]) => [k, expand(String(v))]));
+    const lines = [...(job.before_script ?? p.default?.before_script ?? []), ...job.script];
+    const r = await shell(lines.join("\n"), dir, baseEnv(ctx, { ...vars, CI_PROJECT_DIR: dir, ...pipelineVars, ...jobVars }), ["-eo", "pipefail"]);
+    const ok = r.code === 0;
+    const paths = job.artifacts?.paths ?? [];
+    const keep = job.artifacts?.when ?? "on_success";
+    if (paths.length > 0 && (keep === "always" || (keep === "on_success") === ok)) {
+      const into = join(scratch(), `artifacts-${id}`);
+      mkdirSync(into);
+      for (const path of paths) if (existsSync(join(dir, path))) cpSync(join(dir, path), join(into, path), { recursive: true });
+      artifactsOf.set(name, into);
+    }
+    const artifacts = paths.map((path) => ({ path, exists: existsSync(join(dir, path)) }));
+    jobs.set(name, { ran: true, steps: [{ name, ...r }], skipped: [], artifacts, ok, summary: "", runId: id, dir });
+  }
+  return { jobs, ok: [...jobs.values()].every((j) => !j.ran || j.ok) };
+}
+
+/** Where a GitLab job's kept artifacts are, for the forge's API to serve (`jobs/:id/artifacts/:path`). */
+export function gitlabArtifact(run: JobRun, path: string): string {
+  return join(run.dir, path);
 }

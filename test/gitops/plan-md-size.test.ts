@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { formatApplyMarkdown, formatFailureMarkdown, formatPlanMarkdown, MD_MAX_CHARS, type ApplyResult, type Plan, type PlannedChange } from "../../src/plan";
+import { join } from "node:path";
 import { runCli, scratch, writeYaml } from "../helpers/cli";
 
 const KEY = "md-size-key-3b8e";
@@ -30,8 +31,10 @@ describe("Markdown within the bound", () => {
     const plan = planOf(Array.from({ length: 10_000 }, (_, i) => numberChange(i + 1)));
     const md = formatPlanMarkdown(plan, "wavix.yaml");
     expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-    expect(md).toContain("**Plan: 0 to create, 10000 to update, 0 to delete, 5 unchanged.**");
-    expect(md).toContain("| **Total** | 0 | 10000 | 0 | 5 |");
+    // Counts read one way everywhere (never "10000" beside "10,000").
+    expect(md).toContain("**Plan: 0 to create, 10,000 to update, 0 to delete, 5 unchanged.**");
+    expect(md).toContain("| **Total** | 0 | 10,000 | 0 | 5 |");
+    expect(md).toContain("| number | 0 | 10,000 | 0 |  |");
     expect(md).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(md).toContain("`15550000001`, `15550000002`");
     expect(md).toContain("… and 9,990 more");
@@ -70,7 +73,7 @@ describe("Markdown within the bound", () => {
             formatFailureMarkdown({ command: "apply", file: "wavix.yaml", stage: "apply", problems: [value], plan }),
           ]) {
             expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-            expect(md).toContain(`| **Total** | 0 | ${n} | 0 | 5 |`);
+            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 5 |`);
           }
         },
       ),
@@ -96,6 +99,12 @@ describe("through the CLI", () => {
     expect(r.stdout.length).toBeLessThanOrEqual(MD_MAX_CHARS);
     expect(r.stdout).toContain("- **10,000 numbers** update: `sms_enabled` `false` → `true`");
     expect(r.stdout).toContain("… and 9,990 more");
-    expect(r.stdout).toContain("| **Total** | 0 | 10000 | 0 | 0 |");
+    expect(r.stdout).toContain("| **Total** | 0 | 10,000 | 0 | 0 |");
+    // The terminal's plan counts the same way as the comment: "10,000", never "10000".
+    const text = await runCli(["plan", "-f", f], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url });
+    expect(text.stdout).toContain("Plan: 0 to create, 10,000 to update, 0 to delete, 0 unchanged.");
+    const out = join(scratch(), "wavix.yaml");
+    const exported = await runCli(["export", "--out", out], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url });
+    expect(exported.stderr).toContain(`Wrote ${out} (0 sub-accounts, 10,000 numbers).`);
   }, 60_000);
 });

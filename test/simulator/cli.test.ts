@@ -108,4 +108,70 @@ describe("wavix-sync simulator", () => {
     });
     expect(status).toBe(400);
   });
+
+  const get = async (url: string, path: string, key: string) => fetch(`${url}${path}`, { headers: { authorization: `Bearer ${key}` } });
+  const patch = (url: string, path: string, key: string, body: unknown) =>
+    fetch(`${url}${path}`, { method: "PATCH", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+
+  test("--api-key KEY:read reads everything and writes nothing; the banner says which access, never the key", async () => {
+    const seen: number[] = [];
+    const lines = await runCli(["--port", "0", "--api-key", "write-secret-1", "--api-key", "read-secret-2:read"], async (url) => {
+      seen.push((await get(url, "/v1/numbers/4002", "read-secret-2")).status);
+      seen.push((await get(url, "/v1/sub-organizations", "read-secret-2")).status);
+      seen.push((await get(url, "/v1/profile", "read-secret-2")).status);
+      const refused = await patch(url, "/v1/numbers/4002", "read-secret-2", { sms_enabled: false });
+      seen.push(refused.status);
+      expect(await refused.text()).toContain("requires scope numbers:write, which this API key lacks");
+      seen.push((await patch(url, "/v1/numbers/4002", "write-secret-1", { sms_enabled: false })).status);
+    });
+    expect(seen).toEqual([200, 200, 200, 403, 200]);
+    expect(lines[1]).toBe("Accepting 2 API key(s) given with --api-key: #1 unrestricted; #2 read-only.");
+    expect(lines.join("\n")).not.toContain("secret");
+  });
+
+  test("--api-key KEY:SCOPE=LEVEL,... restricts per resource (unlisted: none); KEY@ORG is a tenant's key", async () => {
+    const seen: Record<string, number> = {};
+    let tenantNumbers: string[] = [];
+    const lines = await runCli(["--port", "0", "--api-key", "scoped:numbers=write,calls=read", "--api-key", "tenant@2001"], async (url) => {
+      seen.numbers = (await get(url, "/v1/numbers/4002", "scoped")).status;
+      seen.patch = (await patch(url, "/v1/numbers/4002", "scoped", { sms_enabled: true })).status;
+      seen.calls = (await get(url, "/v1/calls", "scoped")).status;
+      seen.subs = (await get(url, "/v1/sub-organizations", "scoped")).status;
+      const r = await get(url, "/v1/numbers?page=1&per_page=100", "tenant");
+      tenantNumbers = ((await r.json()) as { items: { number: string }[] }).items.map((n) => n.number);
+    });
+    expect(seen).toEqual({ numbers: 200, patch: 200, calls: 200, subs: 403 });
+    expect(tenantNumbers).toEqual(["15551230007"]);
+    expect(lines[1]).toBe("Accepting 2 API key(s) given with --api-key: #1 restricted to numbers=write,calls=read; #2 unrestricted as organisation 2001.");
+  });
+
+  test.each([
+    [["--api-key", "k:bogus"], /--api-key KEY:ACCESS takes read, write, or SCOPE=LEVEL,\.\.\. .*got "bogus"/],
+    [["--api-key", "k:numbers=all"], /got "numbers=all"/],
+    [["--api-key", "k@acme"], /--api-key KEY@ORG takes an organisation id \(digits\) after @, got "acme"/],
+    [["--api-key", ":read"], /--api-key must not be empty/],
+    [["--api-key", "k@9999"], /--api-key KEY@9999: the account has no organisation 9999 \(the master is 1000; sub-accounts: 2001, 2002\)/],
+    [["--generate", "numbers=ten"], /--generate takes NAME=COUNT pairs separated by commas/],
+    [["--generate", "phones=10"], /--generate takes NAME=COUNT pairs .*got "phones=10"/],
+    [["--generate", "numbers=2000000"], /--generate numbers is at most 1,000,000, got 2000000/],
+    [["--generate", "numbers=1,numbers_per_sub_account=2"], /numbers_per_sub_account needs sub_accounts=N/],
+    [["--generate", "numbers=1", "--seed", "x.yaml"], /give --seed FILE or --generate COUNTS, not both/],
+  ])("%j is refused in one sentence", async (args, message) => {
+    await expect(runCli(["--port", "0", ...args], async () => undefined)).rejects.toThrow(message);
+  });
+
+  test("--generate serves a large deterministic account: paged numbers, sub-accounts with their own keys and numbers", async () => {
+    let total = 0;
+    let subs = 0;
+    let tenant: string[] = [];
+    const lines = await runCli(["--port", "0", "--generate", "numbers=250,sub_accounts=3,numbers_per_sub_account=2,seed=7"], async (url) => {
+      total = ((await (await get(url, "/v1/numbers?page=1&per_page=100", "sim-demo-key")).json()) as { pagination: { total: number } }).pagination.total;
+      subs = ((await (await get(url, "/v1/sub-organizations?page=1&per_page=100", "sim-demo-key")).json()) as { sub_organizations: unknown[] }).sub_organizations.length;
+      const r = await get(url, "/v1/numbers?page=1&per_page=100", "sim-sub-key-0002");
+      tenant = ((await r.json()) as { items: { number: string }[] }).items.map((n) => n.number);
+    });
+    expect(lines[0]).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+ \(generated account: 250 numbers, 3 sub-accounts owning 2 numbers each\)$/);
+    expect([total, subs]).toEqual([250, 3]);
+    expect(tenant).toEqual(["15560002001", "15560002002"]);
+  });
 });

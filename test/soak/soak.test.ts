@@ -135,7 +135,6 @@ describe("soak", () => {
     // Measured: about +3 MB (JIT, allocator, the simulator's own state in this process). A leak of
     // a plan or response per cycle (tens of KB each here) would pass this bound within the run.
     expect(growthMb).toBeLessThan(8);
-    expect(seconds).toBeLessThan(60);
     expect(client.stats.requests).toBeGreaterThan(CYCLES * 3);
     expect(client.stats.retries).toBeGreaterThan(0);
     expect(sim.store.subAccounts.size).toBe(subCount);
@@ -143,5 +142,7 @@ describe("soak", () => {
       `soak: ${CYCLES} cycles, ${driftWrites} planned changes, ${client.stats.requests} requests (${client.stats.retries} retries), ${seconds.toFixed(1)} s, ` +
         `heap ${(heapAt20 / 1048576).toFixed(1)} MB at cycle 20 → ${(heapAt200 / 1048576).toFixed(1)} MB at cycle ${CYCLES} (${growthMb >= 0 ? "+" : ""}${growthMb.toFixed(2)} MB)`,
     );
-  });
+    // No time bound: speed is the bench's to measure (a timed test flakes on a shared machine; seen at
+    // load 14). The time is reported above.
+  }, 600_000);
 });

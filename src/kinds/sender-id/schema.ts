@@ -6,6 +6,8 @@ export const senderIdsFragment: FileFragment = {
   "key": "sender_ids",
   "schema": {
     "description": "SMS Sender IDs to keep, each identified by its `sender_id`. Missing ones are created; with `--prune`, Sender IDs not listed here are deleted. The API has no update: a Sender ID that differs is replaced (deleted, then created again) only where `replace: true` allows it.",
+    "x-since": "0.1.0",
+    "examples": [[{"sender_id":"ACME","type":"alphanumeric","countries":["GB","FR"],"usecase":"promo","monthly_volume":"1-1000"}]],
     "type": "array",
     "items": {
       "$ref": "#/definitions/senderId"
@@ -25,11 +27,15 @@ export const senderIdsFragment: FileFragment = {
       "properties": {
         "sender_id": {
           "description": "The name messages are sent from: an alphanumeric name or a phone number. Its identity, unique in this file.",
+          "x-since": "0.1.0",
+          "examples": ["ACME"],
           "type": "string",
           "minLength": 1
         },
         "type": {
           "description": "`alphanumeric` (a text sender name) or `numeric` (a phone number).",
+          "x-since": "0.1.0",
+          "examples": ["alphanumeric"],
           "enum": [
             "alphanumeric",
             "numeric"
@@ -37,6 +43,8 @@ export const senderIdsFragment: FileFragment = {
         },
         "countries": {
           "description": "Two-letter ISO country codes where the Sender ID is allowlisted (a set: order does not matter). Compared with what the API shows as `allowlisted_in`.",
+          "x-since": "0.1.0",
+          "examples": [["GB","FR"]],
           "type": "array",
           "minItems": 1,
           "uniqueItems": true,
@@ -47,6 +55,8 @@ export const senderIdsFragment: FileFragment = {
         },
         "usecase": {
           "description": "`transactional`, `promo` or `authentication`.",
+          "x-since": "0.1.0",
+          "examples": ["promo"],
           "enum": [
             "transactional",
             "promo",
@@ -55,6 +65,8 @@ export const senderIdsFragment: FileFragment = {
         },
         "monthly_volume": {
           "description": "Expected messages a month. Sent when the Sender ID is created only: the API does not show it back, so it is never compared.",
+          "x-since": "0.1.0",
+          "examples": ["1-1000"],
           "enum": [
             "1-1000",
             "1001-20000",
@@ -65,6 +77,8 @@ export const senderIdsFragment: FileFragment = {
         },
         "samples": {
           "description": "Message samples (a set: order does not matter). Left as it is when omitted.",
+          "x-since": "0.1.0",
+          "examples": [["Acme: 20% off"]],
           "type": "array",
           "items": {
             "type": "string",
@@ -73,6 +87,9 @@ export const senderIdsFragment: FileFragment = {
         },
         "replace": {
           "description": "Allow a change to be carried out by deleting the Sender ID and creating it again (the API has no update; the new one must be approved again). Without it such a change is refused.",
+          "x-since": "0.1.0",
+          "default": false,
+          "examples": [true],
           "type": "boolean"
         }
       }
