@@ -332,6 +332,17 @@ export class RealStack {
     return this.operation(["up", "--yes", "--skip-preview"]);
   }
 
+  /** `pulumi up --yes` with its preview first (what users run by default). */
+  upWithPreview(): Promise<OperationResult> {
+    return this.operation(["up", "--yes"]);
+  }
+
+  /** Sets (or, with `undefined`, removes) a variable of the CLI's environment for the next operations. */
+  setEnv(key: string, value: string | undefined): void {
+    if (value === undefined) delete this.env[key];
+    else this.env[key] = value;
+  }
+
   /** `pulumi preview`; with `expectNoChanges`, `--expect-no-changes` (the CLI fails on any change). */
   preview(options: { expectNoChanges?: boolean } = {}): Promise<OperationResult> {
     return this.operation(["preview", ...(options.expectNoChanges ? ["--expect-no-changes"] : [])]);
