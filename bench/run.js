@@ -8,7 +8,8 @@
  * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 3),
  * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000),
  * BENCH_TENANTS (sub-accounts, default 100) × BENCH_TENANT_NUMBERS (numbers each, default 100),
- * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, pulumi; default all).
+ * BENCH_AUDIT_SESSIONS (2FA sessions of one service in the audited 30 days, default 100000),
+ * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi; default all).
  */
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
@@ -26,6 +27,7 @@ const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const SUBS = 200;
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const TENANT_NUMBERS = Number(process.env.BENCH_TENANT_NUMBERS ?? 100);
+const AUDIT_SESSIONS = Number(process.env.BENCH_AUDIT_SESSIONS ?? 100000);
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((x) => x.trim())) : undefined;
 /** Whether a section runs (BENCH_ONLY). */
 const want = (section) => ONLY === undefined || ONLY.has(section);
@@ -98,6 +100,36 @@ function numbersFile(name, numbers, fields) {
   return file;
 }
 
+const DAY_MS = 86_400_000;
+const AUDIT_SERVICE = "be4c0000201211ee9fb47d093f2f0000";
+
+/**
+ * One 2FA service with `n` sessions spread evenly over the 30 full UTC days before today (what
+ * `audit --last 30d` reads), two events each, one session in five not verified.
+ */
+function auditSeed(n) {
+  const today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+  const start = today - 30 * DAY_MS;
+  const sessions = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const t = start + Math.floor((i * 30 * DAY_MS) / n);
+    const verified = i % 5 !== 0;
+    const id = `be${i.toString(16).padStart(30, "0")}`;
+    sessions[i] = {
+      session_id: id,
+      phone_number: "15551230001",
+      status: verified ? "verified" : "failed",
+      created_at: new Date(t).toISOString(),
+      events: [
+        { created_at: new Date(t + 1000).toISOString(), event: "Code sent via SMS", status: "success", charge: "0.0475", error: null },
+        { created_at: new Date(t + 30_000).toISOString(), event: "Verification", status: verified ? "success" : "failed", charge: "0", error: verified ? null : "Invalid code" },
+      ],
+    };
+  }
+  const day = (ms) => new Date(ms).toISOString().slice(0, 10);
+  return { seed: { twoFaServices: [{ service_id: AUDIT_SERVICE, service_name: "Bench logins", sessions }] }, from: day(start), to: day(today - DAY_MS) };
+}
+
 function row(name, r, base) {
   const speed = base ? `  ${(base.wallSeconds / r.wallSeconds).toFixed(1)}× the baseline` : "";
   const methods = Object.entries(r.byMethod ?? {}).map(([m, n]) => `${m} ${n}`).join(", ");
@@ -114,6 +146,7 @@ async function main() {
     subAccounts: SUBS,
     tenants: TENANTS,
     tenantNumbers: TENANT_NUMBERS,
+    auditSessions: AUDIT_SESSIONS,
     runs: RUNS,
     baselineRuns: BASELINE_RUNS,
     node: process.version,
@@ -213,6 +246,30 @@ async function main() {
       await sim.close();
     }
   }
+  // ---- audit: one 2FA service with AUDIT_SESSIONS sessions in the 30 days (issue #30) ----
+  if (want("audit")) {
+    const { seed, from, to } = auditSeed(AUDIT_SESSIONS);
+    sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
+    try {
+      const file = join(dir, "audit.yaml");
+      writeFileSync(file, `version: 1\naudit:\n  two_fa:\n    services: [{ service_id: ${AUDIT_SERVICE} }]\n    max_failure_ratio: 0.25\n`);
+      const out = join(dir, "audit-report");
+      // One run each: a run is AUDIT_SESSIONS requests or more.
+      s.audit = await measure(1, sim, cli("audit", "-f", file, "--last", "30d", "--out", out));
+      s.audit.sessions = AUDIT_SESSIONS;
+      s.audit.reportBytes = statSync(join(out, "audit.json")).size;
+      s.baselineAudit = await measure(1, sim, [SCENARIO, "baseline-audit", join(dir, "baseline-audit.json")], {
+        BENCH_AUDIT_SERVICE: AUDIT_SERVICE,
+        BENCH_AUDIT_FROM: from,
+        BENCH_AUDIT_TO: to,
+      });
+      const label = `audit, ${AUDIT_SESSIONS} 2FA sessions in 30 days`;
+      lines.push(row(label, s.audit, s.baselineAudit));
+      lines.push(row("  baseline: GET per session, in memory", s.baselineAudit));
+    } finally {
+      await sim.close();
+    }
+  }
   results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
   // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers with
@@ -287,6 +344,15 @@ async function main() {
     [`plan of ${TENANTS} tenants × ${TENANT_NUMBERS} numbers (whole process)`, s.planTenants?.wallSeconds, 3, "<=", "s"],
     [`plan of ${TENANTS} tenants × ${TENANT_NUMBERS}: requests`, s.planTenants?.requests, tenantPages + Math.ceil(TENANTS / 100) + 1, "<=", ""],
     ["tenants plan vs per-resource baseline", s.baselineTenants?.wallSeconds / s.planTenants?.wallSeconds, 5, ">=", "×"],
+    // Audit (issue #30): a request per session, plus the listing's pieces (at most a day each of
+    // both 30-day periods) and the profile. Memory bounded whatever the sessions: they are spooled to
+    // a file, and no listing answer holds more than a day of a busy service (src/audit/collect.ts).
+    // Time: the baseline keeps 10 requests in flight to the audit's default 8 and validates nothing,
+    // so 0.8× is the best the audit can do at 20 ms; 0.7× leaves its own work (validation, figures,
+    // eleven report files) 15% of the time.
+    [`audit of ${AUDIT_SESSIONS} sessions: requests`, s.audit?.requests, AUDIT_SESSIONS + 2 * 30 + 1, "<=", ""],
+    [`audit of ${AUDIT_SESSIONS} sessions: peak RSS`, s.audit?.peakRssMb, 250, "<=", "MB"],
+    [`audit of ${AUDIT_SESSIONS} sessions vs per-session baseline (time)`, s.baselineAudit?.wallSeconds / s.audit?.wallSeconds, 0.7, ">=", "×"],
     ...pulumiTargets,
   ];
   const targets = all.filter(([, value]) => typeof value === "number" && Number.isFinite(value));
@@ -301,7 +367,7 @@ async function main() {
 
   const out = process.stdout;
   out.write(
-    `wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts; ${TENANTS} tenants × ${TENANT_NUMBERS} numbers; ${LATENCY_MS} ms simulated latency (local simulator); ` +
+    `wavix-sync bench: ${NUMBERS} numbers, ${SUBS} sub-accounts; ${TENANTS} tenants × ${TENANT_NUMBERS} numbers; ${AUDIT_SESSIONS} 2FA sessions; ${LATENCY_MS} ms simulated latency (local simulator); ` +
       `whole processes, median of ${RUNS} runs (baselines ${BASELINE_RUNS}); ${results.machine.cpus} CPUs, ` +
       `load average ${results.machine.loadAverageAtStart[0]} at start, ${results.machine.loadAverageAtEnd[0]} at end\n\n`,
   );

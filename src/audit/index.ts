@@ -1,78 +1,122 @@
 /**
- * The audit (docs/CONTRACT.md part 3 `audit`, part 5 `audit`): 2FA verification events and 10DLC brand
- * vettings, collected through the typed client, normalised, totalled exactly, and checked against
- * the file's thresholds. The CLI (`src/cli/audit.ts`) and the Pulumi data sources call these.
+ * The audit (docs/AUDIT.md): 2FA verification sessions of the file's services over a period (with
+ * the previous period of the same length, per day and per service), sessions named directly, and
+ * 10DLC brand vettings, collected through the typed client, totalled exactly and checked against the
+ * file's thresholds. The CLI (`src/cli/audit.ts`) and the Pulumi data sources call these.
  */
 import type { AuditConfig } from "../config/types";
-import { AuditCollectionError, collectTenDlc, collectTwoFa } from "./collect";
-import type { AuditClient, TenDlcSelection, TwoFaSelection } from "./collect";
-import { computeAudit, computeTenDlc, computeTwoFa } from "./compute";
-import type { AuditBrand, AuditReport, AuditTwoFa } from "./types";
+import { AccountMismatchError } from "../kit/provider/account-pin";
+import type { TwoFaEvent } from "../client/types";
+import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listSessions, withEvents, type AuditClient } from "./collect";
+import { AuditBuilder } from "./compute";
+import { MemorySessions, type SessionSink } from "./store";
+import type { AuditReport, AuditReportHead, Finding } from "./types";
+import { AuditWindowError, previousPeriod, requireServicePeriods, type RunWindow } from "./window";
 
 export * from "./types";
-export { computeAudit, computeTwoFa, computeTenDlc } from "./compute";
-export type { ComputeAuditOptions } from "./compute";
-export { AuditCollectionError, collectTwoFa, collectTenDlc } from "./collect";
-export type { AuditClient, TwoFaSelection, TenDlcSelection, MissingItem, Collected } from "./collect";
+export { computeAudit, computeTwoFa, computeTenDlc, AuditBuilder, toolInfo, ratioText, subtractDecimal, changeOf, describePeriod, RATIO_PLACES } from "./compute";
+export type { ComputeAuditOptions, AuditContext } from "./compute";
+export { AuditCollectionError, collectTenDlc, collectNamedSessions, listSessions, withEvents, orderedPool, BRANDS_PER_PAGE } from "./collect";
+export type { AuditClient, TenDlcSelection, MissingItem, Collected, ServiceListing } from "./collect";
+export * from "./window";
+export { MemorySessions, SpooledSessions, SampleCollector, sampleOf, SAMPLE_LIMIT } from "./store";
+export type { SessionSource, SessionSink, SessionSample } from "./store";
 export { parseTimestamp, normaliseTimestamp, formatUtc } from "./time";
-export { renderJson } from "./render/json";
-export { renderMarkdown } from "./render/md";
-export { renderHtml, eventsPerDay, ratesPerService } from "./render/html";
-export type { HtmlRenderOptions, DayBucket, ServiceRate } from "./render/html";
-export { renderCsv, renderTwoFaEventsCsv, renderVettingsCsv, csvField } from "./render/csv";
+export { renderJson, writeJson } from "./render/json";
+export { renderMarkdown, renderMarkdownHead } from "./render/md";
+export { renderHtml, renderHtmlHead } from "./render/html";
+export { CSV_TABLES, renderCsvTable, writeCsvTable, csvField } from "./render/csv";
+export type { CsvTable } from "./render/csv";
+export * from "./data-sources";
 
-/** Options of {@link audit}. */
+/** Options of {@link runAudit} and {@link audit}. */
 export interface AuditOptions {
-  /**
-   * The report's `generated_at`.
-   * @default new Date()
-   */
+  /** The report's `generated_at`, and the "now" of vetting ages. @default new Date() */
   now?: Date;
+  /** The run's window (`--last`, `--from/--to`), overriding each service's own. @default each service's from/to */
+  window?: RunWindow;
+  /**
+   * The account the key must belong to (`account_id:` of the file): checked with the first request,
+   * before anything else is read ({@link AccountMismatchError}). @default no pin
+   */
+  accountPin?: { id: number; source: string };
+  /** Sessions whose events may be in flight (or read, waiting for an earlier one) at once: the memory bound. @default 64 */
+  inFlight?: number;
+  /** @default this package's name and version */
+  tool?: { name: string; version: string };
+}
+
+/** True when the audit section declares nothing to check (then a run refuses: nothing would pass silently). */
+export function nothingToAudit(config: AuditConfig | undefined): boolean {
+  const t = config?.two_fa;
+  const b = config?.ten_dlc?.brands;
+  return (t === undefined || (t.sessions.length === 0 && t.services.length === 0)) && (b === undefined || (b !== "all" && b.length === 0));
 }
 
 /**
- * Collect and compute the whole report for the file's `audit` section. Both areas are collected
- * concurrently; sessions, services or brands that do not exist are all reported together in one
- * {@link AuditCollectionError}. An absent section (or area) gives an empty report part.
+ * Collect and compute the report, handing each session of it to `sink` in report order (services in
+ * file order, days ascending; then the named sessions) and returning the rest. Requests: the profile
+ * (the account, the pin) first; then brands and named sessions (unknown ones reported all together
+ * in one {@link AuditCollectionError} before the services are read); then each service's days of
+ * the period, and of the previous period.
  */
-export async function audit(
-  client: AuditClient,
-  config: AuditConfig | undefined,
-  options: AuditOptions = {},
-): Promise<AuditReport> {
-  const [twoFa, tenDlc] = await Promise.all([
-    collectTwoFa(client, config?.two_fa ?? {}),
-    collectTenDlc(client, config?.ten_dlc ?? {}),
+export async function runAudit(client: AuditClient, config: AuditConfig | undefined, sink: SessionSink | undefined, options: AuditOptions = {}): Promise<AuditReportHead> {
+  const now = options.now ?? new Date();
+  if (nothingToAudit(config)) {
+    throw new AuditWindowError(
+      "nothing to audit: declare audit.two_fa.services (2FA services, audited over the run's --last/--from/--to or their own from/to), audit.two_fa.sessions or audit.ten_dlc.brands",
+    );
+  }
+  // Every period is settled before the first request (a service without one is refused here).
+  const periods = requireServicePeriods(config?.two_fa?.services ?? [], options.window);
+
+  const profile = await client.getAccountProfile();
+  if (options.accountPin && profile.id !== options.accountPin.id) throw new AccountMismatchError(options.accountPin.id, profile.id, options.accountPin.source);
+
+  const builder = new AuditBuilder({ now, accountId: profile.id, config, window: options.window, tool: options.tool });
+  const win = options.inFlight ?? DEFAULT_WINDOW;
+  const [tenDlc, named] = await Promise.all([
+    collectTenDlc(client, { brands: config?.ten_dlc?.brands ?? [] }),
+    collectNamedSessions(client, config?.two_fa?.sessions ?? [], win),
   ]);
-  const missing = [...twoFa.missing, ...tenDlc.missing];
+  const missing = [...named.missing, ...tenDlc.missing];
   if (missing.length > 0) throw new AuditCollectionError(missing);
-  return computeAudit({ sessions: twoFa.items, brands: tenDlc.items, findings: [...twoFa.findings, ...tenDlc.findings] }, config, { now: options.now });
+  builder.setBrands(tenDlc.items);
+
+  // The services' sessions. A named session a service lists belongs to the service (read once).
+  const cached = new Map<string, TwoFaEvent[]>(named.items.map((s) => [s.session_id, s.events]));
+  const seen = new Set<string>();
+  const note = (f: Finding[]) => builder.addFindings(f);
+  const listings = periods.map((p) => ({ serviceId: p.service.service_id, period: p.period }));
+  for await (const s of withEvents(client, listSessions(client, listings, seen, note), note, { window: win, cached })) {
+    const kept = builder.addSession(s);
+    if (kept && sink) await sink.add(kept);
+  }
+  for (const s of named.items) {
+    if (seen.has(s.session_id)) continue;
+    const kept = builder.addSession(s);
+    if (kept && sink) await sink.add(kept);
+  }
+  cached.clear();
+
+  // The previous period: figures only, nothing kept.
+  const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));
+  const prefix = "previous period: ";
+  for await (const s of withEvents(client, listSessions(client, previous, new Set(), note, prefix), note, { window: win, prefix })) {
+    builder.addPreviousSession(s);
+  }
+  return builder.head();
 }
 
-/** Normalised 2FA data for a data source: sessions with sorted events and exact totals. */
-export type TwoFaEventsData = AuditTwoFa;
-
-/** Normalised 10DLC data for a data source. */
-export interface BrandVettingsData {
-  brands: AuditBrand[];
+/** The whole report in memory (sessions included): {@link runAudit} with an in-memory sink. */
+export async function audit(client: AuditClient, config: AuditConfig | undefined, options: AuditOptions = {}): Promise<AuditReport> {
+  const sessions = new MemorySessions();
+  const head = await runAudit(client, config, sessions, options);
+  return withSessions(head, sessions.sessions);
 }
 
-/**
- * 2FA events of the listed sessions and of every session of the listed services in their windows
- * (deduplicated). Throws {@link AuditCollectionError} naming every unknown session or service.
- */
-export async function getTwoFaEventsData(client: AuditClient, selection: TwoFaSelection): Promise<TwoFaEventsData> {
-  const collected = await collectTwoFa(client, selection);
-  if (collected.missing.length > 0) throw new AuditCollectionError(collected.missing);
-  return computeTwoFa(collected.items).value;
-}
-
-/**
- * Vettings (reasons always an array, dates in UTC) with each brand's effective score and pending
- * flag, for the listed brands or `"all"`. Throws {@link AuditCollectionError} naming every unknown brand.
- */
-export async function getBrandVettingsData(client: AuditClient, selection: TenDlcSelection): Promise<BrandVettingsData> {
-  const collected = await collectTenDlc(client, selection);
-  if (collected.missing.length > 0) throw new AuditCollectionError(collected.missing);
-  return { brands: computeTenDlc(collected.items).value };
+/** The report object from its head and its sessions (key order as `audit --format json` prints it). */
+export function withSessions(head: AuditReportHead, sessions: AuditReport["two_fa"]["sessions"]): AuditReport {
+  // Spread keeps the head's key order; two_fa's sessions come last in it.
+  return { ...head, two_fa: { ...head.two_fa, sessions } };
 }

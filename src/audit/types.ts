@@ -7,10 +7,14 @@ import type { BrandVetting, TwoFaEvent } from "../client/types";
 /** Raw data of one 2FA session as collected from the API (events as the wire sent them). */
 export interface CollectedSession {
   session_id: string;
-  /** The service whose window listed this session; absent for a session only named directly. */
+  /** The service whose listing gave this session; absent for a session only named directly. */
   service_id?: string;
   /** That service's `service_name` from the sessions listing, when it gave one. */
   service_name?: string;
+  /** `created_at` as the sessions listing sent it (optional in the official ListSessionsResponseItem). */
+  created_at?: string;
+  /** The day (`YYYY-MM-DD`) whose listing gave it: its day when no time can be read. */
+  listed_day?: string;
   events: TwoFaEvent[];
 }
 
@@ -22,7 +26,10 @@ export interface CollectedBrand {
 
 /** Everything `computeAudit` needs; produced by `collect.ts` (or by hand in tests). */
 export interface CollectedAuditData {
+  /** The services' sessions in their periods (with `service_id`) and the named ones (without). */
   sessions: CollectedSession[];
+  /** The services' sessions in their previous periods. @default [] */
+  previous?: CollectedSession[];
   brands: CollectedBrand[];
   /** Findings raised while collecting (e.g. `session_without_id`). @default [] */
   findings?: Finding[];
@@ -59,7 +66,90 @@ export interface EventsByStatus {
   pending: number;
 }
 
-export interface AuditTwoFa {
+/** Figures of a set of sessions: how many, how many verified, the ratio not verified, the charges. */
+export interface SessionFigures {
+  sessions: number;
+  verified: number;
+  not_verified: number;
+  /**
+   * `not_verified / sessions` as decimal text rounded half-up to {@link RATIO_PLACES} places
+   * (`"0.250000"`); null without sessions.
+   */
+  failure_ratio: string | null;
+  /** Exact sum of the sessions' event charges, at the largest scale among them ("0" without any). */
+  charge_total: string;
+}
+
+/**
+ * The change from the previous period to this one. Each is the exact difference of the two figures
+ * as the report shows them (so a reader can check it by subtraction); `failure_ratio` is null when
+ * either period has no sessions.
+ */
+export interface FiguresChange {
+  sessions: number;
+  failure_ratio: string | null;
+  charge_total: string;
+}
+
+/** One UTC day of the period: the services' sessions created that day (zero days included). */
+export interface DailyFigures extends SessionFigures {
+  /** `YYYY-MM-DD` (UTC). */
+  date: string;
+  events_by_status: EventsByStatus;
+}
+
+/** Where a service's threshold comes from. */
+export type ThresholdSource = "service" | "two_fa";
+
+/** One service of `audit.two_fa.services`: its period, threshold, figures and their change. */
+export interface ServiceFigures {
+  service_id: string;
+  /** Its `service_name`, when the sessions listing gave one. */
+  service_name?: string;
+  period: { from: string; to: string };
+  /** The threshold that applies (the service's own, else the section's); null when none. */
+  max_failure_ratio: number | null;
+  max_failure_ratio_source: ThresholdSource | null;
+  current: SessionFigures;
+  previous: SessionFigures;
+  change: FiguresChange;
+  /** Failure ratio strictly above `max_failure_ratio` (an error finding whose subject is the service). */
+  exceeded: boolean;
+}
+
+/** The sessions named in `audit.two_fa.sessions` (and not listed by a service), audited whatever their dates. */
+export interface NamedSessionFigures {
+  max_failure_ratio: number | null;
+  current: SessionFigures;
+  exceeded: boolean;
+}
+
+/** The 2FA part of the report without its sessions (what a streamed report holds in memory). */
+export interface AuditTwoFaSummary {
+  /** Exact sum of the charges of every session in the report. */
+  charge_total: string;
+  /** Events of every session in the report, by status. */
+  events_by_status: EventsByStatus;
+  /** The services' sessions in the period: the figures compared with `previous`. */
+  current: SessionFigures;
+  /** The same services over the previous period of the same length. */
+  previous: SessionFigures;
+  change: FiguresChange;
+  /** Every UTC day of the period, ascending, zero days included (the services' sessions, by the day each was created). */
+  daily: DailyFigures[];
+  /** One entry per service, in file order. */
+  services: ServiceFigures[];
+  /** Present when the file names sessions directly. */
+  named_sessions?: NamedSessionFigures;
+}
+
+export interface AuditTwoFa extends AuditTwoFaSummary {
+  /** The services' sessions in the period (services in file order, days ascending), then the named ones. */
+  sessions: AuditSession[];
+}
+
+/** Normalised 2FA data of a data source (no period): sessions with sorted events and exact totals. */
+export interface TwoFaSessionsData {
   charge_total: string;
   events_by_status: EventsByStatus;
   sessions: AuditSession[];
@@ -86,10 +176,20 @@ export interface AuditBrand {
   brand_id: string;
   /** Sorted by `create_date`, stable for equal times. */
   vettings: AuditVetting[];
-  /** Score of the latest vetting that has one; null when none has. */
+  /** Score of the newest vetting that has one; null when none has. */
   effective_score: number | null;
   /** True when any vetting has status `PENDING`. */
   pending: boolean;
+  /** When the newest scored vetting was made (its `vetted_date`, else `create_date`); null without one. */
+  newest_vetting_at: string | null;
+  /** Whole days from `newest_vetting_at` to the report's `generated_at`; null without a scored vetting. */
+  vetting_age_days: number | null;
+  /** Score of the scored vetting before the newest one; null when there is none. */
+  previous_score: number | null;
+  /** `effective_score − previous_score`; null when either is. */
+  score_change: number | null;
+  /** True when the newest score is below the one before (a `vetting_score_fell` warning). */
+  score_fell: boolean;
 }
 
 export interface AuditTenDlc {
@@ -99,10 +199,20 @@ export interface AuditTenDlc {
 export type FindingSeverity = "error" | "warning";
 
 /**
- * Finding codes:
- * - `two_fa_failure_ratio_exceeded` (error): sessions not verified / sessions > `max_failure_ratio`.
+ * Finding codes (docs/AUDIT.md, "Findings"):
+ * - `two_fa_failure_ratio_exceeded` (error): a service's sessions not verified / sessions in the
+ *   period > its `max_failure_ratio` (subject: the service ID); for the sessions named in the file,
+ *   the section's ratio (subject: `audit.two_fa.sessions`).
+ * - `two_fa_no_sessions` (warning): a service had no session in the period. The API answers 404
+ *   both for a window without sessions and for an unknown service, so the report cannot tell them apart.
+ * - `session_outside_window` (warning): a sessions listing gave sessions created outside the day it
+ *   was asked for; they are left out of that day (counted where they belong when inside the period).
+ * - `session_events_not_found` (warning): a session the service listed, whose events the API does
+ *   not find (404); counted as a session without events (not verified).
+ * - `period_incomplete` (warning): the period ends after `generated_at`: sessions may still come.
  * - `vetting_score_below_minimum` (error): `effective_score` < `min_vetting_score`.
  * - `vetting_score_missing` (error): a minimum is set, the brand has no scored vetting and none pending.
+ * - `vetting_score_fell` (warning): the newest score is below the one before it.
  * - `vetting_pending` (warning): the brand has a vetting with status `PENDING`.
  * - `invalid_charge` (warning): an event charge that is not decimal text; left out of the totals.
  * - `invalid_timestamp` (warning): a time that cannot be read; kept as sent and sorted last.
@@ -110,11 +220,19 @@ export type FindingSeverity = "error" | "warning";
  *   official ListSessionsResponseItem); their events cannot be asked for, so they are not in the report.
  * - `unknown_event_status` (warning): an event status other than success, failed or pending; the
  *   event is kept in its session but counted in no `events_by_status` bucket.
+ *
+ * Data findings of the previous period (`invalid_charge`, …) are reported too, their message
+ * starting with "previous period:".
  */
 export type FindingCode =
   | "two_fa_failure_ratio_exceeded"
+  | "two_fa_no_sessions"
+  | "session_outside_window"
+  | "session_events_not_found"
+  | "period_incomplete"
   | "vetting_score_below_minimum"
   | "vetting_score_missing"
+  | "vetting_score_fell"
   | "vetting_pending"
   | "invalid_charge"
   | "invalid_timestamp"
@@ -124,15 +242,52 @@ export type FindingCode =
 export interface Finding {
   severity: FindingSeverity;
   code: FindingCode;
-  /** The session ID, brand ID, or `two_fa` for account-wide findings. */
+  /** The service ID, session ID, brand ID, `audit.two_fa.sessions` or `period`. */
   subject: string;
   message: string;
 }
 
-/** The audit report, exactly the JSON of `audit --format json` (docs/CONTRACT.md part 5). */
-export interface AuditReport {
+/** A period as the report writes it: ISO 8601 UTC, `from` included, `to` excluded. */
+export interface ReportPeriod {
+  from: string;
+  to: string;
+}
+
+/** What the run asked for (the file's audit section, and the window that applied). */
+export interface AuditAsked {
+  /**
+   * How the period was given: `last 30d` (`--last 30d`), `2026-11-01 to 2026-11-21` (`--from/--to`),
+   * `file` (each service's own from/to), or null (no 2FA service and no window).
+   */
+  window: string | null;
+  two_fa: {
+    sessions: string[];
+    services: { service_id: string; from?: string; to?: string; max_failure_ratio?: number }[];
+    max_failure_ratio: number | null;
+  };
+  ten_dlc: {
+    brands: string[] | "all";
+    min_vetting_score: number | null;
+  };
+}
+
+/** The report without its sessions: what the renderers read, and what a streamed report keeps in memory. */
+export interface AuditReportHead {
   generated_at: string;
-  two_fa: AuditTwoFa;
+  tool: { name: string; version: string };
+  /** The account behind the key (`GET /v1/profile`). */
+  account: { id: number };
+  /** The period audited (the span of the services' periods, else the run's window); null without either. */
+  period: ReportPeriod | null;
+  /** The span of the same length before it; null with `period`. */
+  previous_period: ReportPeriod | null;
+  asked: AuditAsked;
+  two_fa: AuditTwoFaSummary;
   ten_dlc: AuditTenDlc;
   findings: Finding[];
+}
+
+/** The audit report, exactly the JSON of `audit --format json` (docs/AUDIT.md). */
+export interface AuditReport extends Omit<AuditReportHead, "two_fa"> {
+  two_fa: AuditTwoFa;
 }

@@ -1,23 +1,37 @@
 /**
- * `wavix-sync audit [-f FILE] [--format md|json|csv|html] [--out DIR] [--fail-on-findings]`
- * (docs/CONTRACT.md part 5). A thin shell: validate the file, build the client, call `audit()`, render.
+ * `wavix-sync audit [-f FILE] [--last 30d | --from DATE --to DATE] [--format md|json|csv|html]
+ * [--table T] [--out DIR] [--fail-on-findings]` (docs/AUDIT.md). A thin shell: validate the file
+ * and the flags, build the client, run the audit with its sessions spooled to a temporary file
+ * (memory stays flat at any size), then write the reports.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { LineCounter, parseDocument } from "yaml";
 import { Option, type Command } from "commander";
 import {
   AuditCollectionError,
-  audit,
-  renderCsv,
-  renderHtml,
-  renderJson,
-  renderMarkdown,
-  renderTwoFaEventsCsv,
-  renderVettingsCsv,
-  type AuditReport,
-  type HtmlRenderOptions,
+  AuditWindowError,
+  CSV_TABLES,
+  nothingToAudit,
+  renderHtmlHead,
+  renderMarkdownHead,
+  runAudit,
+  runWindow,
+  SampleCollector,
+  SpooledSessions,
+  writeCsvTable,
+  writeJson,
+  type AuditReportHead,
+  type CsvTable,
+  type RunWindow,
+  type SessionSample,
+  type SessionSink,
+  type SessionSource,
 } from "../audit";
-import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
-import { writeFileAtomic } from "./files";
+import { formatProblem } from "../config";
+import type { DesiredState } from "../config/types";
+import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveInt, positiveNumber, timeoutOption } from "./common";
+import { writeFileAtomic, writeFileAtomicStream } from "./files";
 import { CliExit } from "./output";
 
 export type AuditFormat = "md" | "json" | "csv" | "html";
@@ -26,88 +40,199 @@ export type AuditFormat = "md" | "json" | "csv" | "html";
 export interface AuditCommandOptions {
   /** The desired-state file. @default "wavix.yaml" */
   file: string;
-  /**
-   * What goes to stdout. `csv` prints the events CSV, an empty line, then the vettings CSV; `html`
-   * one self-contained page with charts. @default "md"
-   */
+  /** What goes to stdout: `csv` prints one table (`--table`); `html` one self-contained page. @default "md" */
   format: AuditFormat;
-  /** Also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into this directory. */
+  /** The CSV table `--format csv` prints. @default "sessions" */
+  table?: CsvTable;
+  /** Also write audit.json, audit.md, audit.html and one CSV per table into this directory. */
   out?: string;
   /** Exit 2 when the report has an error finding. @default false */
   failOnFindings?: boolean;
+  /** `--last 30d`: the period is the last N full days (or hours, `24h`) before now. @default the file's from/to */
+  last?: string;
+  /** `--from YYYY-MM-DD`: the period's first day (UTC); with `--to`. */
+  from?: string;
+  /** `--to YYYY-MM-DD`: the period's last day (UTC), included. */
+  to?: string;
   /** `--timeout`: seconds per request. @default WAVIX_TIMEOUT, else 30 */
   timeout?: number;
   /** `--max-rps`: fixed cap on requests per second. @default none (pacing adapts to the server) */
   maxRps?: number;
+  /** `--concurrency`: requests in flight at once. @default 8 */
+  concurrency?: number;
 }
 
 export function registerAudit(program: Command): void {
   program
     .command("audit")
-    .description("Report 2FA verification events and 10DLC brand vettings, checked against the file's audit thresholds.")
+    .description("Report 2FA verification sessions over a period and 10DLC brand vettings, checked against the file's audit thresholds.")
     .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
+    .option("--last <N>", "the period: the last N full UTC days before today (30d, 7d, 1d) or full hours before this hour (24h); overrides the file's from/to")
+    .option("--from <DATE>", "the period's first day, YYYY-MM-DD (UTC); with --to")
+    .option("--to <DATE>", "the period's last day, YYYY-MM-DD (UTC), included")
     .addOption(new Option("--format <format>", "stdout format").choices(["md", "json", "csv", "html"]).default("md"))
-    .option("--out <DIR>", "also write audit.json, audit.md, audit.html, two_fa_events.csv and vettings.csv into DIR")
+    .addOption(new Option("--table <T>", "the table --format csv prints (default: sessions)").choices([...CSV_TABLES]))
+    .option("--out <DIR>", "also write audit.json, audit.md, audit.html and one CSV per table into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
+    .option("--concurrency <N>", "API requests in flight at once (default 8)", positiveInt("--concurrency"))
     .action(async (opts: AuditCommandOptions) => {
-      await runAudit(opts);
+      await auditCommand(opts);
     });
 }
 
-/** The command's body; exits through `CliExit` (1 on errors, 2 on error findings with the flag). */
-export async function runAudit(opts: AuditCommandOptions): Promise<void> {
-  // The file is checked before any request (docs/CONTRACT.md part 3: errors reported all at once first).
-  const state = loadFileOrExit(opts.file);
-  const client = clientFromEnv({ timeout: opts.timeout, maxRps: opts.maxRps });
-  if (state.audit === undefined) {
-    process.stderr.write(`Note: ${opts.file} has no audit section; the report is empty.\n`);
-  }
-
-  let report: AuditReport;
-  try {
-    report = await audit(client, state.audit);
-  } catch (err) {
-    if (err instanceof AuditCollectionError) {
-      for (const m of err.missing) process.stderr.write(`Error: ${m.message}\n`);
-      throw new CliExit(1);
-    }
-    throw err;
-  }
-
-  // The page draws the file's thresholds as lines on its charts.
-  const thresholds: HtmlRenderOptions = {
-    maxFailureRatio: state.audit?.two_fa?.max_failure_ratio,
-    minVettingScore: state.audit?.ten_dlc?.min_vetting_score,
-  };
-  if (opts.out !== undefined) await writeReportFiles(opts.out, report, thresholds);
-
-  const render = { md: renderMarkdown, json: renderJson, csv: renderCsv, html: (r: AuditReport) => renderHtml(r, thresholds) }[opts.format];
-  process.stdout.write(render(report));
-
-  const errors = report.findings.filter((f) => f.severity === "error").length;
-  const warnings = report.findings.length - errors;
-  if (report.findings.length > 0) {
-    process.stderr.write(`audit: ${errors} error finding(s), ${warnings} warning(s)\n`);
-  }
-  if (opts.failOnFindings && errors > 0) throw new CliExit(2);
+function fail(message: string): never {
+  process.stderr.write(`Error: ${message}\n`);
+  throw new CliExit(1);
 }
 
-/** The five report files, each written atomically (temp file + rename) so readers never see half. */
-export async function writeReportFiles(dir: string, report: AuditReport, thresholds: HtmlRenderOptions = {}): Promise<string[]> {
-  const files: [string, string][] = [
-    ["audit.json", renderJson(report)],
-    ["audit.md", renderMarkdown(report)],
-    ["audit.html", renderHtml(report, thresholds)],
-    ["two_fa_events.csv", renderTwoFaEventsCsv(report)],
-    ["vettings.csv", renderVettingsCsv(report)],
-  ];
-  const written: string[] = [];
-  for (const [name, content] of files) {
-    const target = join(dir, name);
-    await writeFileAtomic(target, content);
-    written.push(target);
+/**
+ * What the run audits over, checked before any request: the flags (`--last`, `--from/--to`), and a
+ * file that declares something to audit, each 2FA service with a period.
+ */
+function checkRun(state: DesiredState, opts: AuditCommandOptions, now: Date): RunWindow | undefined {
+  if (opts.table !== undefined && opts.format !== "csv") fail(`--table picks the table --format csv prints; this run prints --format ${opts.format}`);
+  let window: RunWindow | undefined;
+  try {
+    window = runWindow({ last: opts.last, from: opts.from, to: opts.to }, now);
+  } catch (err) {
+    if (err instanceof AuditWindowError) fail(err.message);
+    throw err;
   }
+  if (nothingToAudit(state.audit)) {
+    const what =
+      "declare under audit: the 2FA services to audit (audit.two_fa.services, over --last 30d / --from DATE --to DATE or their own from/to), " +
+      "2FA sessions (audit.two_fa.sessions) or 10DLC brands (audit.ten_dlc.brands, or all); see docs/AUDIT.md";
+    const has = state.audit === undefined ? "has no audit: section" : "declares nothing to audit under audit:";
+    fail(window ? `${opts.file} ${has}: the run's window (${window.label}) gives the period, not what to audit; ${what}` : `${opts.file} ${has} and the run gives no period; ${what}`);
+  }
+  if (!window) {
+    const unwindowed = (state.audit?.two_fa?.services ?? []).map((s, i) => ({ s, i })).filter(({ s }) => s.from === undefined || s.to === undefined);
+    if (unwindowed.length > 0) {
+      const where = positionsIn(opts.file);
+      for (const { s, i } of unwindowed) {
+        const pos = where(["audit", "two_fa", "services", i]);
+        const line = formatProblem({
+          file: state.file,
+          line: pos?.line ?? 0,
+          col: pos?.col ?? 0,
+          path: `audit.two_fa.services[${i}]`,
+          message: `2FA service ${s.service_id} has no period: run with --last 30d (or --from DATE --to DATE), or give it from and to`,
+        });
+        process.stderr.write(`${line}\n`);
+      }
+      throw new CliExit(1);
+    }
+  }
+  return window;
+}
+
+/**
+ * Where a path is in the file (line and column), for a message about a valid file; undefined when
+ * it cannot be read again. Only on this error path: the loaded state keeps no audit positions.
+ */
+function positionsIn(file: string): (path: (string | number)[]) => { line: number; col: number } | undefined {
+  try {
+    const counter = new LineCounter();
+    const doc = parseDocument(readFileSync(file, "utf8"), { lineCounter: counter });
+    return (path) => {
+      const node = doc.getIn(path, true) as { range?: [number, number, number] } | undefined;
+      return node?.range ? counter.linePos(node.range[0]) : undefined;
+    };
+  } catch {
+    return () => undefined;
+  }
+}
+
+/** The command's body; exits through `CliExit` (1 on errors, 2 on error findings with the flag). */
+export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
+  const now = new Date();
+  // The file and the flags are checked before any request (docs/CONTRACT.md part 3).
+  const state = loadFileOrExit(opts.file);
+  const window = checkRun(state, opts, now);
+  const client = clientFromEnv({ timeout: opts.timeout, maxRps: opts.maxRps, concurrency: opts.concurrency });
+
+  const spool = new SpooledSessions();
+  try {
+    const sample = new SampleCollector();
+    const sink: SessionSink = {
+      async add(s) {
+        sample.add(s);
+        await spool.add(s);
+      },
+    };
+    let head: AuditReportHead;
+    try {
+      head = await runAudit(client, state.audit, sink, {
+        now,
+        window,
+        ...(state.account_id !== undefined ? { accountPin: { id: state.account_id, source: `${opts.file} account_id` } } : {}),
+        // Events read ahead of the one being written: enough to keep every connection busy.
+        inFlight: Math.max(64, 4 * (opts.concurrency ?? 8)),
+      });
+    } catch (err) {
+      if (err instanceof AuditCollectionError) {
+        for (const m of err.missing) process.stderr.write(`Error: ${m.message}\n`);
+        throw new CliExit(1);
+      }
+      if (err instanceof AuditWindowError) fail(err.message);
+      throw err;
+    }
+    await spool.close();
+    const shown = sample.sample();
+
+    if (opts.out !== undefined) await writeReportFiles(opts.out, head, spool, shown);
+    await writeStdout(opts, head, spool, shown);
+
+    const errors = head.findings.filter((f) => f.severity === "error").length;
+    const warnings = head.findings.length - errors;
+    if (head.findings.length > 0) process.stderr.write(`audit: ${errors} error finding(s), ${warnings} warning(s)\n`);
+    if (opts.failOnFindings && errors > 0) throw new CliExit(2);
+  } finally {
+    spool.dispose();
+  }
+}
+
+/** Writes to stdout, waiting while the pipe is full; a failed write rejects naming standard output. */
+function stdoutChunk(chunk: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    process.stdout.write(chunk, (err) => {
+      if (!err) return resolve();
+      if ((err as NodeJS.ErrnoException).code !== undefined) (err as NodeJS.ErrnoException).path = "standard output";
+      reject(err);
+    });
+  });
+}
+
+async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<void> {
+  // A failed write is reported once by the command (the chunk rejects); not again as an event.
+  const quiet = (): void => undefined;
+  process.stdout.on("error", quiet);
+  try {
+    if (opts.format === "json") await writeJson(head, sessions, stdoutChunk);
+    else if (opts.format === "csv") await writeCsvTable(opts.table ?? "sessions", head, sessions, stdoutChunk);
+    else if (opts.format === "html") await stdoutChunk(renderHtmlHead(head, sample));
+    else await stdoutChunk(renderMarkdownHead(head, sample));
+  } finally {
+    process.stdout.off("error", quiet);
+  }
+}
+
+/**
+ * audit.json, audit.md, audit.html and one `<table>.csv` per table, each written atomically (temp
+ * file + rename) so readers never see half a file.
+ */
+export async function writeReportFiles(dir: string, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<string[]> {
+  const written: string[] = [];
+  const target = (name: string) => {
+    const file = join(dir, name);
+    written.push(file);
+    return file;
+  };
+  await writeFileAtomicStream(target("audit.json"), (write) => writeJson(head, sessions, write));
+  await writeFileAtomic(target("audit.md"), renderMarkdownHead(head, sample));
+  await writeFileAtomic(target("audit.html"), renderHtmlHead(head, sample));
+  for (const table of CSV_TABLES) await writeFileAtomicStream(target(`${table}.csv`), (write) => writeCsvTable(table, head, sessions, write));
   return written;
 }

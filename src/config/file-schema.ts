@@ -91,7 +91,7 @@ const BASE: Obj =
               }
             },
             "services": {
-              "description": "2FA services whose sessions within a date window are audited.",
+              "description": "2FA services whose sessions within the audited period are audited. The period is the run's (`audit --last 30d`, `--from DATE --to DATE`) or, without those, the service's own from/to.",
               "x-since": "0.1.0",
               "examples": [[{"service_id":"7204a030201211ee9fb47d093f2f127c","from":"2026-11-01","to":"2026-11-21"}]],
               "type": "array",
@@ -99,9 +99,7 @@ const BASE: Obj =
                 "type": "object",
                 "additionalProperties": false,
                 "required": [
-                  "service_id",
-                  "from",
-                  "to"
+                  "service_id"
                 ],
                 "properties": {
                   "service_id": {
@@ -112,24 +110,32 @@ const BASE: Obj =
                     "minLength": 1
                   },
                   "from": {
-                    "description": "First day of the window, YYYY-MM-DD (inclusive). Quote it or leave it plain; it is read as text.",
+                    "description": "First day of the service's default window, YYYY-MM-DD (inclusive, UTC), used when the run gives no window. Give both from and to, or neither. Quote it or leave it plain; it is read as text.",
                     "x-since": "0.1.0",
                     "examples": ["2026-11-01"],
                     "type": "string",
                     "format": "date"
                   },
                   "to": {
-                    "description": "Last day of the window, YYYY-MM-DD (inclusive).",
+                    "description": "Last day of the service's default window, YYYY-MM-DD (inclusive, UTC).",
                     "x-since": "0.1.0",
                     "examples": ["2026-11-21"],
                     "type": "string",
                     "format": "date"
+                  },
+                  "max_failure_ratio": {
+                    "description": "This service's largest acceptable share of sessions not verified, from 0 to 1 (overrides audit.two_fa.max_failure_ratio for it); above it is an error finding whose subject is the service.",
+                    "x-since": "0.1.0",
+                    "examples": [0.05],
+                    "type": "number",
+                    "minimum": 0,
+                    "maximum": 1
                   }
                 }
               }
             },
             "max_failure_ratio": {
-              "description": "Largest acceptable share of sessions not verified, from 0 to 1; above it is an error finding.",
+              "description": "Largest acceptable share of sessions not verified, from 0 to 1, for every service without its own max_failure_ratio and for the sessions named in `sessions`; above it is an error finding.",
               "x-since": "0.1.0",
               "examples": [0.2],
               "type": "number",

@@ -4,7 +4,7 @@
  * stay `undefined` ("only keys present are managed"); no defaults are filled in, not even `on_delete`.
  */
 import { kindsInFileOrder } from "../kinds";
-import type { AuditConfig, DesiredState, SourcePosition } from "./types";
+import type { AuditConfig, DesiredState, SourcePosition, TwoFaServiceWindow } from "./types";
 import type { PathSegment } from "../kit/file/yaml-nodes";
 
 export { TRANSPORT_VALUES, normalizeDigits, transportCode, transportName, type TransportName } from "../kit/file/transport";
@@ -54,11 +54,13 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
       audit.two_fa = {
         sessions: Array.isArray(t.sessions) ? [...(t.sessions as string[])] : [],
         services: Array.isArray(t.services)
-          ? (t.services as Obj[]).map((s) => ({
-              service_id: s.service_id as string,
-              from: s.from as string,
-              to: s.to as string,
-            }))
+          ? (t.services as Obj[]).map((s) => {
+              const service: TwoFaServiceWindow = { service_id: s.service_id as string };
+              copy(service, s, "from");
+              copy(service, s, "to");
+              copy(service, s, "max_failure_ratio");
+              return service;
+            })
           : [],
       };
       copy(audit.two_fa, t, "max_failure_ratio");

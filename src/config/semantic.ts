@@ -195,8 +195,30 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
 
   // 2FA windows: `from` after `to` would silently audit nothing.
   if (isObj(data.audit) && isObj(data.audit.two_fa) && Array.isArray(data.audit.two_fa.services)) {
+    const services = new Map<string, number>();
     data.audit.two_fa.services.forEach((s: unknown, i) => {
-      if (!isObj(s) || typeof s.from !== "string" || typeof s.to !== "string") return;
+      if (!isObj(s)) return;
+      // A service listed twice would be one service with two thresholds and two rows of figures.
+      if (typeof s.service_id === "string" && !padded(s.service_id, ["audit", "two_fa", "services", i, "service_id"], "service")) {
+        const first = services.get(s.service_id);
+        if (first === undefined) services.set(s.service_id, i);
+        else {
+          const fs: PathSegment[] = ["audit", "two_fa", "services", first];
+          problems.push({
+            segments: ["audit", "two_fa", "services", i, "service_id"],
+            message: `duplicate service ${quoteName(s.service_id)}: first declared at line ${lineOf(fs)} (${describePath(fs)})`,
+          });
+        }
+      }
+      // A window is both ends or neither (then the run gives it: audit --last / --from --to).
+      if ((typeof s.from === "string") !== (typeof s.to === "string")) {
+        const [has, lacks] = typeof s.from === "string" ? ["from", "to"] : ["to", "from"];
+        problems.push({
+          segments: ["audit", "two_fa", "services", i, has],
+          message: `${has} without ${lacks}: give the service's window with both, or neither (then the run gives it: wavix-sync audit --last 30d, or --from DATE --to DATE)`,
+        });
+      }
+      if (typeof s.from !== "string" || typeof s.to !== "string") return;
       if (isCalendarDate(s.from) && isCalendarDate(s.to) && s.from > s.to) {
         problems.push({
           segments: ["audit", "two_fa", "services", i, "to"],

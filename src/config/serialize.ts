@@ -39,7 +39,13 @@ export function toFileObject(state: DesiredState): Record<string, unknown> {
     if (state.audit.two_fa) {
       const t: Record<string, unknown> = {
         sessions: [...state.audit.two_fa.sessions],
-        services: state.audit.two_fa.services.map((s) => ({ service_id: s.service_id, from: s.from, to: s.to })),
+        services: state.audit.two_fa.services.map((s) => {
+          const out: Record<string, unknown> = { service_id: s.service_id };
+          if (s.from !== undefined) out.from = s.from;
+          if (s.to !== undefined) out.to = s.to;
+          if (s.max_failure_ratio !== undefined) out.max_failure_ratio = s.max_failure_ratio;
+          return out;
+        }),
       };
       if (state.audit.two_fa.max_failure_ratio !== undefined) t.max_failure_ratio = state.audit.two_fa.max_failure_ratio;
       a.two_fa = t;

@@ -25,19 +25,26 @@ export type { DesiredCampaignNumbers } from "../kinds/ten-dlc-number/types";
 export type { DesiredAccountCallbacks } from "../kinds/account-callbacks/types";
 export type { DesiredSipTrunk } from "../kinds/sip-trunk/types";
 
+/**
+ * A 2FA service of `audit.two_fa.services`. `from`/`to` are its default window (both or neither, a
+ * file check): the run's window (`audit --last`, `--from/--to`) overrides them, and without either
+ * the audit refuses to run (src/audit/window.ts).
+ */
 export interface TwoFaServiceWindow {
   service_id: string;
-  /** YYYY-MM-DD, inclusive. */
-  from: string;
-  /** YYYY-MM-DD, inclusive. */
-  to: string;
+  /** YYYY-MM-DD, inclusive (UTC). */
+  from?: string;
+  /** YYYY-MM-DD, inclusive (UTC). */
+  to?: string;
+  /** This service's threshold of sessions not verified, 0..1; @default the section's `max_failure_ratio` */
+  max_failure_ratio?: number;
 }
 
 export interface AuditConfig {
   two_fa?: {
     sessions: string[];
     services: TwoFaServiceWindow[];
-    /** Of sessions not verified, 0..1. */
+    /** Of sessions not verified, 0..1: the default of every service, and the threshold of the named sessions. */
     max_failure_ratio?: number;
   };
   ten_dlc?: {

@@ -16,7 +16,11 @@ export type {
   GetBrandVettingsOutputArgs,
   TwoFaServiceWindowArgs,
   TwoFaEventsData,
+  TwoFaSessionData,
+  TwoFaEventData,
   BrandVettingsData,
+  BrandData,
+  VettingData,
 } from "./data-sources";
 export {
   declareResources,

@@ -237,17 +237,25 @@ function outputsOf(state: DesiredState, declared: Record<string, Record<string, 
     const twoFa = audit.two_fa
       ? getTwoFaEventsOutput({
           sessions: audit.two_fa.sessions,
-          services: audit.two_fa.services.map((s) => ({ serviceId: s.service_id, from: s.from, to: s.to })),
+          services: audit.two_fa.services.map((s, i) => {
+            // A stack has no run to give the period (the CLI's --last/--from/--to): each service needs its own.
+            if (s.from === undefined || s.to === undefined) {
+              throw new Error(
+                `${state.file}: audit.two_fa.services[${i}] (2FA service ${s.service_id}) has no from/to; under Pulumi each service needs its window in the file (wavix-sync audit takes --last 30d or --from/--to instead)`,
+              );
+            }
+            return { serviceId: s.service_id, from: s.from, to: s.to };
+          }),
         }).apply((d) => ({
-          chargeTotal: d.charge_total,
-          eventsByStatus: { ...d.events_by_status },
+          chargeTotal: d.chargeTotal,
+          eventsByStatus: { ...d.eventsByStatus },
           sessions: d.sessions.length,
           verifiedSessions: d.sessions.filter((s) => s.verified).length,
         }))
       : undefined;
     const tenDlc = audit.ten_dlc
       ? getBrandVettingsOutput({ brands: audit.ten_dlc.brands }).apply((d) => ({
-          brands: d.brands.map((b) => ({ brandId: b.brand_id, effectiveScore: b.effective_score, pending: b.pending })),
+          brands: d.brands.map((b) => ({ brandId: b.brandId, effectiveScore: b.effectiveScore, pending: b.pending })),
         }))
       : undefined;
     outputs.audit = sdk.all([twoFa, tenDlc]).apply(([t, b]) => {

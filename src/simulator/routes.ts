@@ -7,7 +7,8 @@
 import type { Call, CallWebhookEventType, Pagination, SubAccount, WavixNumber } from "../client/types";
 import { json, notFound, forbidden, type SimResponse, ValidationFailure } from "./http";
 import { setEndpoints, type SimStore } from "./store";
-import type { Scope } from "./types";
+import type { Scope, SimSeedTwoFaService, SimSeedTwoFaSession } from "./types";
+import type { SimVariation } from "./variations";
 import type { Route, RouteContext } from "./route-types";
 import { MESSAGING_ROUTES } from "./messaging-routes";
 import { createTrunk, deleteTrunk, getTrunk, listTrunksOf, replaceTrunk } from "./trunk-routes";
@@ -378,6 +379,28 @@ function twoFaEvents(ctx: RouteContext): SimResponse {
   return json(200, events);
 }
 
+/** Each service's sessions by UTC day, built once: seeded 2FA data is never changed by a route. */
+const SESSION_DAYS = new WeakMap<SimSeedTwoFaService, Map<string, SimSeedTwoFaSession[]>>();
+
+/** The service's sessions created on the days `from` to `to` (inclusive), in seed order within a day. */
+function sessionsByDay(service: SimSeedTwoFaService, from: string, to: string): SimSeedTwoFaSession[] {
+  let days = SESSION_DAYS.get(service);
+  if (!days) {
+    days = new Map();
+    for (const s of service.sessions) {
+      const t = Date.parse(s.created_at);
+      const day = Number.isNaN(t) ? "" : new Date(t).toISOString().slice(0, 10);
+      let list = days.get(day);
+      if (!list) days.set(day, (list = []));
+      list.push(s);
+    }
+    SESSION_DAYS.set(service, days);
+  }
+  const out: SimSeedTwoFaSession[] = [];
+  for (const [day, list] of [...days.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) if (day >= from && day <= to) out.push(...list);
+  return out;
+}
+
 function twoFaSessions(ctx: RouteContext): SimResponse {
   const service = ctx.org === ctx.store.masterId ? ctx.store.twoFaServices.get(ctx.params[0]) : undefined;
   const errors: Record<string, string> = {};
@@ -388,12 +411,10 @@ function twoFaSessions(ctx: RouteContext): SimResponse {
     else if (!isIsoDate(v)) errors[key] = "must be a date in YYYY-MM-DD format";
   }
   if (Object.keys(errors).length > 0) throw new ValidationFailure(errors);
-  if (!service) return notFound(`2FA service ${ctx.params[0]} not found`);
-  const items = service.sessions
-    .filter((s) => {
-      const day = new Date(s.created_at).toISOString().slice(0, 10);
-      return day >= from! && day <= to!;
-    })
+  // Official: 404 "Returns when no verifications match the service and date range" — the same
+  // answer for an unknown service and for a known one without sessions in the range.
+  if (!service) return notFound("Sessions not found");
+  const items = sessionsByDay(service, from!, to!)
     .map((s) => ({
       created_at: s.created_at,
       session_id: s.session_id,
@@ -404,6 +425,7 @@ function twoFaSessions(ctx: RouteContext): SimResponse {
       service_id: service.service_id,
       service_name: service.service_name,
     }));
+  if (items.length === 0) return notFound("Sessions not found");
   return json(200, items);
 }
 

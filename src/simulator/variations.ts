@@ -12,7 +12,11 @@ export const SIM_VARIATIONS = [
   "bulk-without-items",
   /** `GET /v1/sub-organizations` ignores `page`/`per_page` (the official operation declares none). */
   "sub-account-listing-ignores-paging",
-  /** Optional response fields left out (a number's `free_min`, `unlimited`, a null `call_status_url` or `state`, a destination's `srtp`). */
+  /**
+   * Optional response fields left out (a number's `free_min`, `unlimited`, a null `call_status_url`
+   * or `state`, a destination's `srtp`; every field but `session_id` of a 2FA sessions listing item,
+   * whose official ListSessionsResponseItem requires none; a vetting's `vetting_details`).
+   */
   "optional-fields-absent",
   /** An unknown extra field on every record served. */
   "unknown-extra-fields",
@@ -79,6 +83,21 @@ function varyPlain(v: unknown, on: ReadonlySet<SimVariation>): unknown {
   return on.has("unknown-extra-fields") && isRecord(v) ? { ...v, [EXTRA_FIELD]: "record" } : v;
 }
 
+/** A 2FA sessions listing item: with `optional-fields-absent`, only its `session_id`. */
+function varyListedSession(s: unknown, on: ReadonlySet<SimVariation>): unknown {
+  if (!isRecord(s)) return s;
+  const out: Json = on.has("optional-fields-absent") ? (s.session_id !== undefined ? { session_id: s.session_id } : {}) : { ...s };
+  return varyPlain(out, on);
+}
+
+/** A vetting: with `optional-fields-absent`, without `vetting_details`. */
+function varyVetting(v: unknown, on: ReadonlySet<SimVariation>): unknown {
+  if (!isRecord(v)) return v;
+  const out: Json = { ...v };
+  if (on.has("optional-fields-absent")) delete out.vetting_details;
+  return varyPlain(out, on);
+}
+
 /**
  * The body a server playing `on` would send instead of `body`, for a successful answer described
  * by the route's response schema name.
@@ -107,6 +126,10 @@ export function applyVariations(response: string | undefined, body: unknown, on:
       return Array.isArray(body) ? body.map((h) => varyPlain(h, on)) : body;
     case "call-webhook":
       return varyPlain(body, on);
+    case "two-fa-session-list":
+      return Array.isArray(body) ? body.map((s) => varyListedSession(s, on)) : body;
+    case "brand-vetting-list":
+      return Array.isArray(body) ? body.map((v) => varyVetting(v, on)) : body;
     default:
       return body;
   }

@@ -32,7 +32,7 @@ describe("computeAudit: money", () => {
     const r = computeAudit(
       data({ sessions: [{ session_id: "s1", events: [ev("2026-11-01T00:00:00Z", "Code sent via SMS", "success", "0.1"), ev("2026-11-01T00:00:01Z", "Verification", "success", "0.2")] }] }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions[0].charge_total).toBe("0.3");
     expect(r.two_fa.charge_total).toBe("0.3");
@@ -47,7 +47,7 @@ describe("computeAudit: money", () => {
         ],
       }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions[0].charge_total).toBe("0.0525");
     expect(r.two_fa.sessions[1].charge_total).toBe("0.3");
@@ -63,7 +63,7 @@ describe("computeAudit: money", () => {
         ],
       }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions[0].charge_total).toBe("0");
     expect(r.two_fa.sessions[1].charge_total).toBe("0.01");
@@ -87,7 +87,7 @@ describe("computeAudit: 2FA events", () => {
         ],
       }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions[0].events.map((e) => [e.created_at, e.event])).toEqual([
       ["2026-11-01T10:00:00Z", "Code sent via SMS"],
@@ -108,7 +108,7 @@ describe("computeAudit: 2FA events", () => {
         ],
       }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions.map((s) => [s.session_id, s.verified])).toEqual([
       ["ok", true],
@@ -130,11 +130,12 @@ describe("computeAudit: 2FA events", () => {
       { session_id: "e", events: [ev("2026-11-01T00:00:00Z", "Verification", "failed", "0.01")] },
     ];
     const at = (ratio: number) =>
-      computeAudit(data({ sessions }), { two_fa: { sessions: [], services: [], max_failure_ratio: ratio } }, { now: NOW }).findings;
+      computeAudit(data({ sessions }), { two_fa: { sessions: [], services: [], max_failure_ratio: ratio } }, { now: NOW, accountId: 1000 }).findings;
     expect(at(0.2)).toEqual([]); // 1/5 = 0.2 is not above 0.2
     const over = at(0.19);
     expect(over).toHaveLength(1);
-    expect(over[0]).toMatchObject({ severity: "error", code: "two_fa_failure_ratio_exceeded", subject: "two_fa" });
+    // Sessions not listed by a service are the file's named sessions: the section's threshold is theirs.
+    expect(over[0]).toMatchObject({ severity: "error", code: "two_fa_failure_ratio_exceeded", subject: "audit.two_fa.sessions" });
     expect(over[0].message).toContain("1 of 5");
   });
 
@@ -143,7 +144,7 @@ describe("computeAudit: 2FA events", () => {
       session_id: `s${i}`,
       events: [ev("2026-11-01T00:00:00Z", "Verification", i === 0 ? "failed" : "success", "0.01")],
     }));
-    const r = computeAudit(data({ sessions }), { two_fa: { sessions: [], services: [], max_failure_ratio: 0.1 } }, { now: NOW });
+    const r = computeAudit(data({ sessions }), { two_fa: { sessions: [], services: [], max_failure_ratio: 0.1 } }, { now: NOW, accountId: 1000 });
     expect(r.findings).toEqual([]);
   });
 });
@@ -163,7 +164,7 @@ describe("computeAudit: 10DLC", () => {
         ],
       }),
       undefined,
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     const v = r.ten_dlc.brands[0].vettings;
     expect(v[0].reasons).toEqual(["Score low on registration data"]);
@@ -186,7 +187,7 @@ describe("computeAudit: 10DLC", () => {
         ],
       }),
       { ten_dlc: { brands: ["B2"], min_vetting_score: 75 } },
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     const b = r.ten_dlc.brands[0];
     expect(b.vettings.map((v) => v.vetting_id)).toEqual(["old", "new", "pending"]);
@@ -196,7 +197,11 @@ describe("computeAudit: 10DLC", () => {
     expect(r.findings.map((f) => [f.severity, f.code, f.subject])).toEqual([
       ["error", "vetting_score_below_minimum", "B2"],
       ["warning", "vetting_pending", "B2"],
+      ["warning", "vetting_score_fell", "B2"],
     ]);
+    // The trend: the score before the newest, the fall, and the newest vetting's age at NOW.
+    expect(b).toMatchObject({ previous_score: 90, score_change: -30, score_fell: true, newest_vetting_at: "2026-10-04T00:00:00Z", vetting_age_days: 49 });
+    expect(r.findings[2].message).toBe("brand B2: vetting score fell from 90 to 60 (vetting new of 2026-10-04T00:00:00Z)");
   });
 
   it("null effective_score: error vetting_score_missing with a minimum, only the pending warning while pending", () => {
@@ -209,7 +214,7 @@ describe("computeAudit: 10DLC", () => {
         ],
       }),
       { ten_dlc: { brands: "all", min_vetting_score: 75 } },
-      { now: NOW },
+      { now: NOW, accountId: 1000 },
     );
     expect(r.ten_dlc.brands.map((b) => b.effective_score)).toEqual([null, null, null]);
     expect(r.findings.map((f) => [f.severity, f.code, f.subject])).toEqual([
@@ -221,20 +226,30 @@ describe("computeAudit: 10DLC", () => {
 
   it("no minimum: no score findings, scores at or above the minimum pass", () => {
     const brands = [{ brand_id: "B", vettings: [vetting({ vetting_id: "v", vetting_score: 75 })] }];
-    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"] } }, { now: NOW }).findings).toEqual([]);
-    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"], min_vetting_score: 75 } }, { now: NOW }).findings).toEqual([]);
-    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"], min_vetting_score: 76 } }, { now: NOW }).findings).toHaveLength(1);
+    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"] } }, { now: NOW, accountId: 1000 }).findings).toEqual([]);
+    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"], min_vetting_score: 75 } }, { now: NOW, accountId: 1000 }).findings).toEqual([]);
+    expect(computeAudit(data({ brands }), { ten_dlc: { brands: ["B"], min_vetting_score: 76 } }, { now: NOW, accountId: 1000 }).findings).toHaveLength(1);
   });
 });
 
 describe("computeAudit: report shape", () => {
-  it("has exactly the keys of docs/CONTRACT.md part 5 and generated_at from the injected clock, in whole seconds", () => {
-    const r = computeAudit(data({}), undefined, { now: new Date("2026-11-22T10:00:00.987Z") });
-    expect(r).toEqual({
+  it("states generated_at (whole seconds, from the injected clock), the tool, the account, the period and what was asked", () => {
+    const r = computeAudit(data({}), { ten_dlc: { brands: ["B"] } }, { now: new Date("2026-11-22T10:00:00.987Z"), accountId: 1000, tool: { name: "wavix-sync", version: "9.9.9" } });
+    expect(Object.keys(r)).toEqual(["generated_at", "tool", "account", "period", "previous_period", "asked", "two_fa", "ten_dlc", "findings"]);
+    expect(r).toMatchObject({
       generated_at: "2026-11-22T10:00:00Z",
-      two_fa: { charge_total: "0", events_by_status: { success: 0, failed: 0, pending: 0 }, sessions: [] },
-      ten_dlc: { brands: [] },
-      findings: [],
+      tool: { name: "wavix-sync", version: "9.9.9" },
+      account: { id: 1000 },
+      // No 2FA service: no period (named sessions and brands are read whatever their dates).
+      period: null,
+      previous_period: null,
+      asked: { window: null, two_fa: { sessions: [], services: [], max_failure_ratio: null }, ten_dlc: { brands: ["B"], min_vetting_score: null } },
     });
+    expect(Object.keys(r.two_fa)).toEqual(["charge_total", "events_by_status", "current", "previous", "change", "daily", "services", "sessions"]);
+  });
+
+  it("states the tool version of package.json by default", () => {
+    const r = computeAudit(data({}), undefined, { now: NOW, accountId: 1 });
+    expect(r.tool).toEqual({ name: "wavix-sync", version: (require("../../package.json") as { version: string }).version });
   });
 });

@@ -38,7 +38,7 @@ describe("charge totals (property)", () => {
             error: null,
           })),
         }));
-        const r = computeAudit({ sessions, brands: [] }, undefined, { now: new Date(0) });
+        const r = computeAudit({ sessions, brands: [] }, undefined, { now: new Date(0), accountId: 1 });
         perSession.forEach((charges, i) => {
           expect(r.two_fa.sessions[i].charge_total).toBe(charges.length === 0 ? "0" : bigintSum(charges));
         });

@@ -1,17 +1,26 @@
 import { describe, expect, it } from "vitest";
 import { computeAudit } from "../../src/audit/compute";
-import { csvField, renderCsv, renderTwoFaEventsCsv, renderVettingsCsv } from "../../src/audit/render/csv";
-import { renderJson } from "../../src/audit/render/json";
+import { CSV_COLUMNS, CSV_TABLES, csvField, renderCsvTable, writeCsvTable } from "../../src/audit/render/csv";
+import { renderJson, writeJson } from "../../src/audit/render/json";
 import { mdCell, renderMarkdown } from "../../src/audit/render/md";
+import { MemorySessions, SpooledSessions } from "../../src/audit/store";
+import { runWindow } from "../../src/audit/window";
+import type { AuditReport } from "../../src/audit/types";
+
+const NOW = new Date("2026-11-22T10:00:00Z");
+const SERVICE = "7204a030201211ee9fb47d093f2f127c";
 
 const report = computeAudit(
   {
     sessions: [
       {
         session_id: "s1",
+        service_id: SERVICE,
+        service_name: "Login",
+        created_at: "2026-11-20T00:00:00Z",
         events: [
-          { created_at: "2026-11-01T00:00:00Z", event: "Code sent via SMS", status: "success", charge: "0.0050", error: null },
-          { created_at: "2026-11-01T00:01:00Z", event: "Verification", status: "failed", charge: "0.0475", error: 'bad code, "123"\nretry' },
+          { created_at: "2026-11-20T00:00:00Z", event: "Code sent via SMS", status: "success", charge: "0.0050", error: null },
+          { created_at: "2026-11-20T00:01:00Z", event: "Verification", status: "failed", charge: "0.0475", error: 'bad code, "123"\nretry' },
         ],
       },
     ],
@@ -34,38 +43,78 @@ const report = computeAudit(
       },
     ],
   },
-  { two_fa: { sessions: ["s1"], services: [], max_failure_ratio: 0 }, ten_dlc: { brands: ["B|1"], min_vetting_score: 75 } },
-  { now: new Date("2026-11-22T10:00:00Z") },
+  { two_fa: { sessions: [], services: [{ service_id: SERVICE }], max_failure_ratio: 0 }, ten_dlc: { brands: ["B|1"], min_vetting_score: 75 } },
+  { now: NOW, accountId: 1000, window: runWindow({ last: "3d" }, NOW), tool: { name: "wavix-sync", version: "1.2.3" } },
 );
+
+const META = "1000,2026-11-19T00:00:00Z,2026-11-22T00:00:00Z,2026-11-22T10:00:00Z,1.2.3";
+
+async function streamed(write: (w: (c: string) => void) => Promise<void>): Promise<string> {
+  let out = "";
+  await write((c) => void (out += c));
+  return out;
+}
+
+function sessionsOf(r: AuditReport): MemorySessions {
+  const m = new MemorySessions();
+  for (const s of r.two_fa.sessions) m.add(s);
+  return m;
+}
 
 describe("CSV (RFC 4180)", () => {
   it("quotes fields with commas, quotes and newlines, doubling inner quotes; leaves plain fields bare", () => {
     expect(csvField("plain")).toBe("plain");
     expect(csvField("a,b")).toBe('"a,b"');
     expect(csvField('say "hi"')).toBe('"say ""hi"""');
-    expect(csvField("line1\nline2")).toBe('"line1\nline2"');
-    expect(csvField("cr\rhere")).toBe('"cr\rhere"');
+    expect(csvField("line\nbreak")).toBe('"line\nbreak"');
     expect(csvField(null)).toBe("");
-    expect(csvField(82)).toBe("82");
+    expect(csvField(42)).toBe("42");
   });
 
-  it("writes the events CSV with its header, CRLF records and quoted cells", () => {
-    expect(renderTwoFaEventsCsv(report)).toBe(
-      "session_id,created_at,event,status,charge,error\r\n" +
-        "s1,2026-11-01T00:00:00Z,Code sent via SMS,success,0.0050,\r\n" +
-        's1,2026-11-01T00:01:00Z,Verification,failed,0.0475,"bad code, ""123""\nretry"\r\n',
+  it("every table starts with account, period, generated at and tool version, on every row", () => {
+    for (const table of CSV_TABLES) {
+      const lines = renderCsvTable(table, report).split("\r\n").filter((l) => l !== "");
+      expect(lines[0], table).toBe(["account_id", "period_from", "period_to", "generated_at", "tool_version", ...CSV_COLUMNS[table]].join(","));
+      expect(lines.length, table).toBeGreaterThan(1);
+      for (const line of lines.slice(1)) expect(line.startsWith(`${META},`), `${table}: ${line}`).toBe(true);
+    }
+  });
+
+  it("writes the events table with CRLF records and quoted cells", () => {
+    expect(renderCsvTable("events", report)).toBe(
+      `account_id,period_from,period_to,generated_at,tool_version,session_id,service_id,created_at,event,status,charge,error\r\n` +
+        `${META},s1,${SERVICE},2026-11-20T00:00:00Z,Code sent via SMS,success,0.0050,\r\n` +
+        `${META},s1,${SERVICE},2026-11-20T00:01:00Z,Verification,failed,0.0475,"bad code, ""123""\nretry"\r\n`,
     );
   });
 
-  it("writes the vettings CSV with reasons joined by '; ' and null as empty", () => {
-    expect(renderVettingsCsv(report)).toBe(
-      "brand_id,vetting_id,evp_id,create_date,vetted_date,vetting_status,vetting_class,vetting_score,reasons\r\n" +
-        'B|1,v1,AEGIS,2026-10-01T00:00:00Z,,ACTIVE,STANDARD,50,"Low score, see details; Says ""no"""\r\n',
-    );
+  it("writes the daily table with every day of the period, zero days included", () => {
+    const rows = renderCsvTable("daily", report).split("\r\n").slice(1, -1);
+    expect(rows).toEqual([
+      `${META},2026-11-19,0,0,0,,0,0,0,0`,
+      `${META},2026-11-20,1,0,1,1.000000,0.0525,1,1,0`,
+      `${META},2026-11-21,0,0,0,,0,0,0,0`,
+    ]);
   });
 
-  it("stdout CSV is the events CSV, one empty line, the vettings CSV", () => {
-    expect(renderCsv(report)).toBe(`${renderTwoFaEventsCsv(report)}\r\n${renderVettingsCsv(report)}`);
+  it("writes the vettings table with reasons joined by '; ' and null as empty, and the one-row report table", () => {
+    expect(renderCsvTable("vettings", report).split("\r\n")[1]).toBe(`${META},B|1,v1,AEGIS,2026-10-01T00:00:00Z,,ACTIVE,STANDARD,50,"Low score, see details; Says ""no"""`);
+    const [header, row] = renderCsvTable("report", report).split("\r\n");
+    const cells = Object.fromEntries(header.split(",").map((h, i) => [h, row.split(",")[i]]));
+    expect(cells).toMatchObject({ previous_from: "2026-11-16T00:00:00Z", window: "last 3d", asked_services: SERVICE, sessions: "1", failure_ratio: "1.000000", errors: "2" });
+  });
+
+  it("streams the same bytes as it renders, from a spool file as from memory", async () => {
+    const spool = new SpooledSessions();
+    try {
+      for (const s of report.two_fa.sessions) await spool.add(s);
+      for (const table of CSV_TABLES) {
+        expect(await streamed((w) => writeCsvTable(table, report, spool, w)), table).toBe(renderCsvTable(table, report));
+        expect(await streamed((w) => writeCsvTable(table, report, sessionsOf(report), w)), table).toBe(renderCsvTable(table, report));
+      }
+    } finally {
+      spool.dispose();
+    }
   });
 });
 
@@ -75,6 +124,14 @@ describe("JSON", () => {
     expect(JSON.parse(text)).toEqual(report);
     expect(text).toContain('\n  "generated_at": "2026-11-22T10:00:00Z"');
     expect(text.endsWith("}\n")).toBe(true);
+  });
+
+  it("streamed from the head and the sessions, is byte for byte JSON.stringify of the whole report (none, one, several sessions)", async () => {
+    const many = { ...report, two_fa: { ...report.two_fa, sessions: [report.two_fa.sessions[0], { ...report.two_fa.sessions[0], session_id: 's2 "quoted"\n' }] } };
+    const none = { ...report, two_fa: { ...report.two_fa, sessions: [] } };
+    for (const r of [report, many, none]) {
+      expect(await streamed((w) => writeJson(r, sessionsOf(r), w))).toBe(renderJson(r));
+    }
   });
 });
 
@@ -96,25 +153,42 @@ describe("Markdown", () => {
     expect(md).toContain("&lt;/td&gt;&lt;script&gt;x()&lt;/script&gt;");
   });
 
-  it("puts findings first, then totals and per-session and per-brand tables", () => {
+  it("states account, period, what was asked, generated at and version first, then findings, 2FA and 10DLC", () => {
     const md = renderMarkdown(report);
+    expect(md.split("\n").slice(0, 8)).toEqual([
+      "# Wavix audit",
+      "",
+      "- **Account:** 1000",
+      "- **Period:** 2026-11-19 – 2026-11-21 (UTC, 3 days) — from 2026-11-19T00:00:00Z to 2026-11-22T00:00:00Z (end excluded)",
+      "- **Compared with:** 2026-11-16 – 2026-11-18 (UTC, 3 days), the previous period of the same length",
+      `- **Asked:** 2FA service Login (${SERVICE}) over the last 3d (--last 3d); max\\_failure\\_ratio 0; 10DLC brand B\\|1; min\\_vetting\\_score 75`,
+      "- **Generated:** 2026-11-22T10:00:00Z by wavix-sync 1.2.3",
+      "",
+    ]);
     const findings = md.indexOf("## Findings");
     const twoFa = md.indexOf("## 2FA verifications");
     const tenDlc = md.indexOf("## 10DLC brand vettings");
     expect(findings).toBeGreaterThan(0);
     expect(findings).toBeLessThan(twoFa);
     expect(twoFa).toBeLessThan(tenDlc);
-    expect(md).toContain("| error | `two_fa_failure_ratio_exceeded` | two\\_fa |");
+    expect(md).toContain(`| error | \`two_fa_failure_ratio_exceeded\` | ${SERVICE} |`);
     expect(md).toContain("| error | `vetting_score_below_minimum` | B\\|1 |");
-    expect(md).toContain("- Charges: 0.0525 USD");
-    expect(md).toContain("| s1 | no | 2 | 0.0525 |");
-    expect(md).toContain("| B\\|1 | 50 | no | 1 | ACTIVE | Low score, see details; Says \"no\" |");
+    expect(md).toContain("| 2026-11-19 | 0 | 0 | 0 | – | 0 |");
+    expect(md).toContain("| s1 | Login | no | 2 | 0.0525 |");
+    expect(md).toContain('| B\\|1 | 50 |  |  | 2026-10-01T00:00:00Z | 52 | no | ACTIVE | Low score, see details; Says "no" |');
     // Every row of a table has as many unescaped separators as the table's header.
     const blocks = md.split("\n\n").filter((b) => b.startsWith("|"));
-    expect(blocks).toHaveLength(3);
+    expect(blocks).toHaveLength(5);
     for (const block of blocks) {
       const counts = block.trim().split("\n").map((l) => l.replace(/\\\|/g, "").split("|").length);
       expect(new Set(counts).size, block).toBe(1);
     }
+  });
+
+  it("an empty report says nothing was checked, not 'No findings'", () => {
+    const empty = computeAudit({ sessions: [], brands: [] }, { ten_dlc: { brands: [] }, two_fa: { sessions: ["x"], services: [] } }, { now: NOW, accountId: 1 });
+    const md = renderMarkdown({ ...empty, two_fa: { ...empty.two_fa, sessions: [] } });
+    expect(md).toContain("**Result:** Nothing to check: no 2FA session in the period and no 10DLC brand.");
+    expect(md).not.toMatch(/^No findings\.$/m);
   });
 });

@@ -137,7 +137,9 @@ describe("against servers", () => {
   }
 
   it("keeps 8 requests in flight and sets no rate when the server never pushes back", async () => {
-    const server = await createRateLimitedServer({ ratePerSecond: 1e6, burst: 1e6, retryAfterSeconds: 1, body: NUMBER });
+    // Each answer held 300 ms: at 20 ms a loaded machine answered the first requests before the
+    // client had sent the eighth, and the peak read 6 or 7 — the bound was kept, the test did not see it.
+    const server = await createRateLimitedServer({ ratePerSecond: 1e6, burst: 1e6, retryAfterSeconds: 1, holdMs: 300, body: NUMBER });
     closers.push(() => server.close());
     const c = client(server.url);
     await Promise.all(Array.from({ length: 40 }, (_, i) => c.getNumber(i + 1)));

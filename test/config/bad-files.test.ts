@@ -88,6 +88,12 @@ const EXPECTED: Record<string, string[]> = {
   "trunk-without-trunk-id.yaml": [
     "trunk-without-trunk-id.yaml:5:9: transport trunk requires trunk_id (the SIP trunk's ID) (at numbers[0].destinations[0])",
   ],
+  "two-fa-services.yaml": [
+    "two-fa-services.yaml:6:15: from without to: give the service's window with both, or neither (then the run gives it: wavix-sync audit --last 30d, or --from DATE --to DATE) (at audit.two_fa.services[0].from)",
+    "two-fa-services.yaml:7:28: max_failure_ratio must be at most 1, got 1.2 (at audit.two_fa.services[0].max_failure_ratio)",
+    'two-fa-services.yaml:8:21: duplicate service "7204a030201211ee9fb47d093f2f127c": first declared at line 5 (audit.two_fa.services[0]) (at audit.two_fa.services[1].service_id)',
+    "two-fa-services.yaml:9:13: to without from: give the service's window with both, or neither (then the run gives it: wavix-sync audit --last 30d, or --from DATE --to DATE) (at audit.two_fa.services[1].to)",
+  ],
   "two-fa-window.yaml": [
     'two-fa-window.yaml:6:63: invalid date "2026-13-01": expected YYYY-MM-DD (at audit.two_fa.services[0].from)',
     "two-fa-window.yaml:7:81: the window ends (2026-11-01) before it starts (2026-11-21) (at audit.two_fa.services[1].to)",

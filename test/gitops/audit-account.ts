@@ -1,7 +1,8 @@
 /**
  * An account with enough 2FA and 10DLC history to draw every chart of the HTML audit: two services
- * over a week (one above the failure ratio), a session named only directly, charges at mixed
- * scales, pending events, and brands that pass, fail, wait, and fail while waiting.
+ * over a week of November (one above the failure ratio) and a few sessions in October (the previous
+ * period of the file's windows), a session named only directly, charges at mixed scales, pending
+ * events, and brands that pass, fail, fall, wait, and fail while waiting.
  */
 import type { SimSeed } from "../../src/simulator";
 import type { TwoFaEvent } from "../../src/client/types";
@@ -12,8 +13,10 @@ export const SERVICE_B = "91c0e2aa201211ee9fb47d093f2f0b0b";
 const SERVICE_C = "c3c3c3c3201211ee9fb47d093f2fc3c3";
 export const DIRECT_SESSION = "d1d1d1d18f2e11ecb75fcdafd6d2d1d1";
 
-function session(id: string, day: number, hour: number, outcome: "verified" | "failed" | "pending") {
-  const at = (s: number) => `2026-11-0${day}T${String(hour).padStart(2, "0")}:00:${String(s).padStart(2, "0")}.000Z`;
+/** `day`: a day of November 2026, or a `YYYY-MM-DD`. */
+function session(id: string, day: number | string, hour: number, outcome: "verified" | "failed" | "pending") {
+  const date = typeof day === "string" ? day : `2026-11-0${day}`;
+  const at = (s: number) => `${date}T${String(hour).padStart(2, "0")}:00:${String(s).padStart(2, "0")}.000Z`;
   const events: TwoFaEvent[] = [
     { created_at: at(0), event: "Number lookup", status: "success", charge: "0.0050", error: null },
     { created_at: at(1), event: "Code sent via SMS", status: "success", charge: "0.0475", error: null },
@@ -45,6 +48,10 @@ export function auditAccount(): SimSeed {
           session(hex(0xa3), 3, 10, "failed"),
           session(hex(0xa4), 5, 8, "verified"),
           session(hex(0xa5), 6, 15, "verified"),
+          // The previous period (2026-10-11 – 2026-10-31): 3 sessions, 2 not verified.
+          session(hex(0xa6), "2026-10-20", 9, "failed"),
+          session(hex(0xa7), "2026-10-25", 9, "verified"),
+          session(hex(0xa8), "2026-10-31", 23, "failed"),
         ],
       },
       {
@@ -56,7 +63,13 @@ export function auditAccount(): SimSeed {
     ],
     brands: [
       { brand_id: "BGOOD01", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000001", "2026-11-01T10:00:00", 82, "ACTIVE")] },
-      { brand_id: "BLOW02", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000002", "2026-11-02T10:00:00", 60, "ACTIVE", "Company size: score deduction")] },
+      {
+        brand_id: "BLOW02",
+        vettings: [
+          vetting("1f0c2a3e-0000-4000-8000-000000000006", "2026-06-02T10:00:00", 80, "ACTIVE"),
+          vetting("1f0c2a3e-0000-4000-8000-000000000002", "2026-11-02T10:00:00", 60, "ACTIVE", "Company size: score deduction"),
+        ],
+      },
       { brand_id: "BPEND03", vettings: [vetting("1f0c2a3e-0000-4000-8000-000000000003", "2026-11-20T09:00:00", null, "PENDING")] },
       {
         brand_id: "BMIX04",
@@ -87,7 +100,7 @@ audit:
   two_fa:
     sessions: [${DIRECT_SESSION}]
     services:
-      - { service_id: ${SERVICE_A}, from: "2026-11-01", to: "2026-11-21" }
+      - { service_id: ${SERVICE_A}, from: "2026-11-01", to: "2026-11-21", max_failure_ratio: 0.3 }
       - { service_id: ${SERVICE_B}, from: "2026-11-01", to: "2026-11-21" }
     max_failure_ratio: 0.25
   ten_dlc:

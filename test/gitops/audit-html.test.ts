@@ -1,14 +1,15 @@
 /**
  * `audit --format html`: the page is produced by the CLI against the simulator, opened in real
  * headless Chromium, and every number it shows is checked against the JSON report of the same run,
- * recomputed here from the JSON (not by the renderer's own helpers).
+ * recomputed here from the JSON's sessions (not by the renderer's own helpers); what the page covers
+ * (account, period) is visible above the fold at a phone's and a desktop's width.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Decimal from "decimal.js";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { startSimulator, type Simulator } from "../../src/simulator";
-import { renderHtml, type AuditReport } from "../../src/audit";
+import { computeAudit, renderHtml, runWindow, type AuditReport, type CollectedSession } from "../../src/audit";
 import { openInChromium, type PageVisit } from "../helpers/chromium";
 import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
 import { AUDIT_FILE, auditAccount, DIRECT_SESSION, SERVICE_A, SERVICE_B } from "./audit-account";
@@ -63,9 +64,10 @@ afterAll(async () => {
 
 /** What the page's elements say, read in the browser. */
 interface Seen {
-  days: { day: string; success: number; failed: number; pending: number; other: number; total: number; charge: string; texts: string[] }[];
-  rates: { service: string; sessions: number; verified: number; text: string; bad: boolean }[];
-  brands: { brand: string; score: string; pending: string; text: string; bad: boolean; hatched: boolean }[];
+  covers: Record<string, string>;
+  days: { day: string; sessions: number; verified: number; notVerified: number; charge: string; texts: string[] }[];
+  rates: { service: string; sessions: number; verified: number; max: string; exceeded: string; previous: string | null; text: string; bad: boolean; thresholdLines: number }[];
+  brands: { brand: string; score: string; previous: string; fell: string; pending: string; text: string; bad: boolean; hatched: boolean }[];
   findings: { severity: string; code: string }[];
   verdict: { errors: number; warnings: number; text: string };
   totals: Record<string, string>;
@@ -87,14 +89,14 @@ function readPage(): Promise<Seen> {
     // Runs in the page.
     const document = (globalThis as unknown as { document: El }).document;
     const num = (e: El, a: string) => Number(e.getAttribute(a));
+    const data = (e: El) => Object.fromEntries([...e.attributes].filter((a) => a.name.startsWith("data-")).map((a) => [a.name.slice(5), a.value]));
     return {
+      covers: data(document.querySelector("dl.covers")!),
       days: [...document.querySelectorAll("g.day")].map((g) => ({
         day: g.getAttribute("data-day")!,
-        success: num(g, "data-success"),
-        failed: num(g, "data-failed"),
-        pending: num(g, "data-pending"),
-        other: num(g, "data-other"),
-        total: num(g, "data-total"),
+        sessions: num(g, "data-sessions"),
+        verified: num(g, "data-verified"),
+        notVerified: num(g, "data-not-verified"),
         charge: g.getAttribute("data-charge")!,
         texts: [...g.querySelectorAll("text")].map((t) => t.textContent ?? ""),
       })),
@@ -102,12 +104,18 @@ function readPage(): Promise<Seen> {
         service: g.getAttribute("data-service")!,
         sessions: num(g, "data-sessions"),
         verified: num(g, "data-verified"),
+        max: g.getAttribute("data-max")!,
+        exceeded: g.getAttribute("data-exceeded")!,
+        previous: g.getAttribute("data-previous-sessions"),
         text: g.querySelector("text.value")!.textContent ?? "",
         bad: g.querySelector("text.value")!.classList.contains("bad"),
+        thresholdLines: [...g.querySelectorAll("line.threshold")].length,
       })),
       brands: [...document.querySelectorAll("g.brand")].map((g) => ({
         brand: g.getAttribute("data-brand")!,
         score: g.getAttribute("data-score")!,
+        previous: g.getAttribute("data-previous")!,
+        fell: g.getAttribute("data-fell")!,
         pending: g.getAttribute("data-pending")!,
         text: g.querySelector("text.value")!.textContent ?? "",
         bad: g.querySelector("text.value")!.classList.contains("bad"),
@@ -121,12 +129,16 @@ function readPage(): Promise<Seen> {
         const v = document.querySelector(".verdict")!;
         return { errors: num(v, "data-errors"), warnings: num(v, "data-warnings"), text: v.textContent ?? "" };
       })(),
-      totals: Object.fromEntries(
-        [...document.querySelector("#two-fa-totals")!.attributes].filter((a) => a.name.startsWith("data-")).map((a) => [a.name.slice(5), a.value]),
-      ),
+      totals: data(document.querySelector("#two-fa-totals")!),
       thresholds: [...document.querySelectorAll("text.threshold-label")].map((t) => t.textContent ?? ""),
     };
   });
+}
+
+/** Exact decimal sum at the largest scale among the inputs, recomputed here ("0" for none). */
+function exactSum(values: string[]): string {
+  const scale = Math.max(0, ...values.map((v) => v.split(".")[1]?.length ?? 0));
+  return values.reduce((t, v) => t.plus(v), new Decimal(0)).toFixed(scale);
 }
 
 describe("audit --format html in headless Chromium", () => {
@@ -141,113 +153,157 @@ describe("audit --format html in headless Chromium", () => {
     expect(stdoutHtml).toContain(`content="default-src 'none'; style-src 'unsafe-inline'"`);
   });
 
-  it("puts the findings first, and they are the JSON's findings", async () => {
+  it("says first what it covers: the account, the period, what was compared and asked, when and by which version", async () => {
+    const seen = await readPage();
+    expect(seen.covers).toEqual({
+      account: String(report.account.id),
+      "period-from": report.period!.from,
+      "period-to": report.period!.to,
+      "generated-at": report.generated_at,
+      tool: "wavix-sync",
+      "tool-version": report.tool.version,
+    });
+    const text = await browser().evaluate(() => {
+      const d = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
+      return ["#account", "#period", "#previous-period", "#asked", "#generated"].map((id) => d.querySelector(id)?.textContent ?? "");
+    });
+    expect(text).toEqual([
+      "1000",
+      "2026-11-01 – 2026-11-21 (UTC, 21 days) (2026-11-01T00:00:00Z to 2026-11-22T00:00:00Z, end excluded)",
+      "2026-10-11 – 2026-10-31 (UTC, 21 days), the previous period",
+      `2FA services Login codes (${SERVICE_A}), Payouts (${SERVICE_B}) over their own from/to in the file; 2FA session ${DIRECT_SESSION}; max_failure_ratio 0.25; every 10DLC brand; min_vetting_score 75`,
+      `${report.generated_at} by wavix-sync ${report.tool.version}`,
+    ]);
+  });
+
+  it("puts the findings before the figures, and they are the JSON's findings", async () => {
     const seen = await readPage();
     const html = readFileSync(htmlFile, "utf8");
     expect(html.indexOf('id="findings"')).toBeLessThan(html.indexOf('id="two-fa"'));
     expect(seen.findings).toEqual(report.findings.map((f) => ({ severity: f.severity, code: f.code })));
     const errors = report.findings.filter((f) => f.severity === "error").length;
     expect(seen.verdict).toMatchObject({ errors, warnings: report.findings.length - errors });
-    expect(seen.verdict.text).toBe(`${errors} error findings, ${report.findings.length - errors} warnings.`);
-    // The account was built to raise these.
+    expect(seen.verdict.text).toBe(`${errors} error findings, ${report.findings.length - errors} warnings (9 2FA sessions and 4 10DLC brands checked).`);
+    // The account was built to raise these; the failing service is the 2FA finding's subject.
     expect(report.findings.map((f) => `${f.code} ${f.subject}`)).toEqual([
-      "two_fa_failure_ratio_exceeded two_fa",
+      `two_fa_failure_ratio_exceeded ${SERVICE_B}`,
       "vetting_score_below_minimum BLOW02",
       "vetting_score_below_minimum BMIX04",
       "vetting_pending BMIX04",
       "vetting_pending BPEND03",
+      "vetting_score_fell BLOW02",
     ]);
   });
 
-  it("shows 2FA events per day stacked by status with the exact charge totals of the JSON", async () => {
+  it("shows every day of the period, zero days included, sessions stacked verified / not verified with the exact charges of the JSON", async () => {
     const seen = await readPage();
-    // Recompute from the JSON report.
-    const want = new Map<string, { success: number; failed: number; pending: number; charge: Decimal; scale: number }>();
-    for (const s of report.two_fa.sessions) {
-      for (const e of s.events) {
-        const day = e.created_at.slice(0, 10);
-        const w = want.get(day) ?? { success: 0, failed: 0, pending: 0, charge: new Decimal(0), scale: 0 };
-        w[e.status as "success" | "failed" | "pending"] += 1;
-        w.charge = w.charge.plus(e.charge);
-        w.scale = Math.max(w.scale, e.charge.split(".")[1]?.length ?? 0);
-        want.set(day, w);
+    // Recompute from the JSON report's sessions (each created at its first event here), services' only.
+    const want = new Map<string, { sessions: number; verified: number; charges: string[] }>();
+    for (const s of report.two_fa.sessions.filter((x) => x.service_id !== undefined)) {
+      const d = s.events[0].created_at.slice(0, 10);
+      const w = want.get(d) ?? { sessions: 0, verified: 0, charges: [] };
+      w.sessions += 1;
+      if (s.verified) w.verified += 1;
+      w.charges.push(...s.events.map((e) => e.charge));
+      want.set(d, w);
+    }
+    expect(seen.days.map((d) => d.day)).toEqual(Array.from({ length: 21 }, (_, i) => `2026-11-${String(i + 1).padStart(2, "0")}`));
+    for (const d of seen.days) {
+      const w = want.get(d.day) ?? { sessions: 0, verified: 0, charges: [] };
+      expect({ day: d.day, sessions: d.sessions, verified: d.verified, notVerified: d.notVerified, charge: d.charge }).toEqual({
+        day: d.day,
+        sessions: w.sessions,
+        verified: w.verified,
+        notVerified: w.sessions - w.verified,
+        charge: exactSum(w.charges),
+      });
+      // The labelled days print their count and exact charges under the bar.
+      if (d.sessions > 0 && d.texts.length > 1) {
+        expect(d.texts).toContain(d.charge);
+        expect(d.texts).toContain(String(d.sessions));
       }
     }
-    const withEvents = seen.days.filter((d) => d.total > 0);
-    expect(withEvents.map((d) => d.day)).toEqual([...want.keys()].sort());
-    for (const d of withEvents) {
-      const w = want.get(d.day)!;
-      expect({ success: d.success, failed: d.failed, pending: d.pending, other: d.other }).toEqual({
-        success: w.success,
-        failed: w.failed,
-        pending: w.pending,
-        other: 0,
-      });
-      // Exact, at the largest scale among the day's charges, and printed as such under the bar.
-      expect(d.charge).toBe(w.charge.toFixed(w.scale));
-      expect(d.texts).toContain(d.charge);
-      expect(d.texts).toContain(String(d.total));
-    }
-    // Gaps are empty days on the axis (11-04 has the direct session only; none is missing).
-    expect(seen.days.map((d) => d.day)).toEqual(["2026-11-02", "2026-11-03", "2026-11-04", "2026-11-05", "2026-11-06"]);
-    // The days add up to the report's totals, exactly.
-    const sum = (k: "success" | "failed" | "pending") => seen.days.reduce((n, d) => n + d[k], 0);
-    expect({ success: sum("success"), failed: sum("failed"), pending: sum("pending") }).toEqual(report.two_fa.events_by_status);
-    expect(seen.days.reduce((t, d) => t.plus(d.charge), new Decimal(0)).eq(report.two_fa.charge_total)).toBe(true);
-    expect(seen.totals).toMatchObject({
-      charge: report.two_fa.charge_total,
-      sessions: String(report.two_fa.sessions.length),
-      success: String(report.two_fa.events_by_status.success),
-    });
+    // The days add up to the period's figures, exactly; and they are the JSON's daily series.
+    expect(seen.days.reduce((n, d) => n + d.sessions, 0)).toBe(report.two_fa.current.sessions);
+    expect(exactSum(seen.days.map((d) => d.charge))).toBe(report.two_fa.current.charge_total);
+    expect(seen.days.map((d) => [d.day, d.sessions, d.verified, d.charge])).toEqual(report.two_fa.daily.map((d) => [d.date, d.sessions, d.verified, d.charge_total]));
   });
 
-  it("shows the verification rate per service against max_failure_ratio", async () => {
+  it("shows the period against the previous one with exact changes", async () => {
+    const seen = await readPage();
+    const services = report.two_fa.sessions.filter((s) => s.service_id !== undefined);
+    const verified = services.filter((s) => s.verified).length;
+    const charge = exactSum(services.flatMap((s) => s.events.map((e) => e.charge)));
+    expect(seen.totals).toMatchObject({
+      sessions: String(services.length),
+      verified: String(verified),
+      "not-verified": String(services.length - verified),
+      charge,
+      // October: 3 sessions of Login codes, 2 not verified; charges 3 × 0.0525 − 2 × 0.0000 + …
+      "previous-sessions": "3",
+      "previous-failure-ratio": "0.666667",
+      "previous-charge": "0.1575",
+      "change-sessions": String(services.length - 3),
+      "change-charge": new Decimal(charge).minus("0.1575").toFixed(4),
+      "report-sessions": String(report.two_fa.sessions.length),
+      "report-charge": report.two_fa.charge_total,
+    });
+    // The change of the failure ratio is the exact difference of the two ratios shown.
+    expect(seen.totals["change-failure-ratio"]).toBe(new Decimal(seen.totals["failure-ratio"]).minus(seen.totals["previous-failure-ratio"]).toFixed(6));
+  });
+
+  it("shows the verification rate per service against its own max_failure_ratio, the previous period beside it", async () => {
     const seen = await readPage();
     const group = (id: string | undefined) => report.two_fa.sessions.filter((s) => s.service_id === id);
     const expected = [
-      { service: SERVICE_A, list: group(SERVICE_A) },
-      { service: SERVICE_B, list: group(SERVICE_B) },
-      { service: "", list: group(undefined) },
-      { service: "all", list: report.two_fa.sessions },
-    ].map(({ service, list }) => {
-      const verified = list.filter((s) => s.verified).length;
-      const pct = new Decimal(verified).times(100).div(list.length).toDecimalPlaces(1).toFixed(1);
+      { service: SERVICE_A, list: group(SERVICE_A), max: 0.3, previous: "3" },
+      { service: SERVICE_B, list: group(SERVICE_B), max: 0.25, previous: "0" },
+      { service: "", list: group(undefined), max: 0.25, previous: null },
+    ].map(({ service, list, max, previous }) => {
+      const v = list.filter((s) => s.verified).length;
+      const pct = new Decimal(v).times(100).div(list.length).toDecimalPlaces(1).toFixed(1);
+      const bad = new Decimal(list.length - v).gt(new Decimal(max).times(list.length));
       return {
         service,
         sessions: list.length,
-        verified,
-        text: `${verified} of ${list.length} verified (${pct}%)`,
-        bad: list.length - verified > 0.25 * list.length,
+        verified: v,
+        max: String(max),
+        exceeded: String(bad),
+        previous,
+        text: `${v} of ${list.length} verified (${pct}%) · min ${new Decimal(1).minus(max).times(100).toFixed(1)}%`,
+        bad,
+        thresholdLines: 1,
       };
     });
     expect(seen.rates).toEqual(expected);
     expect(group(undefined).map((s) => s.session_id)).toEqual([DIRECT_SESSION]);
-    expect(seen.rates.map((r) => r.bad)).toEqual([false, true, false, true]);
-    expect(seen.thresholds).toContain("minimum 75.0% (max_failure_ratio 0.25)");
+    expect(seen.rates.map((r) => r.bad)).toEqual([false, true, false]);
     // Services are named by the API's service_name, not by their hex ids.
     const labels = await browser().evaluate(() =>
       [...(globalThis as unknown as { document: El }).document.querySelectorAll("g.rate text.label")].map((t) => t.textContent ?? ""),
     );
-    expect(labels).toEqual(["Login codes", "Payouts", "Sessions named in the file", "All sessions (the finding's basis)"]);
+    expect(labels).toEqual(["Login codes", "Payouts", "Sessions named in the file"]);
   });
 
-  it("shows the vetting score per brand against min_vetting_score, pending ones marked", async () => {
+  it("shows the vetting score per brand against min_vetting_score, pending ones hatched, a fall said", async () => {
     const seen = await readPage();
     expect(seen.brands).toEqual(
       report.ten_dlc.brands.map((b) => ({
         brand: b.brand_id,
         score: b.effective_score === null ? "" : String(b.effective_score),
+        previous: b.previous_score === null ? "" : String(b.previous_score),
+        fell: String(b.score_fell),
         pending: String(b.pending),
-        text: `${b.effective_score === null ? "no score" : `score ${b.effective_score}`}${b.pending ? " · PENDING" : ""}`,
+        text: `${b.effective_score === null ? "no score" : `score ${b.effective_score}${b.previous_score === null ? "" : b.score_fell ? `, down from ${b.previous_score}` : `, was ${b.previous_score}`}`}${b.pending ? " · PENDING" : ""}`,
         bad: b.effective_score === null ? !b.pending : b.effective_score < 75,
         hatched: b.pending,
       })),
     );
-    expect(seen.brands.map((b) => [b.brand, b.score, b.pending])).toEqual([
-      ["BGOOD01", "82", "false"],
-      ["BLOW02", "60", "false"],
-      ["BPEND03", "", "true"],
-      ["BMIX04", "70", "true"],
+    expect(seen.brands.map((b) => [b.brand, b.score, b.previous, b.fell, b.pending])).toEqual([
+      ["BGOOD01", "82", "", "false", "false"],
+      ["BLOW02", "60", "80", "true", "false"],
+      ["BPEND03", "", "", "false", "true"],
+      ["BMIX04", "70", "", "false", "true"],
     ]);
     expect(seen.thresholds).toContain("min_vetting_score 75");
   });
@@ -269,6 +325,8 @@ interface Layout {
   textColours: { text: string; fg: string; bg: string; size: number; bold: boolean }[];
   /** Chart marks (bars, legend keys, hatch stripes, threshold lines) and what they sit on. */
   marks: { what: string; colour: string; against: string[] }[];
+  /** Where the account and the period are drawn, and the viewport's height (above the fold?). */
+  fold: { viewport: number; account: { top: number; bottom: number; text: string }; period: { top: number; bottom: number; text: string } };
 }
 
 function measure(visit: PageVisit): Promise<Layout> {
@@ -339,7 +397,13 @@ function measure(visit: PageVisit): Promise<Layout> {
       for (const p of svg.querySelectorAll("pattern rect")) marks.push({ what: "pending hatch", colour: style(p).fill, against });
       for (const l of svg.querySelectorAll("line.threshold")) marks.push({ what: "threshold", colour: style(l).stroke, against });
     }
-    return { scrollWidth: g.document.documentElement.scrollWidth, texts, textColours, marks };
+    const place = (id: string) => {
+      const e = [...g.document.querySelectorAll(id)][0];
+      const b = e.getBoundingClientRect();
+      return { top: b.top, bottom: b.bottom, text: shown(e) ? (e.textContent ?? "") : "" };
+    };
+    const fold = { viewport: (globalThis as unknown as { innerHeight: number }).innerHeight, account: place("#account"), period: place("#period") };
+    return { scrollWidth: g.document.documentElement.scrollWidth, texts, textColours, marks, fold };
   });
 }
 
@@ -384,6 +448,18 @@ describe.each(WIDTHS)("audit --format html at $name width ($width px)", ({ name,
     expect(layout.scrollWidth).toBeLessThanOrEqual(width);
   });
 
+  it("shows the account and the period above the fold, without scrolling", () => {
+    page();
+    const { viewport, account, period } = layout.fold;
+    expect(viewport).toBe(height);
+    expect(account.text).toBe("1000");
+    expect(period.text).toContain("2026-11-01 – 2026-11-21 (UTC, 21 days)");
+    for (const box of [account, period]) {
+      expect(box.top).toBeGreaterThanOrEqual(0);
+      expect(box.bottom).toBeLessThanOrEqual(viewport);
+    }
+  });
+
   it("renders every chart text at 11 px or more, each inside its chart", () => {
     page();
     expect(layout.texts.length).toBeGreaterThan(20);
@@ -391,8 +467,9 @@ describe.each(WIDTHS)("audit --format html at $name width ($width px)", ({ name,
     expect(layout.texts.filter((t) => !t.inside).map((t) => `${t.text}: ${t.box}`)).toEqual([]);
     // The values that were cut before (e.g. "1062 of 1434 verified (74.") are whole, and shown.
     const shown = layout.texts.map((t) => t.text);
-    for (const r of report.two_fa.sessions.length > 0 ? [`${report.two_fa.sessions.filter((s) => s.verified).length} of ${report.two_fa.sessions.length} verified`] : []) {
-      expect(shown.some((t) => t.startsWith(r) && t.endsWith("%)"))).toBe(true);
+    for (const s of report.two_fa.services) {
+      const r = `${s.current.verified} of ${s.current.sessions} verified (`;
+      expect(shown.some((t) => t.startsWith(r) && /%\) · min \d+\.\d%$/.test(t)), r).toBe(true);
     }
   });
 
@@ -413,38 +490,49 @@ describe.each(WIDTHS)("audit --format html at $name width ($width px)", ({ name,
 
 /** A report with big counts, a long service name, long ids and many days: what got cut before. */
 function crowdedReport(): AuditReport {
-  const sessions: AuditReport["two_fa"]["sessions"] = [];
+  const LONG = "7204a030201211ee9fb47d093f2f127c";
+  const OTHER = "9a04a030201211ee9fb47d093f2f1200";
+  const sessions: CollectedSession[] = [];
   for (let i = 0; i < 1434; i++) {
     const day = `2026-10-${String(1 + (i % 31)).padStart(2, "0")}`;
     sessions.push({
       session_id: `s${i}`,
-      service_id: i % 2 === 0 ? "7204a030201211ee9fb47d093f2f127c" : "9a04a030201211ee9fb47d093f2f1200",
+      service_id: i % 2 === 0 ? LONG : OTHER,
       ...(i % 2 === 0 ? { service_name: "Customer login one-time codes for the mobile banking app (EU)" } : {}),
-      verified: i % 4 !== 0,
-      charge_total: "0.0475",
-      events: [{ created_at: `${day}T10:00:00.000Z`, event: "Code sent via SMS", status: i % 5 === 0 ? "failed" : "success", charge: "0.0475", error: null }],
+      created_at: `${day}T10:00:00.000Z`,
+      events: [
+        { created_at: `${day}T10:00:00.000Z`, event: "Code sent via SMS", status: i % 5 === 0 ? "failed" : "success", charge: "0.0475", error: null },
+        ...(i % 4 !== 0 ? [{ created_at: `${day}T10:01:00.000Z`, event: "Verification", status: "success" as const, charge: "0", error: null }] : []),
+      ],
     });
   }
-  return {
-    generated_at: "2026-11-22T10:00:00Z",
-    two_fa: { charge_total: "68.1150", events_by_status: { success: 1147, failed: 287, pending: 0 }, sessions },
-    ten_dlc: { brands: [{ brand_id: "B6AI7PA-0000-LONG-BRAND-IDENTIFIER-9999", vettings: [], effective_score: 100, pending: true }] },
-    findings: [],
-  };
+  const now = new Date("2026-11-22T10:00:00Z");
+  return computeAudit(
+    {
+      sessions,
+      brands: [{ brand_id: "B6AI7PA-0000-LONG-BRAND-IDENTIFIER-9999", vettings: [{ evp_id: "AEGIS", create_date: "2026-11-01T00:00:00Z", vetted_date: null, vetting_id: "v", vetting_token: null, vetting_score: 100, vetting_class: "STANDARD", vetting_status: "PENDING", reasons: null }] }],
+    },
+    { two_fa: { sessions: [], services: [{ service_id: LONG }, { service_id: OTHER, max_failure_ratio: 0.1 }], max_failure_ratio: 0.25 }, ten_dlc: { brands: "all", min_vetting_score: 75 } },
+    { now, accountId: 123456789, window: runWindow({ from: "2026-10-01", to: "2026-10-31" }, now) },
+  );
 }
 
 describe.each(WIDTHS)("a crowded report at $name width ($width px)", ({ width, height }) => {
   it("keeps every chart text whole, inside its chart, at 11 px or more, with no horizontal overflow", async () => {
     if (opened === undefined) throw launchError;
     const file = join(scratch(), "crowded.html");
-    writeFileSync(file, renderHtml(crowdedReport(), { maxFailureRatio: 0.25, minVettingScore: 75 }));
+    writeFileSync(file, renderHtml(crowdedReport()));
     const visit = await openInChromium(file, { width, height });
     try {
       const layout = await measure(visit);
       expect(layout.scrollWidth).toBeLessThanOrEqual(width);
       expect(layout.texts.filter((t) => t.fontPx < 11).map((t) => `${t.text}: ${t.fontPx.toFixed(1)} px`)).toEqual([]);
       expect(layout.texts.filter((t) => !t.inside).map((t) => `${t.text}: ${t.box}`)).toEqual([]);
-      expect(layout.texts.map((t) => t.text)).toContain("1075 of 1434 verified (75.0%)");
+      // The long values that were cut before are whole, and shown.
+      expect(layout.texts.map((t) => t.text)).toContain("358 of 717 verified (49.9%) · min 75.0%");
+      expect(layout.texts.map((t) => t.text)).toContain("previous period: no sessions");
+      expect(layout.fold.account.bottom).toBeLessThanOrEqual(height);
+      expect(layout.fold.period.bottom).toBeLessThanOrEqual(height);
     } finally {
       await visit.close();
     }
@@ -454,16 +542,15 @@ describe.each(WIDTHS)("a crowded report at $name width ($width px)", ({ width, h
 describe("renderHtml", () => {
   it("escapes every value from the account, and is the same bytes for the same report", () => {
     const hostile = '<script>alert(1)</script>"\'&';
-    const r: AuditReport = {
-      generated_at: "2026-11-22T10:00:00Z",
-      two_fa: { charge_total: "0", events_by_status: { success: 0, failed: 0, pending: 0 }, sessions: [] },
-      ten_dlc: { brands: [{ brand_id: hostile, vettings: [], effective_score: null, pending: false }] },
-      findings: [{ severity: "error", code: "vetting_score_missing", subject: hostile, message: `brand ${hostile}` }],
-    };
-    const html = renderHtml(r, { minVettingScore: 75 });
+    const r = computeAudit(
+      { sessions: [], brands: [{ brand_id: hostile, vettings: [] }] },
+      { ten_dlc: { brands: [hostile], min_vetting_score: 75 } },
+      { now: new Date("2026-11-22T10:00:00Z"), accountId: 1000 },
+    );
+    const html = renderHtml(r);
     expect(html).not.toContain("<script");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;&quot;&#39;&amp;");
-    expect(renderHtml(r, { minVettingScore: 75 })).toBe(html);
-    expect(html).toContain("No 2FA events in the report.");
+    expect(renderHtml(r)).toBe(html);
+    expect(html).toContain("No 2FA service or session is audited.");
   });
 });

@@ -152,10 +152,36 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
     passed(await runGithubJob(scheduled, "drift", b.ctx(repo, { rules: open })));
     expect(ghCalls(b.calls()).map((x) => x.args.slice(0, 3).join(" "))).toEqual(["issue list --repo", "issue close 12"]);
 
-    // The audit (read key): reports uploaded.
+    // The audit (read key): the last full UTC day, its reports kept by date and uploaded.
+    const yesterday = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    const before = yesterday();
     const audit = passed(await runGithubJob(scheduled, "audit", b.ctx(repo)));
+    const [day] = readdirSync(join(audit.dir, "audit-report"));
+    expect([before, yesterday()]).toContain(day);
     expect(audit.artifacts).toEqual([{ path: "audit-report/", exists: true }]);
-    expect(readdirSync(join(audit.dir, "audit-report")).sort()).toEqual(["audit.html", "audit.json", "audit.md", "two_fa_events.csv", "vettings.csv"]);
+    expect(b.store.runs.get(audit.runId)?.has(`wavix-audit-${day}`)).toBe(true);
+    expect(readdirSync(join(audit.dir, "audit-report", day)).sort()).toEqual([
+      "audit.html",
+      "audit.json",
+      "audit.md",
+      "brands.csv",
+      "daily.csv",
+      "events.csv",
+      "findings.csv",
+      "report.csv",
+      "services.csv",
+      "sessions.csv",
+      "vettings.csv",
+    ]);
+    const report = JSON.parse(readFileSync(join(audit.dir, "audit-report", day, "audit.json"), "utf8")) as { period: unknown; asked: { window: string } };
+    const next = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
+    expect(report.period).toEqual({ from: `${day}T00:00:00Z`, to: `${next}T00:00:00Z` });
+    expect(report.asked.window).toBe("last 1d");
+    // Run by hand with another period.
+    const week = passed(await runGithubJob(scheduled, "audit", b.ctx(repo, { inputs: { audit_last: "7d" } })));
+    const weekly = JSON.parse(readFileSync(join(week.dir, "audit-report", day, "audit.json"), "utf8")) as { period: { from: string }; asked: { window: string } };
+    expect(weekly.asked.window).toBe("last 7d");
+    expect(weekly.period.from).toBe(`${new Date(Date.parse(`${next}T00:00:00Z`) - 7 * 86_400_000).toISOString().slice(0, 10)}T00:00:00Z`);
     b.calls();
   });
 

@@ -194,7 +194,11 @@ describe("the GitLab CI example in a consumer repository", JOBS, () => {
     const clean = await schedule(none);
     expect(clean.curl.map(method)).toEqual([`GET ${issues}?labels=wavix-drift&state=opened`]);
     expect(job(clean.run, "wavix:audit").artifacts).toEqual([{ path: "audit-report/", exists: true }]);
-    expect(readdirSync(join(job(clean.run, "wavix:audit").dir, "audit-report"))).toContain("audit.html");
+    const auditDir = join(job(clean.run, "wavix:audit").dir, "audit-report");
+    const [day] = readdirSync(auditDir);
+    expect(day).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(readdirSync(join(auditDir, day))).toContain("audit.html");
+    expect((JSON.parse(readFileSync(join(auditDir, day, "audit.json"), "utf8")) as { asked: { window: string } }).asked.window).toBe("last 1d");
     await b.drift();
     let s = await schedule(none);
     expect(s.curl.map(method)).toEqual([`GET ${issues}?labels=wavix-drift&state=opened`, `POST ${issues}`]);

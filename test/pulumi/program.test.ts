@@ -191,11 +191,30 @@ describe("data sources", () => {
     await sim.close();
   });
 
-  it("getTwoFaEvents returns the audit's normalised sessions with exact totals", async () => {
+  it("getTwoFaEvents returns the audit's normalised sessions with exact totals, camelCase like its arguments", async () => {
     const data = await getTwoFaEvents({ sessions: ["8753d4308f2e11ecb75fcdafd6d2d690"] }, { client });
     expect(data.sessions).toHaveLength(1);
-    expect(data.sessions[0]).toMatchObject({ session_id: "8753d4308f2e11ecb75fcdafd6d2d690", verified: true, charge_total: "0.0525" });
-    expect(data.charge_total).toBe("0.0525");
+    expect(data.sessions[0]).toMatchObject({ sessionId: "8753d4308f2e11ecb75fcdafd6d2d690", verified: true, chargeTotal: "0.0525" });
+    expect(data.chargeTotal).toBe("0.0525");
+    // Only camelCase is enumerable: what a stack output or JSON shows.
+    expect(Object.keys(data)).toEqual(["chargeTotal", "eventsByStatus", "sessions"]);
+    expect(Object.keys(data.sessions[0])).toEqual(["sessionId", "verified", "chargeTotal", "events"]);
+    expect(Object.keys(data.sessions[0].events[0])).toEqual(["createdAt", "event", "status", "charge", "error"]);
+    expect(JSON.stringify(data)).not.toMatch(/_(total|id|at|by)/);
+  });
+
+  it("keeps the snake_case names of earlier versions as deprecated aliases (for one version), equal to the camelCase ones", async () => {
+    const data = await getTwoFaEvents({ sessions: ["8753d4308f2e11ecb75fcdafd6d2d690"] }, { client });
+    expect(data.charge_total).toBe(data.chargeTotal);
+    expect(data.events_by_status).toEqual(data.eventsByStatus);
+    expect(data.sessions[0].session_id).toBe("8753d4308f2e11ecb75fcdafd6d2d690");
+    expect(data.sessions[0].charge_total).toBe("0.0525");
+    expect(data.sessions[0].events[0].created_at).toBe(data.sessions[0].events[0].createdAt);
+    const brands = await getBrandVettings({ brands: ["B6AI7PA"] }, { client });
+    expect(brands.brands[0].brand_id).toBe("B6AI7PA");
+    expect(brands.brands[0].effective_score).toBe(82);
+    expect(brands.brands[0].vettings[0].vetting_score).toBe(brands.brands[0].vettings[0].vettingScore);
+    expect(brands.brands[0].vettings[0].create_date).toBe("2026-11-03T10:15:00Z");
   });
 
   it("getTwoFaEventsOutput resolves Inputs and reads with environment credentials", async () => {
@@ -236,9 +255,10 @@ describe("data sources", () => {
 
   it("getBrandVettings gives each brand's effective score and pending flag", async () => {
     const data = await getBrandVettings({ brands: ["B6AI7PA", "BPEND01"] }, { client });
-    const ids = data.brands.map((b) => b.brand_id).sort();
+    const ids = data.brands.map((b) => b.brandId).sort();
     expect(ids).toEqual(["B6AI7PA", "BPEND01"]);
-    expect(data.brands.find((b) => b.brand_id === "BPEND01")!.pending).toBe(true);
+    expect(data.brands.find((b) => b.brandId === "BPEND01")!.pending).toBe(true);
+    expect(data.brands.find((b) => b.brandId === "B6AI7PA")).toMatchObject({ effectiveScore: 82, previousScore: null, scoreFell: false, newestVettingAt: "2026-11-03T10:20:00Z" });
     await expect(getBrandVettings({ brands: ["NOPE"] }, { client })).rejects.toThrow(/NOPE/);
   });
 });

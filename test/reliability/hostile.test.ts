@@ -12,7 +12,7 @@ import { parseDesiredState } from "../../src/config";
 import type { DesiredState } from "../../src/config/types";
 import { applyPlan, computePlan } from "../../src/plan";
 import { exportAccount } from "../../src/resources/export";
-import { audit } from "../../src/audit";
+import { audit, type AuditReport } from "../../src/audit";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
 import { demoSeed } from "../../src/simulator/demo";
 import { BIN, runCli, scratch, writeYaml } from "../helpers/cli";
@@ -633,6 +633,32 @@ function auditSeed(n: number): SimSeed {
 
 const SERVICE = "7204a030201211ee9fb47d093f2f127c";
 const TWO_FA = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-21" }] };
+const AUDIT_NOW = new Date("2026-11-26T11:00:00Z");
+
+/** The demo service over `days` days of November, with `perDay` sessions a day (half of them verified). */
+function busySeed(days: number, perDay: number): SimSeed {
+  const demo = demoSeed();
+  const sessions = Array.from({ length: days * perDay }, (_, i) => {
+    const day = 1 + Math.floor(i / perDay);
+    const t = Date.parse(`2026-11-${String(day).padStart(2, "0")}T08:00:00Z`) + (i % perDay) * 60_000;
+    const at = (s: number) => new Date(t + s * 1000).toISOString();
+    const verified = i % 2 === 0;
+    return {
+      session_id: `b0${String(i).padStart(30, "0")}`,
+      phone_number: "15551230001",
+      status: verified ? "verified" : "failed",
+      created_at: at(0),
+      events: [
+        { created_at: at(1), event: "Code sent via SMS", status: "success" as const, charge: "0.0475", error: null },
+        { created_at: at(20), event: "Verification", status: verified ? ("success" as const) : ("failed" as const), charge: "0", error: null },
+      ],
+    };
+  });
+  return { ...demo, twoFaServices: [{ service_id: SERVICE, service_name: "Busy", sessions }] };
+}
+
+/** The report's figures, without the parts that name when it was made. */
+const figuresOf = (r: AuditReport) => ({ current: r.two_fa.current, previous: r.two_fa.previous, daily: r.two_fa.daily, sessions: r.two_fa.sessions });
 
 describe("issue #22: the audit", () => {
   it("brands: all is read 100 a page through the checked walk (150 brands: 2 listing requests)", async () => {
@@ -668,7 +694,9 @@ describe("issue #22: the audit", () => {
     const { sim, proxy } = await world(auditSeed(1));
     proxy.set({
       rewrite: (req, status, body) => {
-        if (!req.path.endsWith("/sessions") || status !== 200 || !Array.isArray(body)) return body;
+        // The piece of the listing that holds 2026-11-03 (the demo's verified session).
+        const piece = req.path.endsWith("/sessions") && req.query.get("from")! <= "2026-11-03" && req.query.get("to")! >= "2026-11-03";
+        if (!piece || status !== 200 || !Array.isArray(body)) return body;
         return body.map((x: Record<string, unknown>, i: number) => {
           if (i !== 0) return x;
           const { session_id: _id, ...rest } = x;
@@ -707,6 +735,95 @@ describe("issue #22: the audit", () => {
     expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     expect(proxy.requests).toEqual([]);
     rows.push({ condition: "audit: a 2FA window of 10 years", outcome: "refused before any request (`the window spans 3653 days, more than 366`), naming file, line and column", requests: 0, writes: 0, duplicates: duplicates(sim) });
+  });
+});
+
+describe("issue #30: the 2FA sessions listing lies and lags", () => {
+  const BUSY = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-07" }] };
+
+  it("a listing that ignores from/to (every session, whatever day is asked): the same report, each session read once, a warning", async () => {
+    const { sim: honestSim } = await world(busySeed(7, 20));
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const { sim, proxy } = await world(busySeed(7, 20));
+    proxy.set({
+      before: (req) => {
+        if (!req.path.endsWith("/sessions")) return;
+        req.forward.set("from", "2026-10-01");
+        req.forward.set("to", "2026-11-30");
+      },
+    });
+    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    expect(figuresOf(report)).toEqual(figuresOf(honest));
+    expect(report.two_fa.current.sessions).toBe(140);
+    const events = proxy.requests.filter((r) => r.path.endsWith("/events")).map((r) => r.path);
+    expect(new Set(events).size).toBe(events.length);
+    expect(events).toHaveLength(140);
+    // In the period, a piece's listing of the other days' sessions only repeats them; the previous
+    // period's 3 pieces (1, 2 and 4 days) each list all 140 sessions of November, none of them in it: a warning.
+    expect(report.findings.map((f) => [f.code, f.subject])).toEqual([["session_outside_window", SERVICE]]);
+    expect(report.findings[0].message).toMatch(/^previous period: 2FA service \w+: the API listed 420 session\(s\) created outside the period, on days it was not asked about \(b0\d+ created 2026-11-01T08:00:00.000Z, /);
+    rows.push({ condition: "audit: the sessions listing ignores `from`/`to` (all of November for every day asked)", outcome: "the same report as an honest server: sessions outside the period left out, each session's events read once; a `session_outside_window` warning", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+  });
+
+  it("a listing that repeats sessions (within a day and across days): each counted and read once", async () => {
+    const { sim, proxy } = await world(busySeed(7, 20));
+    let previousDay: unknown[] = [];
+    proxy.set({
+      rewrite: (req, status, body) => {
+        if (!req.path.endsWith("/sessions") || status !== 200 || !Array.isArray(body)) return body;
+        const out = [...body, ...body.slice(0, 5), ...previousDay];
+        previousDay = body;
+        return out;
+      },
+    });
+    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    expect(report.two_fa.current.sessions).toBe(140);
+    expect(new Set(report.two_fa.sessions.map((x) => x.session_id)).size).toBe(140);
+    expect(proxy.requests.filter((r) => r.path.endsWith("/events"))).toHaveLength(140);
+    rows.push({ condition: "audit: the sessions listing repeats sessions within a day and from the day before", outcome: "each session counted and its events read once (140 of 140)", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("a listing that lags (slow days, 429 with Retry-After, a dropped connection): the same report, each day asked until answered", async () => {
+    const { sim: honestSim } = await world(busySeed(7, 20));
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const { sim, proxy } = await world(busySeed(7, 20));
+    const seen = new Map<string, number>();
+    proxy.set({
+      before: async (req) => {
+        if (!req.path.endsWith("/sessions")) return;
+        const day = req.query.get("from")!;
+        const n = (seen.get(day) ?? 0) + 1;
+        seen.set(day, n);
+        // The period's pieces start on 11-01, 11-02 and 11-04 (a day, two, four: the days are light).
+        if (n === 1 && day === "2026-11-02") return { status: 429, headers: { "retry-after": "0" }, body: { success: false, message: "Too many requests" } };
+        if (n === 1 && day === "2026-11-04") return { drop: true };
+        if (day === "2026-11-01") await new Promise((r) => setTimeout(r, 300));
+      },
+    });
+    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    expect(figuresOf(report)).toEqual(figuresOf(honest));
+    expect([seen.get("2026-11-01"), seen.get("2026-11-02"), seen.get("2026-11-04")]).toEqual([1, 2, 2]);
+    rows.push({ condition: "audit: the sessions listing answers 429 (Retry-After), drops a connection, lags 300 ms", outcome: "each day asked again until answered; the same report as an honest server", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+  });
+
+  it("listing items with only session_id (no field is required by the official schema): placed by their first event, the same report", async () => {
+    const { sim: honestSim } = await world(busySeed(7, 20));
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const bare = await startSimulator({ port: 0, seed: busySeed(7, 20), apiKeys: [{ key: MASTER_KEY }], variations: ["optional-fields-absent"] });
+    opened.push(bare);
+    const report = await audit(client(bare.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    expect(figuresOf(report)).toEqual(figuresOf({ ...honest, two_fa: { ...honest.two_fa, sessions: honest.two_fa.sessions.map(({ service_name: _n, ...x }) => x) } }));
+    rows.push({ condition: "audit: 2FA listing items with `session_id` only (variation `optional-fields-absent`)", outcome: "each placed by its first event; the same figures as with every field", requests: bare.log.length, writes: 0, duplicates: duplicates(bare) });
+  });
+
+  it("a listed session whose events are not found: counted without events, with a warning naming it", async () => {
+    const { sim, proxy } = await world(busySeed(1, 3));
+    const lost = `b0${"0".padStart(30, "0")}`;
+    proxy.set({ before: (req) => (req.path === `/v1/two-fa/session/${lost}/events` ? { status: 404, body: { success: false, message: "not found" } } : undefined) });
+    const report = await audit(client(proxy.url), { two_fa: { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-01" }] } }, { now: AUDIT_NOW });
+    expect(report.two_fa.current).toMatchObject({ sessions: 3, verified: 1, not_verified: 2 });
+    expect(report.findings.map((f) => [f.code, f.subject])).toContainEqual(["session_events_not_found", lost]);
+    rows.push({ condition: "audit: a listed 2FA session whose events answer 404", outcome: "counted as a session without events (not verified), a `session_events_not_found` warning naming it", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 });
 

@@ -126,7 +126,20 @@ describe("no key in any output channel", () => {
     try {
       expectNoSecret(readFileSync(join(dir, "exported.yaml"), "utf8"), "export file");
       expectNoSecret(readAll(join(dir, "audit")), "audit files");
-      expect(readdirSync(join(dir, "audit")).sort()).toEqual(["audit.html", "audit.json", "audit.md", "plan.md", "two_fa_events.csv", "vettings.csv"]);
+      expect(readdirSync(join(dir, "audit")).sort()).toEqual([
+        "audit.html",
+        "audit.json",
+        "audit.md",
+        "brands.csv",
+        "daily.csv",
+        "events.csv",
+        "findings.csv",
+        "plan.md",
+        "report.csv",
+        "services.csv",
+        "sessions.csv",
+        "vettings.csv",
+      ]);
       // Re-run the outputs that list sub-accounts now that the new one exists.
       for (const args of [["plan", "-f", file, "--json"], ["export"]]) expectCleanRun(await runCli(args, env), args.join(" "));
     } finally {

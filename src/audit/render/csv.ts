@@ -1,11 +1,21 @@
 /**
- * CSV renderers: `two_fa_events.csv` and `vettings.csv`. RFC 4180: CRLF between records, and a
- * field holding a comma, a double quote, CR or LF is enclosed in double quotes with inner quotes
- * doubled.
+ * The audit as CSV data (docs/AUDIT.md, "CSV"): one table per file (`--out DIR` writes them all;
+ * `--format csv` prints one, `--table T`). RFC 4180: CRLF after every record, and a field holding a
+ * comma, a double quote, CR or LF is enclosed in double quotes with inner quotes doubled.
+ *
+ * Every table starts with the same five columns — account_id, period_from, period_to, generated_at,
+ * tool_version — so a table read on its own (or appended to yesterday's) still says what it covers;
+ * `report` is the one-row header table: the period, what was asked, and the totals.
  */
-import type { AuditReport } from "../types";
+import type { SessionSource } from "../store";
+import type { AuditReport, AuditReportHead, AuditSession, SessionFigures } from "../types";
+import { buffered, type Write } from "./write";
 
 type Cell = string | number | boolean | null | undefined;
+
+/** The tables, in the order `--out DIR` writes them (`<name>.csv`). */
+export const CSV_TABLES = ["report", "sessions", "events", "daily", "services", "brands", "vettings", "findings"] as const;
+export type CsvTable = (typeof CSV_TABLES)[number];
 
 /**
  * Text a spreadsheet would run as a formula (CSV injection): it starts with `=`, `+`, `-`, `@`, a
@@ -27,55 +37,180 @@ export function csvField(value: Cell): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** Rows to CSV text, header first; every record (the last too) ends with CRLF. */
-export function toCsv(header: readonly string[], rows: readonly (readonly Cell[])[]): string {
-  return [header, ...rows].map((r) => `${r.map(csvField).join(",")}\r\n`).join("");
+function record(cells: readonly Cell[]): string {
+  return `${cells.map(csvField).join(",")}\r\n`;
 }
 
-export const TWO_FA_EVENTS_COLUMNS = ["session_id", "created_at", "event", "status", "charge", "error"] as const;
+const META = ["account_id", "period_from", "period_to", "generated_at", "tool_version"] as const;
 
-/** One line per 2FA event, sessions in report order, events in time order. */
-export function renderTwoFaEventsCsv(report: AuditReport): string {
-  const rows = report.two_fa.sessions.flatMap((s) =>
-    s.events.map((e) => [s.session_id, e.created_at, e.event, e.status, e.charge, e.error]),
-  );
-  return toCsv(TWO_FA_EVENTS_COLUMNS, rows);
+function meta(head: AuditReportHead): Cell[] {
+  return [head.account.id, head.period?.from ?? null, head.period?.to ?? null, head.generated_at, head.tool.version];
 }
 
-export const VETTINGS_COLUMNS = [
-  "brand_id",
-  "vetting_id",
-  "evp_id",
-  "create_date",
-  "vetted_date",
-  "vetting_status",
-  "vetting_class",
-  "vetting_score",
-  "reasons",
-] as const;
+const figures = (f: SessionFigures): Cell[] => [f.sessions, f.verified, f.not_verified, f.failure_ratio, f.charge_total];
 
-/** One line per vetting; `reasons` joined with "; ". */
-export function renderVettingsCsv(report: AuditReport): string {
-  const rows = report.ten_dlc.brands.flatMap((b) =>
-    b.vettings.map((v) => [
-      b.brand_id,
-      v.vetting_id,
-      v.evp_id,
-      v.create_date,
-      v.vetted_date,
-      v.vetting_status,
-      v.vetting_class,
-      v.vetting_score,
-      v.reasons.join("; "),
-    ]),
-  );
-  return toCsv(VETTINGS_COLUMNS, rows);
+/** Each table's own columns (after the five shared ones). */
+export const CSV_COLUMNS: Record<CsvTable, readonly string[]> = {
+  report: [
+    "previous_from",
+    "previous_to",
+    "tool",
+    "window",
+    "asked_sessions",
+    "asked_services",
+    "asked_brands",
+    "max_failure_ratio",
+    "min_vetting_score",
+    "sessions",
+    "verified",
+    "not_verified",
+    "failure_ratio",
+    "charge_total",
+    "previous_sessions",
+    "previous_verified",
+    "previous_not_verified",
+    "previous_failure_ratio",
+    "previous_charge_total",
+    "change_sessions",
+    "change_failure_ratio",
+    "change_charge_total",
+    "sessions_in_report",
+    "report_charge_total",
+    "brands",
+    "errors",
+    "warnings",
+  ],
+  sessions: ["session_id", "service_id", "service_name", "verified", "events", "charge_total", "first_event_at", "last_event_at", "last_event", "last_event_status"],
+  events: ["session_id", "service_id", "created_at", "event", "status", "charge", "error"],
+  daily: ["date", "sessions", "verified", "not_verified", "failure_ratio", "charge_total", "events_success", "events_failed", "events_pending"],
+  services: [
+    "service_id",
+    "service_name",
+    "service_period_from",
+    "service_period_to",
+    "max_failure_ratio",
+    "max_failure_ratio_source",
+    "sessions",
+    "verified",
+    "not_verified",
+    "failure_ratio",
+    "charge_total",
+    "previous_sessions",
+    "previous_verified",
+    "previous_not_verified",
+    "previous_failure_ratio",
+    "previous_charge_total",
+    "change_sessions",
+    "change_failure_ratio",
+    "change_charge_total",
+    "exceeded",
+  ],
+  brands: ["brand_id", "effective_score", "previous_score", "score_change", "score_fell", "newest_vetting_at", "vetting_age_days", "pending", "vettings", "latest_status", "latest_reasons"],
+  vettings: ["brand_id", "vetting_id", "evp_id", "create_date", "vetted_date", "vetting_status", "vetting_class", "vetting_score", "reasons"],
+  findings: ["severity", "code", "subject", "message"],
+};
+
+/** The rows of a table that the head alone holds (every table but sessions and events). */
+function headRows(table: Exclude<CsvTable, "sessions" | "events">, head: AuditReportHead, sessionCount: number): Cell[][] {
+  const t = head.two_fa;
+  switch (table) {
+    case "report": {
+      const errors = head.findings.filter((f) => f.severity === "error").length;
+      return [
+        [
+          head.previous_period?.from ?? null,
+          head.previous_period?.to ?? null,
+          head.tool.name,
+          head.asked.window,
+          head.asked.two_fa.sessions.join(" "),
+          head.asked.two_fa.services.map((s) => s.service_id).join(" "),
+          head.asked.ten_dlc.brands === "all" ? "all" : head.asked.ten_dlc.brands.join(" "),
+          head.asked.two_fa.max_failure_ratio,
+          head.asked.ten_dlc.min_vetting_score,
+          ...figures(t.current),
+          ...figures(t.previous),
+          t.change.sessions,
+          t.change.failure_ratio,
+          t.change.charge_total,
+          sessionCount,
+          t.charge_total,
+          head.ten_dlc.brands.length,
+          errors,
+          head.findings.length - errors,
+        ],
+      ];
+    }
+    case "daily":
+      return t.daily.map((d) => [d.date, ...figures(d), d.events_by_status.success, d.events_by_status.failed, d.events_by_status.pending]);
+    case "services":
+      return t.services.map((s) => [
+        s.service_id,
+        s.service_name,
+        s.period.from,
+        s.period.to,
+        s.max_failure_ratio,
+        s.max_failure_ratio_source,
+        ...figures(s.current),
+        ...figures(s.previous),
+        s.change.sessions,
+        s.change.failure_ratio,
+        s.change.charge_total,
+        s.exceeded,
+      ]);
+    case "brands":
+      return head.ten_dlc.brands.map((b) => {
+        const last = b.vettings[b.vettings.length - 1];
+        return [
+          b.brand_id,
+          b.effective_score,
+          b.previous_score,
+          b.score_change,
+          b.score_fell,
+          b.newest_vetting_at,
+          b.vetting_age_days,
+          b.pending,
+          b.vettings.length,
+          last?.vetting_status,
+          last?.reasons.join("; "),
+        ];
+      });
+    case "vettings":
+      return head.ten_dlc.brands.flatMap((b) =>
+        b.vettings.map((v) => [b.brand_id, v.vetting_id, v.evp_id, v.create_date, v.vetted_date, v.vetting_status, v.vetting_class, v.vetting_score, v.reasons.join("; ")]),
+      );
+    case "findings":
+      return head.findings.map((f) => [f.severity, f.code, f.subject, f.message]);
+  }
 }
 
-/**
- * `audit --format csv` on stdout: the events CSV, one empty line, then the vettings CSV (two
- * tables in one stream; `--out DIR` writes them as separate files).
- */
-export function renderCsv(report: AuditReport): string {
-  return `${renderTwoFaEventsCsv(report)}\r\n${renderVettingsCsv(report)}`;
+function sessionRows(table: "sessions" | "events", s: AuditSession): Cell[][] {
+  if (table === "events") return s.events.map((e) => [s.session_id, s.service_id, e.created_at, e.event, e.status, e.charge, e.error]);
+  const first = s.events[0];
+  const last = s.events[s.events.length - 1];
+  return [[s.session_id, s.service_id, s.service_name, s.verified, s.events.length, s.charge_total, first?.created_at, last?.created_at, last?.event, last?.status]];
+}
+
+/** One table of a report held in memory. */
+export function renderCsvTable(table: CsvTable, report: AuditReport): string {
+  const m = meta(report);
+  const lines = [record([...META, ...CSV_COLUMNS[table]])];
+  if (table === "sessions" || table === "events") {
+    for (const s of report.two_fa.sessions) for (const r of sessionRows(table, s)) lines.push(record([...m, ...r]));
+  } else {
+    for (const r of headRows(table, report, report.two_fa.sessions.length)) lines.push(record([...m, ...r]));
+  }
+  return lines.join("");
+}
+
+/** The same table streamed from a report's head and its sessions. */
+export async function writeCsvTable(table: CsvTable, head: AuditReportHead, sessions: SessionSource, write: Write): Promise<void> {
+  const out = buffered(write);
+  const m = meta(head);
+  await out.write(record([...META, ...CSV_COLUMNS[table]]));
+  if (table === "sessions" || table === "events") {
+    for await (const s of sessions) for (const r of sessionRows(table, s)) await out.write(record([...m, ...r]));
+  } else {
+    for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
+  }
+  await out.flush();
 }

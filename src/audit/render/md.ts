@@ -1,9 +1,14 @@
 /**
- * `audit --format md` (the default) and `audit.md`: findings first (what a reviewer acts on), then
- * totals, then one table per area.
+ * `audit --format md` (the default) and `audit.md`: what the report covers first (account, period,
+ * what was asked, when and by which version), the verdict and findings (what a reviewer acts on),
+ * then the 2FA figures against the previous period, per service and per day, and the 10DLC brands.
+ * Sessions are listed when there are at most 100 (else the first 100 not verified; all of them are
+ * in audit.json and sessions.csv), so the page stays readable at any scale.
  */
 import { mdCode, mdText } from "../../plan/md";
-import type { AuditReport } from "../types";
+import { sampleOf, type SessionSample } from "../store";
+import type { AuditReport, AuditReportHead } from "../types";
+import { askedText, figuresText, periodText, ratioWithPercent, signed, verdict } from "./summary";
 
 /**
  * A table cell, inert like plan.md's values (`mdText`): HTML special characters as entities (a
@@ -23,70 +28,130 @@ interface Rendered {
   md: string;
 }
 
-function table(header: readonly string[], rows: readonly (readonly (string | number | boolean | null | Rendered)[])[]): string[] {
-  const cell = (v: string | number | boolean | null | Rendered): string => (v !== null && typeof v === "object" ? v.md : mdCell(v));
-  return [
-    `| ${header.join(" | ")} |`,
-    `| ${header.map(() => "---").join(" | ")} |`,
-    ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`),
-  ];
+type Cell = string | number | boolean | null | Rendered;
+
+function table(header: readonly string[], rows: readonly (readonly Cell[])[]): string[] {
+  const cell = (v: Cell): string => (v !== null && typeof v === "object" ? v.md : mdCell(v));
+  return [`| ${header.join(" | ")} |`, `| ${header.map(() => "---").join(" | ")} |`, ...rows.map((r) => `| ${r.map(cell).join(" | ")} |`)];
 }
 
 export function renderMarkdown(report: AuditReport): string {
-  const lines: string[] = ["# Wavix audit", "", `Generated at ${report.generated_at}.`, ""];
+  return renderMarkdownHead(report, sampleOf(report.two_fa.sessions));
+}
 
-  const errors = report.findings.filter((f) => f.severity === "error").length;
-  const warnings = report.findings.length - errors;
-  lines.push("## Findings", "");
-  if (report.findings.length === 0) {
-    lines.push("No findings.");
-  } else {
-    lines.push(`${errors} error(s), ${warnings} warning(s).`, "");
-    lines.push(...table(["Severity", "Code", "Subject", "Message"], report.findings.map((f) => [f.severity, { md: mdCode(f.code) }, f.subject, f.message])));
-  }
+/** The page from a report's head and the sessions it lists ({@link SessionSample}). */
+export function renderMarkdownHead(head: AuditReportHead, sample: SessionSample): string {
+  const t = head.two_fa;
+  const v = verdict(head, sample.total);
+  const lines: string[] = [
+    "# Wavix audit",
+    "",
+    `- **Account:** ${mdCell(head.account.id)}`,
+    `- **Period:** ${mdCell(periodText(head.period))}${head.period ? ` — from ${mdCell(head.period.from)} to ${mdCell(head.period.to)} (end excluded)` : ""}`,
+    ...(head.previous_period ? [`- **Compared with:** ${mdCell(periodText(head.previous_period))}, the previous period of the same length`] : []),
+    `- **Asked:** ${mdCell(askedText(head)) || "nothing"}`,
+    `- **Generated:** ${mdCell(head.generated_at)} by ${mdCell(head.tool.name)} ${mdCell(head.tool.version)}`,
+    "",
+    `**Result:** ${mdCell(v.text)}`,
+    "",
+    "## Findings",
+    "",
+  ];
+  if (head.findings.length === 0) lines.push(v.kind === "empty" ? "No findings, and nothing was checked." : "No findings.");
+  else lines.push(...table(["Severity", "Code", "Subject", "Message"], head.findings.map((f) => [f.severity, { md: mdCode(f.code) }, f.subject, f.message])));
   lines.push("");
 
-  const { two_fa: twoFa } = report;
-  const verified = twoFa.sessions.filter((s) => s.verified).length;
   lines.push("## 2FA verifications", "");
-  lines.push(`- Sessions: ${twoFa.sessions.length} (${verified} verified, ${twoFa.sessions.length - verified} not verified)`);
+  if (t.services.length > 0) {
+    lines.push(
+      `- **In the period** (the services' sessions): ${mdCell(figuresText(t.current))}`,
+      `- **Previous period:** ${mdCell(figuresText(t.previous))}`,
+      `- **Change:** ${mdCell(`${signed(t.change.sessions)} sessions, failure ratio ${signed(t.change.failure_ratio)}, charges ${signed(t.change.charge_total)} USD`)}`,
+    );
+  }
+  if (t.named_sessions) lines.push(`- **Sessions named in the file:** ${mdCell(figuresText(t.named_sessions.current))}`);
   lines.push(
-    `- Events: ${twoFa.events_by_status.success} success, ${twoFa.events_by_status.failed} failed, ${twoFa.events_by_status.pending} pending`,
+    `- **Every session in the report** (${sample.total}): events ${t.events_by_status.success} success, ${t.events_by_status.failed} failed, ${t.events_by_status.pending} pending; charges ${mdCell(t.charge_total)} USD`,
+    "",
   );
-  lines.push(`- Charges: ${twoFa.charge_total} USD`, "");
-  if (twoFa.sessions.length > 0) {
+
+  if (t.services.length > 0) {
+    lines.push("### Per service", "");
     lines.push(
       ...table(
-        ["Session", "Verified", "Events", "Charge (USD)", "Last event"],
-        twoFa.sessions.map((s) => {
-          const last = s.events[s.events.length - 1];
-          return [
-            s.session_id,
-            s.verified ? "yes" : "no",
-            s.events.length,
-            s.charge_total,
-            last ? `${last.event} (${last.status}) at ${last.created_at}` : null,
-          ];
-        }),
+        ["Service", "Sessions", "Not verified", "Failure ratio", "Max", "Previous sessions", "Previous ratio", "Change in ratio", "Charges (USD)", "Change (USD)"],
+        t.services.map((s) => [
+          s.service_name !== undefined ? `${s.service_name} (${s.service_id})` : s.service_id,
+          s.current.sessions,
+          s.current.not_verified,
+          `${ratioWithPercent(s.current.failure_ratio)}${s.exceeded ? " — above max" : ""}`,
+          s.max_failure_ratio === null ? "–" : `${s.max_failure_ratio}${s.max_failure_ratio_source === "two_fa" ? " (default)" : ""}`,
+          s.previous.sessions,
+          ratioWithPercent(s.previous.failure_ratio),
+          signed(s.change.failure_ratio),
+          s.current.charge_total,
+          signed(s.change.charge_total),
+        ]),
+      ),
+      "",
+    );
+    lines.push("### Per day", "");
+    lines.push(
+      ...table(
+        ["Day (UTC)", "Sessions", "Verified", "Not verified", "Failure ratio", "Charges (USD)"],
+        t.daily.map((d) => [d.date, d.sessions, d.verified, d.not_verified, ratioWithPercent(d.failure_ratio), d.charge_total]),
       ),
       "",
     );
   }
 
-  const brands = report.ten_dlc.brands;
+  if (sample.total > 0) {
+    const title =
+      sample.kind === "all"
+        ? `### Sessions (${sample.total})`
+        : `### Sessions not verified (${sample.sessions.length === 0 ? "none" : `the first ${sample.sessions.length}`} of ${sample.total} sessions; every session is in audit.json and sessions.csv)`;
+    lines.push(title, "");
+    if (sample.sessions.length > 0) {
+      lines.push(
+        ...table(
+          ["Session", "Service", "Verified", "Events", "Charge (USD)", "Last event"],
+          sample.sessions.map((s) => {
+            const last = s.events[s.events.length - 1];
+            return [
+              s.session_id,
+              s.service_name ?? s.service_id ?? "named in the file",
+              s.verified ? "yes" : "no",
+              s.events.length,
+              s.charge_total,
+              last ? `${last.event} (${last.status}) at ${last.created_at}` : null,
+            ];
+          }),
+        ),
+      );
+    }
+    lines.push("");
+  }
+
+  const brands = head.ten_dlc.brands;
   lines.push("## 10DLC brand vettings", "");
-  lines.push(`- Brands: ${brands.length} (${brands.filter((b) => b.pending).length} with a pending vetting)`, "");
+  lines.push(
+    `- Brands: ${brands.length} (${brands.filter((b) => b.pending).length} with a pending vetting, ${brands.filter((b) => b.score_fell).length} whose score fell at the newest vetting), as of ${mdCell(head.generated_at)}`,
+    "",
+  );
   if (brands.length > 0) {
     lines.push(
       ...table(
-        ["Brand", "Effective score", "Pending", "Vettings", "Latest status", "Latest reasons"],
+        ["Brand", "Score", "Previous score", "Change", "Newest vetting", "Age (days)", "Pending", "Latest status", "Latest reasons"],
         brands.map((b) => {
           const last = b.vettings[b.vettings.length - 1];
           return [
             b.brand_id,
             b.effective_score,
+            b.previous_score,
+            b.score_change === null ? null : `${signed(b.score_change)}${b.score_fell ? " (fell)" : ""}`,
+            b.newest_vetting_at,
+            b.vetting_age_days,
             b.pending ? "yes" : "no",
-            b.vettings.length,
             last ? last.vetting_status : null,
             last ? last.reasons.join("; ") : null,
           ];

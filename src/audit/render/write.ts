@@ -1,0 +1,28 @@
+/** Output in pieces, for the renderers that stream (JSON, CSV). */
+
+/** Takes one piece of text; may wait (a full pipe, a slow disk). */
+export type Write = (chunk: string) => void | Promise<void>;
+
+/** Pieces gathered until this many characters, so a report of 100,000 lines is not 100,000 writes. */
+const CHUNK = 64 * 1024;
+
+/** `write`, gathering small pieces; `flush` hands on what is left. */
+export function buffered(write: Write): { write(chunk: string): Promise<void>; flush(): Promise<void> } {
+  let parts: string[] = [];
+  let size = 0;
+  const flush = async (): Promise<void> => {
+    if (size === 0) return;
+    const text = parts.join("");
+    parts = [];
+    size = 0;
+    await write(text);
+  };
+  return {
+    async write(chunk: string): Promise<void> {
+      parts.push(chunk);
+      size += chunk.length;
+      if (size >= CHUNK) await flush();
+    },
+    flush,
+  };
+}

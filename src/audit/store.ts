@@ -1,0 +1,138 @@
+/**
+ * Where a report's sessions wait between collection and rendering. In memory for the library
+ * ({@link audit} returns them in the report); spooled to a temporary file, one JSON line per
+ * session, for the CLI, so a period with 100,000 sessions never holds them all in memory: the
+ * renderers read them back, once per file they write.
+ */
+import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { AuditSession } from "./types";
+
+/** The sessions of a report, in report order; can be read any number of times. */
+export interface SessionSource extends AsyncIterable<AuditSession> {
+  readonly count: number;
+}
+
+/** Receives the report's sessions in order while they are collected. */
+export interface SessionSink {
+  add(session: AuditSession): void | Promise<void>;
+}
+
+/** Sessions kept in an array. */
+export class MemorySessions implements SessionSink, SessionSource {
+  readonly sessions: AuditSession[] = [];
+  get count(): number {
+    return this.sessions.length;
+  }
+  add(session: AuditSession): void {
+    this.sessions.push(session);
+  }
+  async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
+    yield* this.sessions;
+  }
+}
+
+/** Sessions written to a temporary file as they come; {@link dispose} removes it. */
+export class SpooledSessions implements SessionSink, SessionSource {
+  private readonly dir: string;
+  private readonly file: string;
+  private out: WriteStream | undefined;
+  private n = 0;
+
+  constructor(parent = tmpdir()) {
+    this.dir = mkdtempSync(join(parent, "wavix-audit-"));
+    this.file = join(this.dir, "sessions.ndjson");
+    this.out = createWriteStream(this.file, { encoding: "utf8" });
+    // A write error surfaces in add()/close(); never as an unhandled 'error' event.
+    this.out.on("error", () => undefined);
+  }
+
+  get count(): number {
+    return this.n;
+  }
+
+  /** Appends one session; waits while the file lags behind (bounded buffering). */
+  async add(session: AuditSession): Promise<void> {
+    const out = this.out;
+    if (!out) throw new Error("session spool already closed");
+    this.n += 1;
+    if (!out.write(`${JSON.stringify(session)}\n`)) {
+      await new Promise<void>((resolve, reject) => {
+        const done = (err?: Error) => {
+          out.off("drain", done);
+          out.off("error", done);
+          if (err) reject(err);
+          else resolve();
+        };
+        out.once("drain", done);
+        out.once("error", done);
+      });
+    }
+  }
+
+  /** Flushes the file; reading waits for it. */
+  async close(): Promise<void> {
+    const out = this.out;
+    if (!out) return;
+    this.out = undefined;
+    await new Promise<void>((resolve, reject) => {
+      out.once("error", reject);
+      out.end(() => resolve());
+    });
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
+    await this.close();
+    const lines = createInterface({ input: createReadStream(this.file, { encoding: "utf8" }), crlfDelay: Infinity });
+    for await (const line of lines) if (line !== "") yield JSON.parse(line) as AuditSession;
+  }
+
+  /** Removes the temporary file (idempotent). */
+  dispose(): void {
+    this.out?.destroy();
+    this.out = undefined;
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * What Markdown and HTML show of the sessions: every one when there are at most `limit`, else the
+ * first `limit` not verified (the ones a reviewer acts on). The rest are in the JSON and CSV.
+ */
+export interface SessionSample {
+  sessions: AuditSession[];
+  /** Sessions in the report. */
+  total: number;
+  /** What `sessions` holds: all of them, or only (some of) those not verified. */
+  kind: "all" | "not_verified";
+}
+
+/** Default number of sessions Markdown and HTML list. */
+export const SAMPLE_LIMIT = 100;
+
+/** Keeps a {@link SessionSample} while sessions stream past (memory bounded by the limit). */
+export class SampleCollector implements SessionSink {
+  private readonly first: AuditSession[] = [];
+  private readonly unverified: AuditSession[] = [];
+  private total = 0;
+  constructor(private readonly limit = SAMPLE_LIMIT) {}
+  add(s: AuditSession): void {
+    this.total += 1;
+    if (this.first.length <= this.limit) this.first.push(s);
+    if (!s.verified && this.unverified.length < this.limit) this.unverified.push(s);
+  }
+  sample(): SessionSample {
+    return this.total <= this.limit
+      ? { sessions: this.first.slice(0, this.total), total: this.total, kind: "all" }
+      : { sessions: this.unverified, total: this.total, kind: "not_verified" };
+  }
+}
+
+/** The sample of sessions held in memory. */
+export function sampleOf(sessions: Iterable<AuditSession>, limit = SAMPLE_LIMIT): SessionSample {
+  const c = new SampleCollector(limit);
+  for (const s of sessions) c.add(s);
+  return c.sample();
+}
