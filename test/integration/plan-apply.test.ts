@@ -244,6 +244,26 @@ describe("apply", () => {
     expect(p.code).toBe(0);
   });
 
+  it("a key that may not write numbers: one refused bulk PATCH per batch, not one PATCH per number", async () => {
+    const big = generateAccount({ numbers: 250, subAccounts: 0 });
+    const env = await start(big, { apiKeys: [{ key: KEY, restricted: { account: "read", numbers: "read" } }] });
+    const digits = (big.numbers ?? []).map((n) => n.number);
+    const yaml = ["version: 1", "numbers:", ...digits.flatMap((d) => [`  - number: "${d}"`, "    sms_relay_url: https://bulk.example/sms"])].join("\n");
+    const file = writeYaml(scratch(), "wavix.yaml", yaml + "\n");
+    const a = await runCli(["apply", "-f", file, "--auto-approve", "--wait", "5"], env);
+    expect(a.code).toBe(1);
+    const patches = sim!.log.filter((e) => e.method === "PATCH");
+    // 401/403 says the key may not write: splitting the bulk into single PATCHes is refused the same
+    // way (250 more refused requests here, 5,011 on a 5,000-number account).
+    expect(patches.map((e) => [e.path, e.status])).toEqual([
+      ["/v1/numbers", 403],
+      ["/v1/numbers", 403],
+      ["/v1/numbers", 403],
+    ]);
+    expect(a.stdout).toContain("forbidden (403): Forbidden: PATCH /v1/numbers requires scope numbers:write");
+    expect(a.stdout).toContain("250 failed");
+  });
+
   it("converges under 429 every 5th request, 503 every 7th and a create that commits then drops, with no duplicate", async () => {
     const env = await start(seed(), {
       faults: [

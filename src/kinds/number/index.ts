@@ -249,14 +249,26 @@ function ownerWrites(ops: readonly NumberOp[], as: WavixClient | undefined): Wri
   ];
 }
 
-/** One PATCH (bulk or single) as a write; a refused bulk falls back to one PATCH per number. */
+/**
+ * 401/403: the key may not write numbers at all — one PATCH per number would be refused the same
+ * way, once per number (5,011 refused requests on a 5,000-number account), so the bulk does not split.
+ */
+function isAuthRefusal(err: unknown): boolean {
+  const status = (err as { status?: unknown } | null)?.status;
+  return status === 401 || status === 403;
+}
+
+/**
+ * One PATCH (bulk or single) as a write; a bulk refused for its content (400, 404, 422) falls back
+ * to one PATCH per number, so one bad number does not fail the others.
+ */
 function batchWrite(batch: NumberWriteBatch, fields: (digits: string) => readonly string[], clear?: string, as?: WavixClient): Write {
   return {
     keys: batch.digits,
     fields,
     send: (client) => sendNumberBatch(as ?? client, batch),
     fallback: (err) =>
-      batch.bulk && isRefusal(err)
+      batch.bulk && isRefusal(err) && !isAuthRefusal(err)
         ? batch.ids.map((id, i) => batchWrite({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }, fields, clear, as))
         : undefined,
     failure: (digits, err) => (clear !== undefined && isRefusal(err) ? refusedClearMessage(clear, digits, err) : undefined),
