@@ -27,6 +27,7 @@ import type { FieldDiff } from "./change/diff";
 import type { ChangeAction, ChangeOwner, ChangeResult } from "./change/types";
 import type { EffectsOf } from "./change/effects";
 import type { KindProvider } from "./provider/contract";
+import type { KindSchemaPart } from "./provider/schema";
 
 /** A JSON Schema (draft-07) object. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -253,6 +254,11 @@ export interface PulumiAdapter<Declared, Type extends string = string> {
   /** The program half (src/kinds/<kind>/pulumi.ts). */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   program(): PulumiProgramPart<Declared, any>;
+  /**
+   * The kind's part of the native provider's package schema (src/kinds/<kind>/pulumi-schema.ts):
+   * the resource `wavix:index:<type>` and its types (plain data, loaded with the kind).
+   */
+  schema(): KindSchemaPart;
 }
 
 /**

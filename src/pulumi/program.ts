@@ -11,6 +11,7 @@ import type { CallWebhookEventType } from "../client/types";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
 import { withoutStackTraces } from "./stack-traces";
+import { setResourceFace, type ResourceFace } from "../kit/pulumi/shim";
 import { kindsInFileOrder } from "../kinds";
 import { callWebhookLogicalName } from "../kinds/call-webhook/pulumi";
 import { numberLogicalName, phoneNumberArgs } from "../kinds/number/pulumi";
@@ -162,6 +163,14 @@ export interface RunProgramOptions {
    * @default stack config `wavix-sync:configFile`, else "wavix.yaml"
    */
   configFile?: string;
+  /**
+   * The provider the resources register with: `dynamic` (dynamic resources, served inside Pulumi's
+   * dynamic-provider host) or `native` (the plugin `pulumi-resource-wavix`, resources
+   * `wavix:index:<Kind>`, aliased to the dynamic ones so that a stack moves over in place;
+   * docs/PULUMI.md). For the whole program.
+   * @default stack config `wavix-sync:provider`, else "dynamic"
+   */
+  provider?: ResourceFace;
 }
 
 /**
@@ -196,9 +205,14 @@ export async function runProgramStreamed(options: RunProgramOptions = {}): Promi
   return outputsOf(state, (await declareResourcesStreamed(state)) as unknown as Record<string, Record<string, unknown>>);
 }
 
-/** The file named by config, loaded and checked against the stack's account pin. */
+/** The file named by config, loaded and checked against the stack's account pin; the provider chosen. */
 function loadForProgram(options: RunProgramOptions): DesiredState {
   const config = new sdk.Config("wavix-sync");
+  const provider = options.provider ?? config.get("provider") ?? "dynamic";
+  if (provider !== "dynamic" && provider !== "native") {
+    throw new Error(`wavix-sync:provider must be dynamic or native, not ${JSON.stringify(provider)}`);
+  }
+  setResourceFace(provider);
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
   // The file's account pin is the providers' `wavix:accountId` (they check it before any request).

@@ -148,8 +148,18 @@ function pythonVenv(dir: string, sdk: string): string {
   return venv;
 }
 
-/** Compiles the generated TypeScript SDK and installs it as `node_modules/<its package name>`. */
+/**
+ * Installs the generated TypeScript SDK as `node_modules/<its package name>`: its compiled `bin/`
+ * when it has one (the checked-in sdk/nodejs: what a user installs), else compiled here first.
+ */
 function installNodeSdk(dir: string, sdk: string): void {
+  if (existsSync(path.join(sdk, "bin", "package.json"))) {
+    const pkg = JSON.parse(readFileSync(path.join(sdk, "bin", "package.json"), "utf8")) as { name: string };
+    const target = path.join(dir, "node_modules", ...pkg.name.split("/"));
+    mkdirSync(path.dirname(target), { recursive: true });
+    cpSync(path.join(sdk, "bin"), target, { recursive: true });
+    return;
+  }
   const build = mkdtempSync(path.join(dir, ".sdk-nodejs-"));
   cpSync(sdk, build, { recursive: true });
   linkNodeModules(build);

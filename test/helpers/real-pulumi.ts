@@ -271,6 +271,11 @@ export class RealStack {
     return run(CLI, [...args, "--stack", "dev", "--non-interactive"], this.options.projectDir, this.env);
   }
 
+  /** Runs a CLI command that takes no stack (`pulumi plugin install …`) with this stack's environment (its PULUMI_HOME). */
+  command(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return run(CLI, [...args, "--non-interactive"], this.options.projectDir, this.env);
+  }
+
   private async prepare(): Promise<void> {
     if (!this.ready) {
       const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
@@ -325,6 +330,17 @@ export class RealStack {
 
   up(): Promise<OperationResult> {
     return this.operation(["up", "--yes", "--skip-preview"]);
+  }
+
+  /** `pulumi up --yes` with its preview first (what users run by default). */
+  upWithPreview(): Promise<OperationResult> {
+    return this.operation(["up", "--yes"]);
+  }
+
+  /** Sets (or, with `undefined`, removes) a variable of the CLI's environment for the next operations. */
+  setEnv(key: string, value: string | undefined): void {
+    if (value === undefined) delete this.env[key];
+    else this.env[key] = value;
   }
 
   /** `pulumi preview`; with `expectNoChanges`, `--expect-no-changes` (the CLI fails on any change). */

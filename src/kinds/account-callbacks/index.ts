@@ -20,6 +20,7 @@ import { accountCallbacksSaved } from "./saved";
 import { actionEffects } from "../../kit/change/effects";
 import { profileProblem, writeCallbacks } from "./handler";
 import type { AccountProfile } from "../../client/types";
+import { accountCallbacksSchema } from "./pulumi-schema";
 
 /** The opt-in that sends them (CLI `--send-callbacks`). */
 export const SEND_CALLBACKS = "send-callbacks";
@@ -43,6 +44,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
     type: "AccountCallbacks",
     collection: "accountCallbacks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).accountCallbacksProgram,
+    schema: () => accountCallbacksSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).accountCallbacksProvider,
   declared: (state) => state.account_callbacks,

@@ -38,8 +38,8 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
   },
 
   async diff(ctx, _id, olds, news) {
-    const changed = KEYS.some((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
-    return { changes: changed, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
+    const diffs = KEYS.filter((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
+    return { changes: diffs.length > 0, diffs, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -59,6 +59,14 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
     await checkAccount(ctx, "AccountCallbacks", olds as unknown as Props, "updated");
     await send(ctx, news);
     return { outs: compact({ ...news, accountId: olds.accountId }) };
+  },
+
+  // Import id: `profile`, the one object; the API cannot show its callbacks, so nothing is managed
+  // until the program declares them. One GET checks that the key reaches the account.
+  async import(ctx, importId) {
+    if (importId !== ID) throw new Error(`AccountCallbacks is imported by the id ${JSON.stringify(ID)} (the account's profile), not ${JSON.stringify(importId)}`);
+    await ctx.masterClient().getAccountProfile();
+    return { id: ID, props: {}, inputs: {} };
   },
 
   async delete(ctx) {

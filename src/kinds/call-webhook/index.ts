@@ -12,6 +12,7 @@ import { callWebhookFileForm } from "./file";
 import { callWebhookExport } from "./export";
 import { callWebhookSaved } from "./saved";
 import { actionEffects } from "../../kit/change/effects";
+import { callWebhookSchema } from "./pulumi-schema";
 
 export type { CallWebhookOp, DeclaredCallWebhooks } from "./types";
 
@@ -25,6 +26,7 @@ export const callWebhookKind: Kind<"call_webhook", DeclaredCallWebhooks, Map<Cal
     type: "CallWebhook",
     collection: "callWebhooks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).callWebhookProgram,
+    schema: () => callWebhookSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).callWebhookProvider,
   saved: callWebhookSaved,

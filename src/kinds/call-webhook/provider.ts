@@ -58,8 +58,8 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
 
   async diff(ctx, _id, olds, news) {
     const replaces = olds.eventType !== news.eventType ? ["eventType"] : [];
-    const changed = olds.url !== news.url || (olds.onDelete ?? null) !== (news.onDelete ?? null);
-    return { changes: replaces.length > 0 || changed, replaces, stables: replaces.length === 0 ? ["eventType", "adopted", "accountId"] : [], deleteBeforeReplace: false };
+    const diffs = [...replaces, ...(olds.url !== news.url ? ["url"] : []), ...((olds.onDelete ?? null) !== (news.onDelete ?? null) ? ["onDelete"] : [])];
+    return { changes: diffs.length > 0, diffs, replaces, stables: replaces.length === 0 ? ["eventType", "adopted", "accountId"] : [], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -106,5 +106,11 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
       );
     }
     await notFoundToUndefined(deleteWebhook(client, id));
+  },
+
+  // Import id: the event type (`on-call`, `post-call`), which is also the resource id.
+  async import(ctx, importId) {
+    if (!isEventType(importId)) throw new Error(`a CallWebhook is imported by its event type (${EVENT_TYPES.join(" or ")}), not ${JSON.stringify(importId)}`);
+    return callWebhookProvider.read(ctx, importId);
   },
 };

@@ -38,6 +38,7 @@ import { numberFileForm } from "./file";
 import { numberExport } from "./export";
 import { managedSettings, numberSaved } from "./saved";
 import { numberEffects } from "./effects";
+import { numberSchema } from "./pulumi-schema";
 
 export type { NumberOp, NumberOwner, NumbersRead } from "./op";
 
@@ -89,6 +90,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
     type: "PhoneNumber",
     collection: "numbers",
     program: () => (require("./pulumi") as typeof import("./pulumi")).numberProgram,
+    schema: () => numberSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).numberProvider,
   // A number routed to a trunk by label is written after the trunk's create (its id comes from it).

@@ -24,6 +24,7 @@ import {
   changedNumberFields,
   currentSettings,
   numberNotOwnedMessage,
+  findOwnedNumber,
   searchNumber,
   settingsOf,
   writeNumber,
@@ -221,6 +222,7 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     }
     return {
       changes,
+      diffs: [...replaces, ...changed],
       replaces,
       stables: replaces.length === 0 ? ["number", "wavixId"] : [],
       deleteBeforeReplace: false,
@@ -262,6 +264,25 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     if (moved) numberReader(ctx, await ctx.clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
     const recorded = typeof olds.accountId === "number" ? { accountId: olds.accountId } : await releaseAccount(ctx, news);
     return { outs: compact({ ...news, wavixId: written.id, adopted: true as const, ...recorded }) };
+  },
+
+  /**
+   * Import id: the number's digits (`15551230001`; a leading + is dropped), or
+   * `<subAccountId>/<digits>` for a tenant's number (read with that sub-account's key). Every setting
+   * the API shows comes back as an input (an unset URL is left out: not managed).
+   */
+  async import(ctx, importId) {
+    const m = /^(?:([1-9][0-9]{0,15})\/)?\+?([0-9]+)$/.exec(importId.trim());
+    if (!m) throw new Error(`a PhoneNumber is imported by its digits (15551230001), or SUBACCOUNTID/DIGITS for a sub-account's number, not ${JSON.stringify(importId)}`);
+    const subAccountId = m[1] === undefined ? undefined : Number(m[1]);
+    const n = await searchNumber(await ctx.clientFor(subAccountId), m[2]);
+    if (!n) return {};
+    const cur: Props = { ...currentSettings(n) };
+    for (const k of ["sms_relay_url", "call_status_url"]) if (cur[k] === null) delete cur[k];
+    const given = phoneFromDesired({ number: n.number, path: "", ...cur } as DesiredNumber, subAccountId);
+    const checked = await numberProvider.check(ctx, {} as PhoneNumberState, given);
+    if (checked.failures.length > 0) throw new Error(`PhoneNumber ${n.number} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    return { id: String(n.id), props: { ...checked.inputs, wavixId: n.id }, inputs: checked.inputs as PhoneNumberOutputs };
   },
 
   async delete(ctx, id, props) {

@@ -19,6 +19,7 @@ import { senderIdsFragment } from "./schema";
 import { senderIdFileForm } from "./file";
 import { senderIdExport } from "./export";
 import { senderIdSaved } from "./saved";
+import { senderIdSchema } from "./pulumi-schema";
 
 export type { SenderIdOp } from "./types";
 
@@ -45,6 +46,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
     type: "SenderId",
     collection: "senderIds",
     program: () => (require("./pulumi") as typeof import("./pulumi")).senderIdProgram,
+    schema: () => senderIdSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).senderIdProvider,
   declared: (state) => state.sender_ids,

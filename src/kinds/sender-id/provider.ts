@@ -15,6 +15,7 @@ import type { KindProvider, ProviderContext } from "../../kit/provider/contract"
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdIdentity } from "./file";
+import { senderIdsOf } from "./export";
 
 const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace", "onDelete"];
 const SNAKE: Record<string, string> = { senderId: "sender_id", monthlyVolume: "monthly_volume" };
@@ -96,10 +97,10 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   async diff(ctx, _id, olds, news) {
     const replaces = REPLACING.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0 && news.replace !== true) throw refusal(news.senderId, replaces);
-    const changed = replaces.length > 0 || KEYS.some((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
+    const diffs = KEYS.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0) warnDestructive(ctx, named(olds.senderId), actionEffects, "replace", []);
     // The same name cannot be held twice: the old one goes first.
-    return { changes: changed, replaces, stables: replaces.length === 0 ? ["senderId", "wavixId", "adopted", "accountId"] : [], deleteBeforeReplace: true };
+    return { changes: replaces.length > 0 || diffs.length > 0, diffs, replaces, stables: replaces.length === 0 ? ["senderId", "wavixId", "adopted", "accountId"] : [], deleteBeforeReplace: true };
   },
 
   async create(ctx, inputs) {
@@ -155,6 +156,19 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   async update(ctx, id, olds, news) {
     // Only monthlyVolume, replace or onDelete changed (diff): nothing the API holds.
     return { outs: { ...outputs(news, id), ...keptOrigin(olds as unknown as Props) } };
+  },
+
+  /**
+   * Import id: the Sender ID itself (`ACME`, its identity), or its Wavix id. Every field the API
+   * shows comes back as an input, as `wavix-sync export` writes it (`monthlyVolume` is not shown).
+   */
+  async import(ctx, importId) {
+    const all = await listAllSenderIds(ctx.masterClient());
+    const found = all.find((s) => s.id === importId) ?? all.find((s) => currentKey(s) === importId);
+    if (!found) return {};
+    const checked = await senderIdProvider.check(ctx, {} as SenderIdInputs, fromDesired(senderIdsOf([found])[0], undefined));
+    if (checked.failures.length > 0) throw new Error(`SenderId ${currentKey(found)} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    return { id: found.id, props: outputs(checked.inputs, found.id), inputs: checked.inputs as SenderIdOutputs };
   },
 
   async delete(ctx, id, props) {

@@ -21,7 +21,8 @@ export function passwordEnvPlaceholder(label: string): string {
 export const PLACEHOLDER_NOTE =
   "# password_env names a placeholder variable: the API never returns a trunk's password. Set it only to create the trunk again or to rotate its password (--rotate-password LABEL).\n";
 
-function trunkOf(t: SipTrunk, pinned: boolean, i: number): DesiredSipTrunk {
+/** A trunk record as the file declares it (every managed field it holds; `id:` when `pinned`). */
+export function trunkOf(t: SipTrunk, pinned: boolean, i: number): DesiredSipTrunk {
   const d: DesiredSipTrunk = { label: t.label, path: `sip_trunks[${i}]` };
   if (pinned) d.id = t.id;
   d.password_env = passwordEnvPlaceholder(t.label);

@@ -35,6 +35,7 @@ import { sipTrunkFileForm } from "./file";
 import { sipTrunkExport } from "./export";
 import { sipTrunkSaved } from "./saved";
 import { sipTrunkEffects } from "./effects";
+import { sipTrunkSchema } from "./pulumi-schema";
 
 export type { SipTrunkOp, TrunkCurrent } from "./op";
 
@@ -73,6 +74,7 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
     type: "SipTrunk",
     collection: "sipTrunks",
     program: () => (require("./pulumi") as typeof import("./pulumi")).sipTrunkProgram,
+    schema: () => sipTrunkSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).sipTrunkProvider,
   declared: (state) => state.sip_trunks,

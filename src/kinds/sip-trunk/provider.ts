@@ -18,7 +18,20 @@ import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDele
 import type { FieldDiff } from "../../kit/change/diff";
 import { listAllNumbers } from "../number/public";
 import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
-import { createTrunk, currentValue, deleteTrunk, diffTrunk, listAllTrunks, matchTrunk, pinnedTrunkMissingMessage, sameTrunkValue, updateTrunk, type TrunkSettings } from "./handler";
+import {
+  AmbiguousTrunkError,
+  createTrunk,
+  currentValue,
+  deleteTrunk,
+  diffTrunk,
+  listAllTrunks,
+  matchTrunk,
+  pinnedTrunkMissingMessage,
+  sameTrunkValue,
+  updateTrunk,
+  type TrunkSettings,
+} from "./handler";
+import { trunkOf } from "./export";
 
 const camel = (k: string) => snakeToCamel(k);
 const SETTING_ARGS = TRUNK_SETTING_KEYS.map(camel);
@@ -160,6 +173,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     else warnDestructive(ctx, named(o), sipTrunkEffects, "update", fields);
     return {
       changes: replaces.length > 0 || changed.length > 0,
+      diffs: [...replaces, ...changed],
       replaces,
       stables: replaces.length === 0 ? ["trunkId", "login", "adopted", "accountId"] : [],
       deleteBeforeReplace: false,
@@ -224,6 +238,34 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     let trunk = fresh;
     if (rotate || diffTrunk(desired, fresh).length > 0) trunk = await updateTrunk(client, fresh, desired, { fresh, rotate, password: rotate ? (n.password as string) : undefined });
     return { outs: { ...outputsOf(n, trunk, n.trunkId !== undefined), ...keptOrigin(o) } };
+  },
+
+  /**
+   * Import id: the trunk's exact label (its identity), or `id:<Wavix id>` to pin one (the inputs
+   * then pin `trunkId`). Every setting the API shows comes back as an input, as `wavix-sync export`
+   * writes it; never the password (write-only: the program gives one only to rotate it).
+   */
+  async import(ctx, importId) {
+    const client = ctx.masterClient();
+    const pin = /^id:([1-9][0-9]{0,15})$/.exec(importId);
+    let trunkId: number | undefined;
+    if (pin) trunkId = Number(pin[1]);
+    else {
+      if (importId.trim() === "") throw new Error("a SipTrunk is imported by its exact label, or by id:<Wavix id>");
+      try {
+        trunkId = matchTrunk({ label: importId }, await listAllTrunks(client))?.id;
+      } catch (err) {
+        if (!(err instanceof AmbiguousTrunkError)) throw err;
+        throw new Error(`SipTrunk "${importId}": ${err.message.replace(/: add `id:`.*$/, "")}: import one by id:<Wavix id>`);
+      }
+    }
+    const t = trunkId === undefined ? undefined : await notFoundToUndefined(client.getTrunk(trunkId));
+    if (!t) return {};
+    const { password_env: _placeholder, ...entry } = trunkOf(t, pin !== null, 0);
+    const checked = await sipTrunkProvider.check(ctx, {} as SipTrunkInputs, fromDesired(entry) as unknown as SipTrunkInputs);
+    if (checked.failures.length > 0) throw new Error(`SipTrunk "${t.label}" cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    const inputs = checked.inputs as unknown as Props;
+    return { id: String(t.id), props: outputsOf(inputs, t, pin !== null), inputs: inputs as unknown as SipTrunkOutputs };
   },
 
   async delete(ctx, id, props) {

@@ -29,6 +29,7 @@ import { subAccountFileForm } from "./file";
 import { subAccountExport } from "./export";
 import { subAccountSaved } from "./saved";
 import { subAccountEffects } from "./effects";
+import { subAccountSchema } from "./pulumi-schema";
 
 export type { SubAccountOp } from "./op";
 export { subAccountList, SUB_ACCOUNT_LIST };
@@ -83,6 +84,7 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
     type: "SubAccount",
     collection: "subAccounts",
     program: () => (require("./pulumi") as typeof import("./pulumi")).subAccountProgram,
+    schema: () => subAccountSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).subAccountProvider,
   deleteNote: " (disabled: the API has no delete)",

@@ -10,7 +10,18 @@ import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnk
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
-import { diffSubAccount, disableSubAccount, endpointOrNull, ensureSubAccount, listAllSubAccounts, matchSubAccount, updateSubAccount, type SubAccountSettings } from "./handler";
+import {
+  AmbiguousSubAccountError,
+  diffSubAccount,
+  disableSubAccount,
+  endpointOrNull,
+  ensureSubAccount,
+  listAllSubAccounts,
+  matchSubAccount,
+  updateSubAccount,
+  type SubAccountSettings,
+} from "./handler";
+import { subAccountsOf } from "./export";
 
 const SUB_ACCOUNT_KEYS: readonly string[] = ["name", "subAccountId", "status", "defaultDestinations", "onDelete"];
 
@@ -150,6 +161,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     else if (changed.includes("status")) warnDestructive(ctx, named(o), subAccountEffects, "update", [{ path: "status", before: o.status ?? null, after: n.status ?? null }]);
     return {
       changes: replaces.length > 0 || changed.length > 0,
+      diffs: [...replaces, ...changed],
       replaces,
       stables: replaces.length === 0 ? ["subAccountId", "masterOrganization"] : [],
       deleteBeforeReplace: false,
@@ -196,6 +208,34 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
     if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
     return { outs: { ...subAccountOutputs(news, account, news.subAccountId !== undefined), ...keptOrigin(olds as unknown as Props) } };
+  },
+
+  /**
+   * Import id: the sub-account's exact name (its identity), or `id:<Wavix id>` to pin one — as the
+   * file pins it with `id:`, and then the inputs pin `subAccountId`. Every setting the API shows is
+   * given back as an input, as `wavix-sync export` writes it.
+   */
+  async import(ctx, importId) {
+    const client = ctx.masterClient();
+    const pin = /^id:([1-9][0-9]{0,15})$/.exec(importId);
+    let acc: WireSubAccount | undefined;
+    if (pin) acc = await notFoundToUndefined(client.getSubAccount(Number(pin[1])));
+    else {
+      if (importId.trim() === "") throw new Error("a SubAccount is imported by its exact name, or by id:<Wavix id>");
+      try {
+        acc = matchSubAccount({ name: importId }, await listAllSubAccounts(client));
+      } catch (err) {
+        if (!(err instanceof AmbiguousSubAccountError)) throw err;
+        throw new Error(`SubAccount "${importId}": ${err.ids.length} sub-accounts have this name (ids ${err.ids.join(", ")}): import one by id:<Wavix id>`);
+      }
+    }
+    if (!acc) return {};
+    const entry = subAccountsOf([acc])[0];
+    if (!pin) delete entry.id;
+    const checked = await subAccountProvider.check(ctx, {} as SubAccountInputs, subAccountFromDesired(entry));
+    if (checked.failures.length > 0) throw new Error(`SubAccount "${acc.name}" cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
+    const inputs = checked.inputs;
+    return { id: String(acc.id), props: subAccountOutputs(inputs, acc, pin !== null), inputs: inputs as unknown as SubAccountOutputs };
   },
 
   async delete(ctx, id, props) {

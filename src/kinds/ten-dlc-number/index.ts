@@ -13,6 +13,7 @@ import { tenDlcNumberFileForm } from "./file";
 import { tenDlcNumberExport } from "./export";
 import { tenDlcNumberSaved } from "./saved";
 import { tenDlcNumberEffects } from "./effects";
+import { tenDlcNumberSchema } from "./pulumi-schema";
 
 export type { TenDlcNumberOp } from "./types";
 
@@ -37,6 +38,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
     type: "TenDlcCampaignNumber",
     collection: "tenDlcCampaignNumbers",
     program: () => (require("./pulumi") as typeof import("./pulumi")).tenDlcNumberProgram,
+    schema: () => tenDlcNumberSchema,
   },
   provider: () => (require("./provider") as typeof import("./provider")).tenDlcNumberProvider,
   declared: (state) => state.ten_dlc_campaign_numbers,

@@ -72,7 +72,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
     const replaces = KEYS.filter((k) => (olds as unknown as Props)[k] !== (news as unknown as Props)[k]);
     const changed = (olds.onDelete ?? null) !== (news.onDelete ?? null);
     if (replaces.length > 0) warnDestructive(ctx, named(id), tenDlcNumberEffects, "replace", []);
-    return { changes: replaces.length > 0 || changed, replaces, stables: replaces.length === 0 ? [...KEYS, "status", "adopted", "accountId"] : [], deleteBeforeReplace: false };
+    return { changes: replaces.length > 0 || changed, diffs: [...replaces, ...(changed ? ["onDelete"] : [])], replaces, stables: replaces.length === 0 ? [...KEYS, "status", "adopted", "accountId"] : [], deleteBeforeReplace: false };
   },
 
   async create(ctx, inputs) {
@@ -105,6 +105,13 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
   // Only onDelete changed (a change of the link itself replaces it): nothing the API holds.
   async update(ctx, _id, olds, news) {
     return { outs: { ...inputsOf(news as unknown as Props), status: olds.status, ...keptOrigin(olds as unknown as Props) } };
+  },
+
+  // Import id: `brand/campaign/number` (the resource id; a leading + on the number is dropped).
+  async import(ctx, importId) {
+    const p = parts(importId.replace(/\/\+(?=[0-9]+$)/, "/"));
+    if (!p) throw new Error(`a TenDlcCampaignNumber is imported by BRAND/CAMPAIGN/NUMBER (e.g. B6AI7PA/CX4G2PQ/15551230001), not ${JSON.stringify(importId)}`);
+    return tenDlcNumberProvider.read(ctx, linkKey(p.brandId, p.campaignId, p.number));
   },
 
   async delete(ctx, id, props) {

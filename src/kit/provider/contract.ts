@@ -21,6 +21,12 @@ export interface CheckResult<In> {
 
 export interface DiffResult {
   readonly changes: boolean;
+  /**
+   * The properties that change, as paths (`url`, `defaultDestinations.smsEndpoint`), replacing ones
+   * included: what a preview shows per property (the native plugin's detailed diff). A face that
+   * shows only whether something changes ignores it.
+   */
+  readonly diffs: string[];
   /** Properties whose change replaces the resource (create the new one, then delete the old). */
   readonly replaces: string[];
   /** Outputs that do not change when the resource is updated in place. */
@@ -104,4 +110,12 @@ export interface KindProvider<In = Props, Out = Props> {
   /** Absent when every change replaces the resource (the diff never reports an in-place change). */
   update?(ctx: ProviderContext, id: string, olds: Out, news: In): Promise<UpdateResult<Out>>;
   delete(ctx: ProviderContext, id: string, props: Out): Promise<void>;
+  /**
+   * Finds the object an import id names (the kind's documented form: digits, a label, an event
+   * type...; docs/PULUMI.md "Import ids") and reads it whole: `id` is the resource id state will
+   * hold, `props` its outputs and `inputs` every setting the API shows, normalised as `check` would
+   * give them, so that a program declaring them plans no change. GETs only. `{}`: nothing by that id.
+   * Throws, saying what an id of this kind looks like, when `importId` is not one.
+   */
+  import(ctx: ProviderContext, importId: string): Promise<ReadResult<Out>>;
 }

@@ -24,6 +24,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "./sdk";
 import { redactRegistrationResponses } from "./debug-logs";
+import { token } from "../provider/schema";
 
 /**
  * A kind's Pulumi type name (`PhoneNumber`). Any string down here, below the kinds;
@@ -79,10 +80,47 @@ export function shimFor(kind: ProviderKind): pulumi.dynamic.ResourceProvider {
 }
 
 /**
+ * Which provider the kinds' resource classes register with: `dynamic` (the default: a dynamic
+ * resource whose provider text is the loader above) or `native` (the plugin `pulumi-resource-wavix`:
+ * the resource `wavix:index:<type>` with the same inputs; docs/PULUMI.md). The root program sets it
+ * from config `wavix-sync:provider` (src/pulumi/program.ts); it holds for the whole process.
+ */
+export type ResourceFace = "dynamic" | "native";
+
+let face: ResourceFace = "dynamic";
+
+export function setResourceFace(next: ResourceFace): void {
+  face = next;
+}
+
+export function resourceFace(): ResourceFace {
+  return face;
+}
+
+/** The type of a kind's dynamic resource (`pulumi-nodejs:dynamic/wavix:PhoneNumber`). */
+export const dynamicType = (module: string, type: string): string => `pulumi-nodejs:dynamic/${module}:${type}`;
+
+/**
+ * The aliases of a native resource: the ones given, each also under the dynamic type, and the
+ * dynamic resource of the same name — so a stack that holds the dynamic resources moves to the
+ * native ones in place (the engine lets the new provider diff the old state: no create, no delete;
+ * docs/PULUMI.md, "Migrating from the dynamic resources").
+ */
+function nativeAliases(given: pulumi.CustomResourceOptions["aliases"], dynamic: string): NonNullable<pulumi.CustomResourceOptions["aliases"]> {
+  const out: NonNullable<pulumi.CustomResourceOptions["aliases"]> = [...(given ?? [])];
+  for (const a of given ?? []) if (a !== null && typeof a === "object" && !("type" in a && a.type !== undefined)) out.push({ ...a, type: dynamic });
+  out.push({ type: dynamic });
+  return out;
+}
+
+/**
  * What `pulumi.dynamic.Resource` is, with the version-2 provider text: the same type token
  * (`pulumi-nodejs:dynamic/<module>:<type>`) and the text set under `__provider`, but written out
  * rather than serialized from a closure (which made it four times longer). Same arguments as
  * `pulumi.dynamic.Resource`: the provider is a shim of `shimFor`.
+ *
+ * With the native face ({@link setResourceFace}) the same class registers the native resource
+ * `wavix:index:<type>` instead: the same inputs, no provider text, aliased to the dynamic one.
  */
 export class WavixDynamicResource extends CustomResource {
   constructor(
@@ -96,7 +134,11 @@ export class WavixDynamicResource extends CustomResource {
     if (props.__provider !== undefined) throw new Error("A dynamic resource must not define the __provider key");
     // Before the first registration: its debug message would carry every output, secrets in clear.
     redactRegistrationResponses();
+    if (face === "native") {
+      super(token(type), name, props, { ...opts, aliases: nativeAliases(opts?.aliases, dynamicType(module, type)) });
+      return;
+    }
     const kind = (provider as unknown as Loader).kind;
-    super(`pulumi-nodejs:dynamic/${module}:${type}`, name, { ...props, __provider: providerText(kind) }, opts);
+    super(dynamicType(module, type), name, { ...props, __provider: providerText(kind) }, opts);
   }
 }

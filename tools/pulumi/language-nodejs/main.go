@@ -23,12 +23,16 @@
 //     options say `typescript: false` (`tsconfig` → `PULUMI_NODEJS_TSCONFIG_PATH`); exit code 32 is
 //     a "bail" (the program already printed an actionable message), another non-zero code is
 //     "Program exited with non-zero exit code: N";
-//   - `Cancel`: interrupt the program (SIGINT).
+//   - `Cancel`: interrupt the program (SIGINT);
+//   - `GenerateProgram` (what `pulumi import --out` asks for the code of what it imported): parse the
+//     PCL files, bind them with the engine's schema loader (`schema.NewLoaderClient`), output-
+//     versioned invokes preferred and non-strict when asked, then pkg/v3's `codegen/nodejs`
+//     `GenerateProgramWithOptions` — Pulumi's host calls the same functions.
 //
 // Left out, because no test needs them: the monitor proxy and synchronous-invoke pipes (the runner
 // talks to the engine's monitor directly; our programs make no synchronous invokes), tracing, the
-// debugger, bun, and the code generation, packing and dependency-installation methods (answered
-// UNIMPLEMENTED). It exits when the engine that started it is gone.
+// debugger, bun, and the other code generation, packing and dependency-installation methods
+// (answered UNIMPLEMENTED). It exits when the engine that started it is gone.
 package main
 
 import (
@@ -44,6 +48,11 @@ import (
 	"syscall"
 	"time"
 
+	hclsyntax "github.com/pulumi/pulumi/pkg/v3/codegen/hcl2/syntax"
+	codegen "github.com/pulumi/pulumi/pkg/v3/codegen/nodejs"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/pcl"
+	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
+	"github.com/pulumi/pulumi/pkg/v3/resource/plugin"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/emptypb"
@@ -78,6 +87,44 @@ func (h *host) GetRequiredPackages(context.Context, *pulumirpc.GetRequiredPackag
 
 func (h *host) GetPluginInfo(context.Context, *emptypb.Empty) (*pulumirpc.PluginInfo, error) {
 	return &pulumirpc.PluginInfo{Version: version}, nil
+}
+
+// GenerateProgram follows Pulumi's nodejs host (sdk/nodejs/cmd/pulumi-language-nodejs/main.go, v3.259).
+func (h *host) GenerateProgram(_ context.Context, req *pulumirpc.GenerateProgramRequest) (*pulumirpc.GenerateProgramResponse, error) {
+	loader, err := schema.NewLoaderClient(req.LoaderTarget)
+	if err != nil {
+		return nil, err
+	}
+	defer loader.Close()
+	parser := hclsyntax.NewParser()
+	for path, contents := range req.Source {
+		if err := parser.ParseFile(strings.NewReader(contents), path); err != nil {
+			return nil, err
+		}
+		if parser.Diagnostics.HasErrors() {
+			return nil, parser.Diagnostics
+		}
+	}
+	options := []pcl.BindOption{pcl.PreferOutputVersionedInvokes}
+	if !req.Strict {
+		options = append(options, pcl.NonStrictBindOptions()...)
+	}
+	program, diags, err := pcl.BindProgram(parser.Files, schema.NewCachedLoader(loader), options...)
+	if err != nil {
+		return nil, err
+	}
+	rpcDiagnostics := plugin.HclDiagnosticsToRPCDiagnostics(diags)
+	if diags.HasErrors() {
+		return &pulumirpc.GenerateProgramResponse{Diagnostics: rpcDiagnostics}, nil
+	}
+	if program == nil {
+		return nil, errors.New("internal error program was nil")
+	}
+	files, diags, err := codegen.GenerateProgramWithOptions(program, codegen.ProgramOptions{Runtime: "nodejs"})
+	if err != nil {
+		return nil, err
+	}
+	return &pulumirpc.GenerateProgramResponse{Source: files, Diagnostics: append(rpcDiagnostics, plugin.HclDiagnosticsToRPCDiagnostics(diags)...)}, nil
 }
 
 // locateRun finds `@pulumi/pulumi/cmd/run` as node resolves it from the program's folder.

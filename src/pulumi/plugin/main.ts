@@ -1,0 +1,72 @@
+/**
+ * `pulumi-resource-wavix` (package.json `bin`): the native provider plugin's process, as the
+ * engine's plugin protocol asks (pulumi/pulumi pkg/resource/plugin/plugin.go): started with the
+ * engine's address as its last argument, it serves the ResourceProvider service on a loopback
+ * port, prints that port as the first line of its standard output, and serves until the engine
+ * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
+ *
+ * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
+ * to start is written there (one line). Start-up loads only gRPC and the stubs; the kinds and the
+ * API client load on the first call that needs them.
+ */
+import { createRequire } from "node:module";
+import type { Stubs } from "./server";
+
+/** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
+function loadStubs(): Stubs {
+  let from: NodeJS.Require;
+  try {
+    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
+  } catch {
+    throw new Error("pulumi-resource-wavix needs the package @pulumi/pulumi installed beside wavix-sync (npm install @pulumi/pulumi)");
+  }
+  return {
+    grpc: from("@grpc/grpc-js"),
+    provider: from("./provider_pb"),
+    plugin: from("./plugin_pb"),
+    Struct: from("google-protobuf/google/protobuf/struct_pb").Struct,
+    Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
+    service: from("./provider_grpc_pb").ResourceProviderService,
+  };
+}
+
+function fail(message: string): never {
+  process.stderr.write(`pulumi-resource-wavix: ${message}\n`);
+  process.exit(1);
+}
+
+/** Starts the server; resolves with the port once it is printed. */
+export function main(): Promise<number> {
+  let stubs: Stubs;
+  try {
+    stubs = loadStubs();
+  } catch (err) {
+    fail(err instanceof Error ? err.message : String(err));
+  }
+  const { WavixProvider } = require("./server") as typeof import("./server");
+  const server = new stubs.grpc.Server({
+    // The schema and a large refresh fit well within this.
+    "grpc.max_receive_message_length": 400 * 1024 * 1024,
+    "grpc.max_send_message_length": 400 * 1024 * 1024,
+  });
+  server.addService(stubs.service, new WavixProvider(stubs).handlers());
+  return new Promise((resolve) => {
+    server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
+      if (err) fail(`cannot listen on a loopback port: ${err.message}`);
+      // The engine reads the port from the first line of standard output.
+      process.stdout.write(`${port}\n`);
+      resolve(port);
+    });
+    // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
+    const stop = () => {
+      const forced = setTimeout(() => {
+        server.forceShutdown();
+        process.exit(0);
+      }, 4000);
+      forced.unref();
+      server.tryShutdown(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+}

@@ -1,0 +1,379 @@
+/**
+ * The native provider `pulumi-resource-wavix` (docs/PULUMI.md; docs/ARCHITECTURE.md, "The per-kind
+ * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto) on
+ * `@grpc/grpc-js` and the stubs `@pulumi/pulumi` ships, serving every registered kind's provider
+ * (`kind.provider()`, the logic the dynamic resources run too) as the resource
+ * `wavix:index:<type>`, and the data sources as functions.
+ *
+ * What it adds to the kinds' logic is the engine's side of the protocol:
+ *  - provider config (CheckConfig, DiffConfig, Configure) as one `ProviderSession` per
+ *    configuration (src/kit/provider/session.ts), the API key read from Configure's `args` where it
+ *    is still a secret (`@pulumi/pulumi`'s own `provider.main()` ignores Configure: pulumi/pulumi#10915);
+ *  - values: secrets unwrapped for the kinds and wrapped again in every answer (the schema's secret
+ *    properties always, and whatever the program sent as a secret), unknowns as the kit's `UNKNOWN`;
+ *  - a detailed diff: one entry per changed property (`defaultDestinations.smsEndpoint`: update),
+ *    `replaces` only where a kind says so; an id a diff keeps is recorded (`recordKept`);
+ *  - previews that send nothing (Create and Update with `preview` answer from the inputs, outputs
+ *    not known yet as unknowns);
+ *  - `pulumi import`: a Read with no state is the kind's `import` by its documented id.
+ * Errors go back to the engine as their message (one line, no stack): the engine prints it once,
+ * naming the resource.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type * as grpc from "@grpc/grpc-js";
+import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
+import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
+import type { Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
+import type { Empty as EmptyType } from "google-protobuf/google/protobuf/empty_pb";
+import type { AnyKind } from "../../kinds";
+import type { KindProvider } from "../../kit/provider/contract";
+import type { Credentials, ProviderSession } from "../../kit/provider/session";
+import { UNKNOWN, type Props } from "../../kit/provider/props";
+import { secretProperties, token, type ResourceSchema } from "../../kit/provider/schema";
+import { packageRoot } from "../../util/package-root";
+import { warnEngine } from "../engine-log";
+import { SCHEMA_FILE } from "./schema-file";
+import { packageVersion } from "./version";
+import { decode, encode, type JsonValue } from "./wire";
+
+/**
+ * What serving a call needs beyond gRPC, loaded on the first call that needs it: the plugin prints
+ * its port after loading gRPC and the stubs only (docs/PULUMI.md, "Speed": start-up).
+ */
+const lazy = {
+  get kinds(): typeof import("../../kinds") {
+    return require("../../kinds");
+  },
+  get session(): typeof import("../../kit/provider/session") {
+    return require("../../kit/provider/session");
+  },
+  get host(): typeof import("../provider-host") {
+    return require("../provider-host");
+  },
+  get config(): typeof import("./config") {
+    return require("./config");
+  },
+  get invoke(): typeof import("./invoke") {
+    return require("./invoke");
+  },
+};
+
+/** The generated stubs and the gRPC library they load (one instance, so their classes match). */
+export interface Stubs {
+  grpc: typeof grpc;
+  provider: typeof providerPb;
+  plugin: typeof pluginPb;
+  Struct: typeof StructType;
+  Empty: typeof EmptyType;
+  service: grpc.ServiceDefinition;
+}
+
+/** What the provider needs to know about one resource type, from its kind. */
+interface ResourceType {
+  readonly kind: AnyKind;
+  readonly provider: KindProvider;
+  readonly schema: ResourceSchema;
+  /** Outputs always secret. */
+  readonly secretOutputs: readonly string[];
+  /** Inputs always secret. */
+  readonly secretInputs: readonly string[];
+  /** Outputs a create makes (not inputs, or always set): unknown in a preview until the create has run. */
+  readonly computed: readonly string[];
+}
+
+/** The resource type of a request: its `type` field (engines since 3.1xx), else its URN's last type. */
+function typeOf(req: { getType?(): string; getUrn?(): string }): string {
+  const t = req.getType?.();
+  if (t) return t;
+  const urn = req.getUrn?.() ?? "";
+  const parts = urn.split("::");
+  return parts.length >= 4 ? (parts[2].split("$").pop() ?? "") : "";
+}
+
+/** A message, never a stack: the engine shows it as the resource's error. */
+function messageOf(err: unknown): string {
+  if (err instanceof Error) return err.message;
+  return String(err);
+}
+
+const isEmpty = (p: Props): boolean => Object.keys(p).length === 0;
+
+/** A property's value by its path (`defaultDestinations.smsEndpoint`, `destinations[0]`). */
+function at(props: Props, p: string): unknown {
+  let v: unknown = props;
+  for (const part of p.split(/\.|\[(\d+)\]/).filter((x) => x !== undefined && x !== "")) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Props)[part];
+  }
+  return v;
+}
+
+const topOf = (p: string): string => p.split(/[.[]/)[0];
+
+export interface ProviderOptions {
+  /** The schema served by GetSchema. @default schemas/pulumi/schema.json of this package */
+  schemaText?: () => string;
+  /** Warnings for the person running the engine. @default the engine's Log service (src/pulumi/engine-log.ts) */
+  warn?: (message: string, urn: string) => void;
+}
+
+/** The ResourceProvider service's methods over the registered kinds. */
+export class WavixProvider {
+  private session: ProviderSession | undefined;
+  private readonly types = new Map<string, ResourceType>();
+  /** The URN of the request being served, so a kind's warning is shown under its resource. */
+  private readonly current = new AsyncLocalStorage<string>();
+  private readonly warn: (message: string, urn: string) => void;
+  private readonly schemaText: () => string;
+
+  constructor(
+    private readonly stubs: Stubs,
+    options: ProviderOptions = {},
+  ) {
+    this.warn = options.warn ?? warnEngine;
+    this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
+  }
+
+  /** The context of the configuration of the moment; the environment's credentials before any Configure. */
+  private context(): ProviderSession {
+    this.session ??= this.sessionFor({});
+    return this.session;
+  }
+
+  private sessionFor(credentials: Credentials): ProviderSession {
+    const { MISSING_KEY_HINT, validateEntry } = lazy.host;
+    return new lazy.session.ProviderSession({
+      credentials,
+      missingApiKeyHint: MISSING_KEY_HINT,
+      warn: (message) => this.warn(message, this.current.getStore() ?? ""),
+      checkEntry: validateEntry,
+    });
+  }
+
+  private resourceType(type: string): ResourceType {
+    let t = this.types.get(type);
+    if (t) return t;
+    const { KINDS } = lazy.kinds;
+    const kind = KINDS.find((k) => token(k.pulumi.type) === type);
+    if (!kind) throw new Error(`the wavix provider has no resource type ${JSON.stringify(type)} (its types: ${KINDS.map((k) => token(k.pulumi.type)).join(", ")})`);
+    const schema = kind.pulumi.schema().resource;
+    const computed = Object.keys(schema.properties).filter((k) => !(k in schema.inputProperties) || schema.required.includes(k));
+    t = {
+      kind,
+      provider: kind.provider(),
+      schema,
+      secretOutputs: secretProperties(schema.properties),
+      secretInputs: secretProperties(schema.inputProperties),
+      computed,
+    };
+    this.types.set(type, t);
+    return t;
+  }
+
+  private struct(props: object, secrets: Iterable<string>): StructType {
+    return this.stubs.Struct.fromJavaScript(encode(props, secrets) as { [key: string]: JsonValue });
+  }
+
+  /** The gRPC handlers, by method name. */
+  handlers(): grpc.UntypedServiceImplementation {
+    const pb = this.stubs.provider;
+    const unary =
+      <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
+      (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
+        const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
+        this.current.run(urn, () => {
+          Promise.resolve()
+            .then(() => fn(call.request))
+            .then(
+              (res) => callback(null, res),
+              (err: unknown) => callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) }),
+            );
+        });
+      };
+
+    return {
+      getPluginInfo: unary(() => {
+        const info = new this.stubs.plugin.PluginInfo();
+        info.setVersion(packageVersion());
+        return info;
+      }),
+      getSchema: unary(() => {
+        const r = new pb.GetSchemaResponse();
+        r.setSchema(this.schemaText());
+        return r;
+      }),
+      checkConfig: unary((req: providerPb.CheckRequest) => {
+        const news = decode(req.getNews());
+        const { failures, warnings } = lazy.config.checkSettings(news.props);
+        for (const w of warnings) this.warn(w, "");
+        const r = new pb.CheckResponse();
+        // The inputs as given (the engine keeps their representation, secrets included).
+        r.setInputs(req.getNews());
+        for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
+        return r;
+      }),
+      diffConfig: unary((req: providerPb.DiffRequest) => {
+        const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
+        return this.diffResponse(changed, [], [], false, {}, {});
+      }),
+      configure: unary((req: providerPb.ConfigureRequest) => {
+        const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
+        const variables = new Map<string, string>(req.getVariablesMap().entries());
+        const next = lazy.config.credentialsOf(args, variables);
+        // A new key, base URL or pin: new clients and bookkeeping (as the dynamic provider does).
+        if (!this.session || !lazy.session.sameCredentials(next, this.session.credentials)) this.session = this.sessionFor(next);
+        const r = new pb.ConfigureResponse();
+        r.setAcceptsecrets(true);
+        r.setSupportspreview(true);
+        r.setAcceptresources(false);
+        r.setAcceptoutputs(false);
+        return r;
+      }),
+      check: unary((req: providerPb.CheckRequest) => this.check(req)),
+      diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
+      create: unary((req: providerPb.CreateRequest) => this.create(req)),
+      read: unary((req: providerPb.ReadRequest) => this.read(req)),
+      update: unary((req: providerPb.UpdateRequest) => this.update(req)),
+      delete: unary((req: providerPb.DeleteRequest) => this.delete(req)),
+      invoke: unary((req: providerPb.InvokeRequest) => this.invoke(req)),
+      cancel: unary(() => new this.stubs.Empty()),
+    };
+  }
+
+  private failure(property: string, reason: string): providerPb.CheckFailure {
+    const f = new this.stubs.provider.CheckFailure();
+    f.setProperty(property);
+    f.setReason(reason);
+    return f;
+  }
+
+  private async check(req: providerPb.CheckRequest): Promise<providerPb.CheckResponse> {
+    const t = this.resourceType(typeOf(req));
+    const olds = decode(req.getOlds());
+    const news = decode(req.getNews());
+    const result = await t.provider.check(this.context(), olds.props, news.props);
+    const r = new this.stubs.provider.CheckResponse();
+    r.setInputs(this.struct(result.inputs as Props, [...t.secretInputs, ...news.secrets]));
+    for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
+    return r;
+  }
+
+  private async diff(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
+    const t = this.resourceType(typeOf(req));
+    const olds = decode(req.getOlds()).props;
+    const oldInputs = req.getOldInputs() ? decode(req.getOldInputs()).props : olds;
+    const news = decode(req.getNews()).props;
+    const ctx = this.context();
+    const result = await t.provider.diff(ctx, req.getId(), olds, news);
+    // The old half of a replacement an interrupted deployment left pending must then touch nothing.
+    if (result.replaces.length === 0) ctx.recordKept(t.kind.pulumi.type, req.getId());
+    return this.diffResponse(
+      [...(result.diffs ?? []), ...result.replaces],
+      result.replaces,
+      result.changes ? result.stables : [],
+      result.deleteBeforeReplace,
+      isEmpty(oldInputs) ? olds : oldInputs,
+      news,
+      result.changes,
+    );
+  }
+
+  /** A detailed diff: each changed property with its kind (add, delete, update; replacing or not). */
+  private diffResponse(paths: string[], replaces: string[], stables: string[], deleteBeforeReplace: boolean, olds: Props, news: Props, changes?: boolean): providerPb.DiffResponse {
+    const pb = this.stubs.provider;
+    const K = pb.PropertyDiff.Kind;
+    const r = new pb.DiffResponse();
+    const unique = [...new Set(paths)];
+    const some = changes ?? unique.length > 0;
+    r.setChanges(some ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE);
+    r.setReplacesList([...new Set(replaces)]);
+    r.setStablesList(stables);
+    r.setDeletebeforereplace(deleteBeforeReplace && replaces.length > 0);
+    r.setDiffsList([...new Set(unique.map(topOf))]);
+    r.setHasdetaileddiff(true);
+    const detailed = r.getDetaileddiffMap();
+    for (const p of unique) {
+      const replacing = replaces.includes(p) || replaces.includes(topOf(p));
+      const before = at(olds, p);
+      const after = at(news, p);
+      const d = new pb.PropertyDiff();
+      d.setKind(
+        before === undefined ? (replacing ? K.ADD_REPLACE : K.ADD) : after === undefined ? (replacing ? K.DELETE_REPLACE : K.DELETE) : replacing ? K.UPDATE_REPLACE : K.UPDATE,
+      );
+      d.setInputdiff(true);
+      detailed.set(p, d);
+    }
+    return r;
+  }
+
+  private async create(req: providerPb.CreateRequest): Promise<providerPb.CreateResponse> {
+    const t = this.resourceType(typeOf(req));
+    const inputs = decode(req.getProperties());
+    const r = new this.stubs.provider.CreateResponse();
+    const secrets = [...t.secretOutputs, ...inputs.secrets];
+    if (req.getPreview()) {
+      // Nothing is sent in a preview: the outputs are the inputs, what a create makes not known yet.
+      const outs: Props = { ...inputs.props };
+      for (const k of t.computed) if (outs[k] === undefined) outs[k] = UNKNOWN;
+      r.setProperties(this.struct(outs, secrets));
+      return r;
+    }
+    const made = await t.provider.create(this.context(), inputs.props);
+    r.setId(made.id);
+    r.setProperties(this.struct(made.outs as Props, secrets));
+    return r;
+  }
+
+  private async read(req: providerPb.ReadRequest): Promise<providerPb.ReadResponse> {
+    const t = this.resourceType(typeOf(req));
+    const props = decode(req.getProperties());
+    const inputs = decode(req.getInputs());
+    const ctx = this.context();
+    // No state: `pulumi import` (or a program's `get`): the id is the kind's import id.
+    const result = isEmpty(props.props) && isEmpty(inputs.props) ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
+    const r = new this.stubs.provider.ReadResponse();
+    if (result.id === undefined) return r; // gone: the engine drops it from the state
+    r.setId(result.id);
+    r.setProperties(this.struct((result.props ?? {}) as Props, [...t.secretOutputs, ...props.secrets]));
+    r.setInputs(this.struct((result.inputs ?? {}) as Props, [...t.secretInputs, ...inputs.secrets]));
+    return r;
+  }
+
+  private async update(req: providerPb.UpdateRequest): Promise<providerPb.UpdateResponse> {
+    const t = this.resourceType(typeOf(req));
+    const olds = decode(req.getOlds());
+    const news = decode(req.getNews());
+    const r = new this.stubs.provider.UpdateResponse();
+    const secrets = [...t.secretOutputs, ...news.secrets];
+    if (req.getPreview()) {
+      // Nothing is sent in a preview: the new inputs, and what the last create or update made.
+      const outs: Props = { ...news.props };
+      for (const k of t.computed) if (outs[k] === undefined && olds.props[k] !== undefined) outs[k] = olds.props[k];
+      r.setProperties(this.struct(outs, secrets));
+      return r;
+    }
+    const update = t.provider.update;
+    if (!update) throw new Error(`${t.kind.pulumi.type} cannot be updated in place: every change replaces it`);
+    const result = await update.call(t.provider, this.context(), req.getId(), olds.props, news.props);
+    r.setProperties(this.struct(result.outs as Props, secrets));
+    return r;
+  }
+
+  private async delete(req: providerPb.DeleteRequest): Promise<EmptyType> {
+    const t = this.resourceType(typeOf(req));
+    await t.provider.delete(this.context(), req.getId(), decode(req.getProperties()).props);
+    return new this.stubs.Empty();
+  }
+
+  private async invoke(req: providerPb.InvokeRequest): Promise<providerPb.InvokeResponse> {
+    const { FUNCTIONS } = lazy.invoke;
+    const fn = FUNCTIONS[req.getTok()];
+    if (!fn) throw new Error(`the wavix provider has no function ${JSON.stringify(req.getTok())} (its functions: ${Object.keys(FUNCTIONS).join(", ")})`);
+    const result = await fn(this.context().masterClient(), decode(req.getArgs()).props);
+    const r = new this.stubs.provider.InvokeResponse();
+    r.setReturn(this.struct(result, []));
+    return r;
+  }
+}
