@@ -39,6 +39,9 @@ function compileNodeSdk(dir) {
 function buildSdks(out) {
   generateSdks({ schema: SCHEMA, out });
   compileNodeSdk(path.join(out, "nodejs"));
+  // The generator's .gitignore ignores bin/, which is what this package ships (npm pack honours a
+  // nested .gitignore even under package.json "files"): keep only its node_modules/ line.
+  fs.writeFileSync(path.join(out, "nodejs", ".gitignore"), "node_modules/\n");
   return out;
 }
 

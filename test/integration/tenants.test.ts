@@ -150,7 +150,7 @@ describe("plan and apply with tenants' numbers", () => {
     noSecrets(after);
   });
 
-  it("refuses a number found under another owner, naming both, and writes nothing for it", async () => {
+  it("refuses a number found under another owner, naming both, and writes nothing at all", async () => {
     const env = await start();
     const f = writeYaml(
       scratch(),
@@ -185,14 +185,16 @@ numbers:
     );
     expect(r.stderr + r.stdout).not.toContain("buy it first");
     noSecrets(r);
-    // Only the number that is where the file says is written.
+    // Nothing is written from a plan with problems, not even the number that is where the file
+    // says (docs/GUARD-RAILS.md, "A plan with problems writes nothing").
     const patches = sim!.log.slice(from).filter((e) => e.method !== "GET");
-    expect(patches.map((e) => `${e.org} ${e.method} ${e.path}`)).toEqual(["2001 PATCH /v1/numbers/12"]);
+    expect(patches.map((e) => `${e.org} ${e.method} ${e.path}`)).toEqual([]);
+    expect(r.stdout + r.stderr).toContain("nothing was written");
     expect(sim!.store.numbers.get(21)!.data.sms_enabled).toBe(true);
     expect(sim!.store.numbers.get(21)!.organization).toBe(2002);
   });
 
-  it("a sub-account new in the same apply: its numbers are a clear error; the sub-account is still created", async () => {
+  it("a sub-account new in the same apply: its numbers are a clear error, and nothing is created until the file is fixed", async () => {
     const env = await start();
     const f = writeYaml(
       scratch(),
@@ -214,7 +216,9 @@ numbers:
     expect(plan.stdout).toContain('+ sub_account "Tenant Gamma"');
     const apply = await runCli(["apply", "-f", f, "--auto-approve"], env);
     expect(apply.code).toBe(1);
-    expect([...sim!.store.subAccounts.values()].filter((s) => s.data.name === "Tenant Gamma")).toHaveLength(1);
+    // A plan with problems writes nothing (docs/GUARD-RAILS.md): not even the sub-account.
+    expect([...sim!.store.subAccounts.values()].filter((s) => s.data.name === "Tenant Gamma")).toHaveLength(0);
+    expect(apply.stdout + apply.stderr).toContain("nothing was written");
     noSecrets(apply);
   });
 

@@ -58,15 +58,15 @@ numbers:
 `;
 
 describe("declared things the account does not have", () => {
-  it("a number the account does not own: apply exits 1 naming it, and still applies the others", async () => {
+  it("a number the account does not own: apply exits 1 naming it, and writes nothing at all", async () => {
     const env = await start();
     const file = writeYaml(scratch(), "wavix.yaml", TWO_NUMBERS + '  - number: "19990000000"\n    sms_enabled: true\n');
     const r = await runCli(["apply", "-f", file, "--auto-approve"], env);
     clean(r);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toMatch(/number "19990000000": number 19990000000 is not owned by the account \(wavix-sync never buys numbers/);
-    expect(sim!.store.numbers.get(11)!.data.sms_enabled).toBe(true);
-    expect(sim!.store.numbers.get(12)!.data.sms_enabled).toBe(true);
+    // A plan with problems writes nothing (docs/GUARD-RAILS.md), not even the numbers it owns.
+    expect(sim!.log.filter((e) => e.method !== "GET")).toEqual([]);
     // Never bought: still two numbers.
     expect(sim!.store.numbers.size).toBe(2);
   });
@@ -140,7 +140,7 @@ describe("unexpected responses", () => {
     const r = await runCli(["plan", "-f", file, "--json"], { ...env, WAVIX_SYNC_VERBOSE: "1" });
     clean(r);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout).summary).toEqual({ create: 0, update: 2, delete: 0, unchanged: 0 });
+    expect(JSON.parse(r.stdout).summary).toEqual({ create: 0, update: 2, replace: 0, delete: 0, unchanged: 0, destructive: 0 });
     expect(r.stderr).toMatch(/^Note: GET \/v1\/numbers: response addition: number: new property "porting_status" \(not in the documented schema; ignored\)$/m);
     expect(r.stderr).toMatch(/^Note: .*new property "new_feature"/m);
     // Without verbose: an added property is harmless, so nothing is printed (no drift summary).

@@ -1,0 +1,2 @@
+export * from "./vars";
+//# sourceMappingURL=index.d.ts.map
