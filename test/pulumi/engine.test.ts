@@ -36,12 +36,12 @@ function track<T extends TempProject>(p: T): T {
 }
 
 /** A stack whose credentials come from stack config only (none in the environment). */
-function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}): RealStack {
+function stackOf(p: TempProject, s: Simulator, config: Record<string, string> = {}, env: Record<string, string | undefined> = {}): RealStack {
   return new RealStack({
     projectDir: p.dir,
     config: { "wavix:apiKey": KEY, "wavix:baseUrl": s.url, ...config },
     secretKeys: ["wavix:apiKey"],
-    env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+    env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...env },
   });
 }
 
@@ -64,6 +64,18 @@ numbers:
 call_webhooks:
   on-call: https://hooks.acme.example/on-call
 `;
+
+/**
+ * FILE with a sub-account the demo account does not hold, so the stack creates it (and, since
+ * Pulumi deletes only what it made, a destroy disables it). `subAccountNamed` finds it afterwards.
+ */
+const STACK_MADE = "Acme Layout";
+const FILE_MADE = FILE.replace("name: Acme Support", `name: ${STACK_MADE}`);
+function subAccountNamed(s: Simulator, name: string) {
+  const found = [...s.store.subAccounts.values()].filter((a) => a.data.name === name);
+  expect(found).toHaveLength(1);
+  return found[0]!;
+}
 
 const unavailable = engineUnavailable();
 
@@ -198,9 +210,11 @@ describe.skipIf(unavailable)("a sub-account pinned with id:", () => {
 describe.skipIf(unavailable)("state written before a change of main or build layout", () => {
   it("still refreshes, updates and deletes after dist/ moves to build/ and main follows", async () => {
     const s = await simulator();
-    const p = track(checkoutProject({ "wavix.yaml": FILE }));
+    // The sub-account is one the stack creates (an adopted one would be left by the destroy).
+    const p = track(checkoutProject({ "wavix.yaml": FILE_MADE }));
     const stack = stackOf(p, s);
     await must(stack.up());
+    expect(subAccountNamed(s, STACK_MADE).data.status).toBe("enabled");
 
     // The build now lands in build/: exports, main and Pulumi.yaml follow; dist/ is gone.
     renameSync(path.join(p.dir, "dist"), path.join(p.dir, "build"));
@@ -210,17 +224,17 @@ describe.skipIf(unavailable)("state written before a change of main or build lay
     expect(refreshed.steps.every((x) => x.op === "refresh")).toBe(true);
 
     // The webhook leaves the file: deleted at the end, by the provider text of its state.
-    p.write("wavix.yaml", FILE.replace(/call_webhooks:\n.*\n/, ""));
+    p.write("wavix.yaml", FILE_MADE.replace(/call_webhooks:\n.*\n/, ""));
     const mark = s.log.length;
     const r = await must(stack.up());
     expect(ops(r)["call-webhook:on-call"]).toBe("delete");
     expect(writesSince(s, mark)).toEqual(["DELETE /v1/calls/webhooks"]);
 
-    // destroy: the sub-account is disabled (no delete in the API), the number kept (retain).
+    // destroy: the sub-account it made is disabled (no delete in the API), the number kept (retain).
     const d = await must(stack.destroy());
     expect(d.steps.map((x) => x.op)).toContain("delete");
     expect(stack.state()).toEqual([]);
-    expect(s.store.subAccounts.get(2001)!.data.status).toBe("disabled");
+    expect(subAccountNamed(s, STACK_MADE).data.status).toBe("disabled");
     expect(s.store.numbers.has(4003)).toBe(true);
   }, LONG);
 
@@ -293,18 +307,20 @@ ${withHook ? 'new CallWebhook("hook", { eventType: "on-call", url: "https://h.ex
       consumerProject(pkg.dir, {
         "Pulumi.yaml": "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\nmain: deploy/index.js\n",
         "deploy/index.js": program,
-        "wavix.yaml": FILE,
+        // A sub-account the stack creates, so the destroy disables it (an adopted one is left).
+        "wavix.yaml": FILE_MADE,
       }),
     );
     const stack = stackOf(p, s);
     await must(stack.up());
+    expect(subAccountNamed(s, STACK_MADE).data.status).toBe("enabled");
 
     // main moves to the project root: the host now starts there; old state still loads.
     p.write("Pulumi.yaml", "name: infra\nruntime:\n  name: nodejs\n  options:\n    typescript: false\n");
     p.write("index.js", program);
     expect((await must(stack.refresh())).steps.every((x) => x.op === "refresh")).toBe(true);
     await must(stack.destroy());
-    expect(s.store.subAccounts.get(2001)!.data.status).toBe("disabled");
+    expect(subAccountNamed(s, STACK_MADE).data.status).toBe("disabled");
   }, LONG);
 });
 
@@ -452,7 +468,8 @@ new SubAccount("guarded", { name: "Acme Support", status: "enabled" }, { protect
     const p = track(checkoutProject({ "wavix.yaml": 'version: 1\nnumbers:\n  - number: "15551230004"\n    sms_enabled: true\n' }));
     // The API starts answering a field in a shape the contract does not allow.
     (s.store.numbers.get(4004)!.data as unknown as Record<string, unknown>).call_recording_enabled = "sometimes";
-    const r = await must(stackOf(p, s).up());
+    // Drift notes are quiet unless WAVIX_SYNC_VERBOSE=1 is in the environment of the engine/provider.
+    const r = await must(stackOf(p, s, {}, { WAVIX_SYNC_VERBOSE: "1" }).up());
     const warnings = r.diagnostics.filter((d) => d.severity === "warning").map((d) => d.message);
     expect(warnings.some((w) => /drift/.test(w) && /call_recording_enabled/.test(w))).toBe(true);
   }, LONG);

@@ -4,7 +4,7 @@
  * end then `up`; an alias (a sub-account pinned by id after it was declared by name) over three
  * `up`s; `refresh --parallel 64`; the CLI killed (SIGKILL) mid-`up`, then `up`.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { generateAccount, startSimulator, type Simulator } from "../../src/simulator";
@@ -66,8 +66,12 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine across failur
   it("a delete failing at the end leaves the resource in state; the next up deletes it", async () => {
     const sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
     opened.push(sim);
+    // The demo account holds a post-call webhook: removed first, so the stack creates it (Pulumi
+    // deletes only what it made; one found in place would be adopted and left by the delete).
+    sim.store.webhooksOf(sim.store.masterId).delete("post-call");
     const { project, write } = await stackOn(sim, "version: 1\ncall_webhooks:\n  on-call: https://h.example/on-call\n  post-call: https://h.example/post-call\n");
     await project.stack.up();
+    expect(sim.store.webhooksOf(sim.store.masterId).get("post-call")).toBe("https://h.example/post-call");
     write("version: 1\ncall_webhooks:\n  on-call: https://h.example/on-call\n");
     sim.setFaults([{ kind: "status", status: 500, method: "DELETE", pathPrefix: "/v1/calls/webhooks" }]);
     const failed = await project.stack.up().then(() => undefined, (e: Error) => e);
@@ -155,6 +159,20 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine across failur
       const good = [`${checkpoint}.bak`, ...history].find(readable);
       if (good === undefined) throw new Error(`no readable checkpoint after SIGKILL: ${[`${checkpoint}.bak`, ...history].join(", ")}`);
       copyFileSync(good, checkpoint);
+      // The file backend (gocloud fileblob) keeps a sidecar `<file>.attrs` (JSON: content type,
+      // md5) and reads it with every object: a torn sidecar also reads as "failed to load
+      // checkpoint: EOF" (seen in CI after dev.json alone was restored). It goes with the copy:
+      // the restored file's own sidecar when readable, else none (fileblob reads a missing one as
+      // empty).
+      const attrs = (file: string) => {
+        try {
+          return existsSync(file) && typeof JSON.parse(readFileSync(file, "utf8")) === "object";
+        } catch {
+          return false;
+        }
+      };
+      if (attrs(`${good}.attrs`)) copyFileSync(`${good}.attrs`, `${checkpoint}.attrs`);
+      else rmSync(`${checkpoint}.attrs`, { force: true });
       process.stdout.write(`real engine after SIGKILL: checkpoint unreadable, restored from ${path.relative(state, good)}\n`);
       locked = await project.stack.up({ parallel: 8 }).then(() => undefined, (e: Error) => e);
     }

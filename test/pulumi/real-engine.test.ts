@@ -10,7 +10,8 @@
  * half's delete must touch nothing — money: a number with on_delete: release), an `up --replace`
  * killed between the replacement's create and the old half's delete then `up`, `pulumi import`
  * (refused by the engine's dynamic-provider host), refresh, the stack
- * pointed at another base URL (ids naming other objects: refused, no write), destroy.
+ * pointed at another base URL (ids naming other objects: refused, no write), destroy (which releases
+ * the number declared on_delete: release and leaves the adopted sub-account and webhook).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -186,11 +187,23 @@ describe.skipIf(unavailable !== undefined)("the real Pulumi engine (v3.259.0, fi
     await project.stack.up({ onOutput: out });
   }, 120_000);
 
-  it("destroy (a deployment of its own) releases the number declared on_delete: release, disables the sub-account, deletes the webhook", async () => {
+  // Pulumi never deletes what it did not make: the sub-account existed before the first up, and the
+  // webhook, once replaced (`up --replace`, taint above), is held by a replacement that found it in
+  // place; both are adopted, so the destroy leaves them. Only the number, declared
+  // on_delete: release, is released.
+  it("destroy (a deployment of its own) releases the number declared on_delete: release and leaves the adopted sub-account and webhook as they are", async () => {
+    const before = (await project.stack.exportStack()).deployment.resources as Array<{ type: string; outputs?: Record<string, unknown> }>;
+    const adopted = (kind: string) => before.find((r) => r.type.endsWith(`:${kind}`))?.outputs?.adopted;
+    expect(adopted("SubAccount")).toBe(true);
+    expect(adopted("CallWebhook")).toBe(true);
+    const sub = JSON.stringify(sim.store.subAccounts.get(2001)!.data);
     const mark = sim.log.length;
     const d = await project.stack.destroy({ onOutput: out });
     expect(d.summary.result).toBe("succeeded");
-    expect(writes(sim, mark).sort()).toEqual(["DELETE /v1/calls/webhooks", "DELETE /v1/numbers", "PUT /v1/sub-organizations/2001"]);
+    expect(writes(sim, mark)).toEqual(["DELETE /v1/numbers"]);
     expect(sim.store.numbers.has(4003)).toBe(false);
+    expect(JSON.stringify(sim.store.subAccounts.get(2001)!.data)).toBe(sub);
+    expect(sim.store.subAccounts.get(2001)!.data.status).toBe("enabled");
+    expect(sim.store.webhooksOf(sim.store.masterId).get("on-call")).toBe("https://hooks.acme.example/on-call");
   }, 120_000);
 });
