@@ -48,6 +48,7 @@ ten_dlc_campaign_numbers:
     numbers: ["15551230004"]
 account_callbacks:
   sms_relay_url: https://hooks.demo.example/account-sms
+  dlr_relay_url: https://hooks.demo.example/account-dlr
 `;
 
 const KINDS = ["AccountCallbacks", "CallWebhook", "PhoneNumber", "SenderId", "SipTrunk", "SubAccount", "TenDlcCampaignNumber"];

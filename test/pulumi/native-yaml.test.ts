@@ -80,6 +80,7 @@ resources:
     type: wavix:index:AccountCallbacks
     properties:
       smsRelayUrl: https://hooks.native.example/account-sms
+      dlrRelayUrl: https://hooks.native.example/account-dlr
 variables:
   vettings:
     fn::invoke:
@@ -249,6 +250,10 @@ describe.skipIf(why !== undefined)(`a Pulumi YAML program on the native provider
       readFileSync(path.join(dir, "Pulumi.yaml"), "utf8").replace(
         /        - destination: \$\{trunk.login\}\n          transport: trunk\n          priority: 1\n          trunkId: \$\{trunk.trunkId\}\n/,
         "        - destination: sip.native.example\n          transport: sip\n          priority: 1\n",
+      ).replace(
+        // `up --replace` above had the trunk's replacement find it in place (adopted): say it goes.
+        "      label: native-pbx\n",
+        "      label: native-pbx\n      onDelete: delete\n",
       ),
     );
     await must(stack.up());
@@ -257,12 +262,14 @@ describe.skipIf(why !== undefined)(`a Pulumi YAML program on the native provider
     await must(stack.destroy());
     expect(stack.state()).toEqual([]);
     const w = writes(mark);
-    // Deleted: the trunk, the Sender ID and the webhook the stack made (one DELETE each), never a number.
+    // Deleted: the trunk (onDelete: delete) and the Sender ID the stack made, never a number; the
+    // post-call webhook was in the account before (adopted), so it is left as it is.
     expect(w.filter((x) => x.startsWith("DELETE /v1/numbers"))).toEqual([]);
     expect(sim.store.numbers.size).toBe(numbersBefore);
     expect([...sim.store.trunks.values()].some((t) => t.data.label === "native-pbx")).toBe(false);
     expect([...sim.store.messaging.senderIds.values()].some((s) => s.sender_id === "NATIVE")).toBe(false);
-    expect(sim.store.callWebhooks.get(sim.store.masterId)?.has("post-call") ?? false).toBe(false);
+    expect(sim.store.callWebhooks.get(sim.store.masterId)?.has("post-call")).toBe(true);
+    expect(w.filter((x) => x.startsWith("DELETE /v1/calls/webhooks"))).toEqual([]);
   });
 });
 

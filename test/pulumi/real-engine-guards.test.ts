@@ -101,6 +101,7 @@ call_webhooks:
   on-call: https://hooks.made.example/on-call
 account_callbacks:
   sms_relay_url: https://hooks.made.example/account-sms
+  dlr_relay_url: https://hooks.made.example/account-dlr
 `;
 
 /** The pre-existing objects as the simulator holds them (the trunk's write-only password included). */

@@ -76,7 +76,7 @@ const trunk = new SipTrunk("edge", {
 });
 const sender = new SenderId("newsdesk", { senderId: "NEWSDESK", type: "alphanumeric", countries: ["GB"], usecase: "transactional" });
 const link = new TenDlcCampaignNumber("link", { brandId: "B6AI7PA", campaignId: "CSIM001", number: "15551230004" });
-const callbacks = new AccountCallbacks("callbacks", { smsRelayUrl: "https://hooks.consumer.example/sms" });
+const callbacks = new AccountCallbacks("callbacks", { smsRelayUrl: "https://hooks.consumer.example/sms", dlrRelayUrl: "https://hooks.consumer.example/dlr" });
 const tenant = new SubAccount("tenant", { name: "Consumer Tenant", status: "enabled" });
 exports.trunkId = trunk.trunkId;
 exports.login = trunk.login;
@@ -95,7 +95,7 @@ export function typedConsumer(password: string): void {
   new SipTrunk("edge", args);
   new SenderId("newsdesk", { senderId: "NEWSDESK", type: "alphanumeric", countries: ["GB"], usecase: "transactional" });
   new TenDlcCampaignNumber("link", { brandId: "B6AI7PA", campaignId: "CSIM001", number: "15551230004" });
-  new AccountCallbacks("callbacks", { smsRelayUrl: "https://hooks.consumer.example/sms" });
+  new AccountCallbacks("callbacks", { smsRelayUrl: "https://hooks.consumer.example/sms", dlrRelayUrl: "https://hooks.consumer.example/dlr" });
   // @ts-expect-error the file's snake_case names are not the resources' arguments
   new SenderId("bad", { sender_id: "NEWSDESK", type: "alphanumeric", countries: ["GB"], usecase: "transactional" });
 }

@@ -89,17 +89,32 @@ describe.skipIf(unavailable !== undefined)("Sender IDs, 10DLC campaign numbers a
   }, LONG);
 
   it("destroy deletes the Sender IDs it manages and unlinks the numbers; the callbacks stay as they are", async () => {
+    // `up --replace` above found every object in place, so the stack now records each as adopted
+    // (a delete leaves what it did not make; the file form has no on_delete for these kinds). Take
+    // the two it made out of the account, refresh, and up: it makes them again, and so manages them.
+    const messaging = sim.store.messaging;
+    for (const [id, s] of [...messaging.senderIds]) if ((s as { sender_id: string }).sender_id === "NEWSDESK") messaging.senderIds.delete(id);
+    messaging.campaign("B6AI7PA", "CSIM001")!.numbers.delete("15551230004");
+    expect((await stack.cli(["refresh", "--yes", "--skip-preview"])).code).toBe(0);
+    const remade = sim.log.length;
+    await must(stack.up());
+    expect(writes(remade).filter((x) => x.startsWith("POST /v3/messages/sender-ids"))).toHaveLength(1);
+    expect(writes(remade)).toContain("POST /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230004");
+    const adopted = Object.fromEntries(stack.state().map((r) => [r.urn.split("::").pop(), r.outputs.adopted]));
+    expect(adopted).toMatchObject({ "sender-id:ACME": true, "sender-id:NEWSDESK": false });
     const mark = sim.log.length;
     await must(stack.destroy());
     const w = writes(mark);
+    // What the stack made is deleted / unlinked; what it adopted (ACME, 15551230003) is left as it is.
     expect(w.filter((x) => x.startsWith("DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/")).sort()).toEqual([
-      "DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230003",
       "DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230004",
     ]);
-    expect(w.filter((x) => x.startsWith("DELETE /v3/messages/sender-ids/"))).toHaveLength(2);
+    expect(w.filter((x) => x.startsWith("DELETE /v3/messages/sender-ids/"))).toHaveLength(1);
     const left = [...sim.store.messaging.senderIds.values()].map((s) => (s as { sender_id: string }).sender_id);
-    expect(left).not.toContain("ACME");
+    expect(left).toContain("ACME");
     expect(left).not.toContain("NEWSDESK");
+    expect([...messaging.campaign("B6AI7PA", "CSIM001")!.numbers.keys()]).toContain("15551230003");
+    expect([...messaging.campaign("B6AI7PA", "CSIM001")!.numbers.keys()]).not.toContain("15551230004");
     expect(w.filter((x) => x.startsWith("PUT /v1/profile"))).toEqual([]);
     expect(stack.state()).toEqual([]);
   }, LONG);
