@@ -34,6 +34,8 @@ export default function setup(): () => void {
   }
   // The rest of `npm run build`: schema validators compiled to code (scripts/build-validators.js).
   execFileSync(process.execPath, [resolve(root, "scripts", "build-validators.js")], { cwd: root, stdio: "pipe" });
+  // The assertion counts of this run (test/contract/setup-test-file.ts writes them, scripts/test-report.js sums them).
+  rmSync(join(root, ".tmp", "assertions"), { recursive: true, force: true });
   const dir = mkdtempSync(join(tmpdir(), "wavix-sim-violations-"));
   // Set before the workers start, so they (and the CLIs they spawn) inherit it.
   process.env[VIOLATIONS_DIR_ENV] = dir;

@@ -1,0 +1,65 @@
+#!/usr/bin/env node
+/**
+ * The closing lines of a test run (.ci/run): "N passed, N failed", the assertions executed (the
+ * `expect` calls counted per file by test/contract/setup-test-file.ts into .tmp/assertions/), and
+ * the ten slowest files with their times, so a slow test is seen the day it lands (docs/SPEED.md).
+ *
+ * Usage: node scripts/test-report.js [.tmp/vitest.json] [--top N]
+ * Reads vitest's JSON report (`--reporter=json --outputFile.json=…`). With STATUS set to the exit
+ * status of `npm test`, a failed run whose tests all passed is said to have failed outside them.
+ */
+"use strict";
+const { existsSync, readdirSync, readFileSync } = require("node:fs");
+const path = require("node:path");
+
+const root = path.resolve(__dirname, "..");
+const args = process.argv.slice(2);
+const topAt = args.indexOf("--top");
+const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 10;
+const reportFile = path.resolve(args[0] ?? path.join(root, ".tmp", "vitest.json"));
+
+/** `{ file: { tests, assertions } }` from .tmp/assertions/*.jsonl. */
+function assertionCounts(dir = path.join(root, ".tmp", "assertions")) {
+  const counts = {};
+  if (!existsSync(dir)) return counts;
+  for (const f of readdirSync(dir)) {
+    for (const line of readFileSync(path.join(dir, f), "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      const { file, tests, assertions } = JSON.parse(line);
+      const c = (counts[file] ??= { tests: 0, assertions: 0 });
+      c.tests += tests;
+      c.assertions += assertions;
+    }
+  }
+  return counts;
+}
+
+/** Seconds, one decimal. */
+const secs = (ms) => (ms / 1000).toFixed(1);
+
+function main() {
+  if (!existsSync(reportFile)) {
+    console.log(`No test report at ${path.relative(root, reportFile)}: the run stopped before vitest wrote it.`);
+    return;
+  }
+  const r = JSON.parse(readFileSync(reportFile, "utf8"));
+  if (process.env.STATUS && process.env.STATUS !== "0" && r.numFailedTests === 0) {
+    // The API contract check runs in the global teardown: it fails the run without failing a test.
+    console.log("The run failed outside the tests (see the teardown error above, e.g. the API contract check).");
+  }
+  console.log(`${r.numPassedTests} passed, ${r.numFailedTests} failed` + (r.numPendingTests ? `, ${r.numPendingTests} skipped` : ""));
+
+  const counts = assertionCounts();
+  const total = Object.values(counts).reduce((n, c) => n + c.assertions, 0);
+  const files = (r.testResults ?? []).map((t) => ({ file: path.relative(root, t.name), ms: Math.max(0, (t.endTime ?? 0) - (t.startTime ?? 0)) }));
+  const busy = files.reduce((n, f) => n + f.ms, 0);
+  const wall = Math.max(...(r.testResults ?? []).map((t) => t.endTime ?? 0)) - (r.startTime ?? 0);
+  console.log(`${total} assertions (expect calls) in ${Object.keys(counts).length} files; ${files.length} files took ${secs(busy)} s together, ${secs(wall)} s from start to end`);
+  console.log(`The ${Math.min(top, files.length)} slowest files:`);
+  for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, top)) {
+    const c = counts[f.file];
+    console.log(`  ${secs(f.ms).padStart(7)} s  ${f.file}${c ? `  (${c.tests} tests, ${c.assertions} assertions)` : ""}`);
+  }
+}
+
+main();

@@ -1,0 +1,25 @@
+// `npm run test:quick`: the suite without the real Pulumi engine, Chromium or npm installs
+// (CONTRIBUTING.md, "The fast loop"). `npm test` runs everything.
+import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
+import base from "./vitest.config.mts";
+
+export const SLOW_PARTS = [
+  // the real Pulumi engine (test/helpers/real-pulumi.ts, pulumi-languages.ts)
+  "test/contract/pulumi-contract.test.ts",
+  "test/pulumi/engine.test.ts",
+  "test/pulumi/languages.test.ts",
+  "test/pulumi/native-invoke.test.ts",
+  "test/pulumi/native-languages.test.ts",
+  "test/pulumi/native-migration.test.ts",
+  "test/pulumi/native-sdk.test.ts",
+  "test/pulumi/native-yaml.test.ts",
+  "test/pulumi/real-engine*.test.ts",
+  // headless Chromium
+  "test/gitops/audit-html.test.ts",
+  // npm pack and npm installs in a consumer repository
+  "test/docs/doc-blocks.test.ts",
+  "test/gitops/ci-examples-*.test.ts",
+  "test/install/*.test.ts",
+];
+
+export default mergeConfig(base, defineConfig({ test: { exclude: [...configDefaults.exclude, ...SLOW_PARTS] } }));
