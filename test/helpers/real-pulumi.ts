@@ -198,9 +198,13 @@ export interface RealStackOptions {
   env?: Record<string, string | undefined>;
   /** `--parallel`; the engine's default when absent. */
   parallel?: number;
-  /** Stack outputs are not read after each operation (the bench: they cost two CLI runs). */
+  /** Stack outputs are not read after each operation (the bench: a secret one costs a CLI run). */
   skipOutputs?: boolean;
 }
+
+/** The key of a special value in the checkpoint (sdk/go/common/resource/sig), and a secret's signature. */
+const SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
 const REFRESH_OPS = new Set(["refresh", "read-discard"]);
@@ -282,9 +286,11 @@ export class RealStack {
       if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
       this.ready = true;
     }
-    for (const [k, v, secret] of this.pending.splice(0)) {
-      const r = await this.cli(["config", "set", ...(secret ? ["--secret"] : []), k, v]);
-      if (r.code !== 0) throw new Error(`pulumi config set ${k}: ${r.stderr}`);
+    // Every pending value in one `pulumi config set-all` (one CLI run, not one a key).
+    const pending = this.pending.splice(0);
+    if (pending.length > 0) {
+      const r = await this.cli(["config", "set-all", ...pending.flatMap(([k, v, secret]) => [secret ? "--secret" : "--plaintext", `${k}=${v}`])]);
+      if (r.code !== 0) throw new Error(`pulumi config set-all ${pending.map(([k]) => k).join(" ")}: ${r.stderr}`);
     }
   }
 
@@ -312,12 +318,17 @@ export class RealStack {
     }
     const outputs: Record<string, unknown> = {};
     const secretOutputs: string[] = [];
-    if (!this.options.skipOutputs && this.checkpoint()) {
-      const shown = await this.cli(["stack", "output", "--json", "--show-secrets"]);
-      const hidden = await this.cli(["stack", "output", "--json"]);
-      if (shown.code === 0) Object.assign(outputs, JSON.parse(shown.stdout || "{}"));
-      if (hidden.code === 0) {
-        for (const [k, v] of Object.entries(JSON.parse(hidden.stdout || "{}") as Record<string, unknown>)) if (v === "[secret]") secretOutputs.push(k);
+    const stackResource = this.options.skipOutputs ? undefined : this.checkpoint()?.latest?.resources?.find((x) => x.type === "pulumi:pulumi:Stack");
+    if (stackResource) {
+      // The stack's outputs as the checkpoint holds them: plain values as `pulumi stack output
+      // --json` prints them; a secret (or another special value) is an object keyed by the
+      // engine's signature key, whose clear value only the CLI gives (one run, only then).
+      const stored = (stackResource.outputs ?? {}) as Record<string, unknown>;
+      for (const [k, v] of Object.entries(stored)) if ((v as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG) secretOutputs.push(k);
+      if (!JSON.stringify(stored).includes(SIG_KEY)) Object.assign(outputs, stored);
+      else {
+        const shown = await this.cli(["stack", "output", "--json", "--show-secrets"]);
+        if (shown.code === 0) Object.assign(outputs, JSON.parse(shown.stdout || "{}"));
       }
     }
     const result: OperationResult = { steps: [...steps.values()], outputs, secretOutputs, diagnostics, programOutput: r.stdout + r.stderr, bytesWritten: r.bytesWritten };
