@@ -25,7 +25,9 @@
  * stands in for Node 24), containers, caches, matrices, timeouts, resource groups. The forge itself
  * is a stub on PATH: `gh` and `curl` record their arguments (the files they upload, and which
  * secrets their environment held) in a log and answer from a table the test gives; `npm` is the
- * real npm, behind a wrapper that records which secrets its environment held.
+ * real npm, behind a wrapper that records which secrets its environment held. `npm ci` of a lockfile
+ * already installed in this test file copies that install's node_modules instead of running again
+ * (a runner's dependency cache; the first install of each lockfile is npm's own).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -70,7 +72,23 @@ const secrets = fs.readFileSync(process.env.STUB_SECRETS_FILE, "utf8").split("\\
 const secretsSeen = Object.keys(process.env).filter((k) => secrets.some((v) => process.env[k].includes(v))).sort();
 fs.appendFileSync(process.env.STUB_LOG, JSON.stringify({ cmd, args, files, secretsSeen }) + "\\n");
 if (cmd === "npm") {
-  const r = require("node:child_process").spawnSync(process.env.STUB_REAL_NPM, args, { stdio: "inherit" });
+  const { spawnSync } = require("node:child_process");
+  // npm ci: the first install of a lockfile in this test file runs for real and is kept; the same
+  // lockfile installed again gets a copy of that node_modules (what a runner's dependency cache gives).
+  const cache = args[0] === "ci" && process.env.STUB_NPM_CI_CACHE && fs.existsSync("package-lock.json")
+    ? path.join(process.env.STUB_NPM_CI_CACHE, require("node:crypto").createHash("sha256").update(JSON.stringify(args)).update(fs.readFileSync("package.json")).update(fs.readFileSync("package-lock.json")).digest("hex"))
+    : undefined;
+  if (cache && fs.existsSync(path.join(cache, "node_modules"))) {
+    fs.rmSync("node_modules", { recursive: true, force: true });
+    const cp = spawnSync("cp", ["-a", path.join(cache, "node_modules"), "node_modules"], { stdio: "inherit" });
+    process.exit(cp.status === null ? 1 : cp.status);
+  }
+  const r = spawnSync(process.env.STUB_REAL_NPM, args, { stdio: "inherit" });
+  if (cache && r.status === 0) {
+    const tmp = cache + "." + process.pid;
+    fs.mkdirSync(tmp, { recursive: true });
+    if (spawnSync("cp", ["-a", "node_modules", path.join(tmp, "node_modules")]).status === 0) fs.renameSync(tmp, cache);
+  }
   process.exit(r.status === null ? 1 : r.status);
 }
 const rules = JSON.parse(fs.readFileSync(process.env.STUB_RULES_FILE, "utf8"));
@@ -97,7 +115,11 @@ export interface Forge {
   secretsFile: string;
 }
 
+/** The installs `npm ci` made in this test file, by lockfile (the npm stub's cache; STUB_NPM_CI_CACHE). */
+let npmCiCache: string | undefined;
+
 export function forge(): Forge {
+  if (npmCiCache === undefined || !existsSync(npmCiCache)) npmCiCache = scratch();
   const dir = scratch();
   const bin = join(dir, "bin");
   mkdirSync(bin);
@@ -260,6 +282,7 @@ function baseEnv(ctx: RunContext, extra: Record<string, string>): NodeJS.Process
     STUB_RULES_FILE: ctx.forge.rulesFile,
     STUB_SECRETS_FILE: ctx.forge.secretsFile,
     STUB_REAL_NPM: REAL_NPM,
+    ...(npmCiCache ? { STUB_NPM_CI_CACHE: npmCiCache } : {}),
     ...(process.env.npm_config_cache ? { npm_config_cache: process.env.npm_config_cache } : {}),
     ...(process.env.npm_config_registry ? { npm_config_registry: process.env.npm_config_registry } : {}),
     ...NPM_ENV,
