@@ -113,9 +113,10 @@ function profileOf(file, wallSeconds, startedMs) {
 }
 
 /**
- * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, provider?: "dynamic" | "native" }} options
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, provider?: "dynamic" | "native", samples?: number }} options
+ *   `samples`: runs of each step that changes nothing, up to 1,000 numbers (default 3; `npm run bench` runs 1 without --full)
  */
-async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, provider = "dynamic" }) {
+async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, provider = "dynamic", samples: repeat = 3 }) {
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
   if (why) return { skipped: why };
@@ -142,8 +143,8 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
     });
     const out = {};
     // A shared machine's noise is larger than the gains being measured: steps that change nothing
-    // run 3 times up to 1,000 numbers (else once) and report the median.
-    const runs = numbers <= 1000 ? 3 : 1;
+    // run `samples` (3) times up to 1,000 numbers (else once) and report the median.
+    const runs = numbers <= 1000 ? repeat : 1;
     const steps = [
       ["upAdopt", "up"],
       ["upNoChange", "up"],

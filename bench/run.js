@@ -10,6 +10,11 @@
  * BENCH_TENANTS (sub-accounts, default 100) × BENCH_TENANT_NUMBERS (numbers each, default 100),
  * BENCH_AUDIT_SESSIONS (2FA sessions of one service in the audited 30 days, default 100000),
  * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi; default all).
+ *
+ * The defaults run in minutes (docs/SPEED.md, "What the bench runs"): the audit at 10,000 sessions,
+ * Pulumi at 1,000 numbers with the engine's checkpoints (dynamic and native), each step once.
+ * `npm run bench -- --full` adds the large figures: the audit at 100,000 sessions, Pulumi's no-change
+ * steps as the median of 3, with PULUMI_SKIP_CHECKPOINTS at 1,000 and at 10,000 numbers. An environment variable still sets each size.
  */
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
@@ -27,7 +32,9 @@ const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const SUBS = 200;
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const TENANT_NUMBERS = Number(process.env.BENCH_TENANT_NUMBERS ?? 100);
-const AUDIT_SESSIONS = Number(process.env.BENCH_AUDIT_SESSIONS ?? 100000);
+/** `npm run bench -- --full`: the large figures as well (see above). */
+const FULL = process.argv.slice(2).includes("--full");
+const AUDIT_SESSIONS = Number(process.env.BENCH_AUDIT_SESSIONS ?? (FULL ? 100000 : 10000));
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((x) => x.trim())) : undefined;
 /** Whether a section runs (BENCH_ONLY). */
 const want = (section) => ONLY === undefined || ONLY.has(section);
@@ -147,6 +154,7 @@ async function main() {
     tenants: TENANTS,
     tenantNumbers: TENANT_NUMBERS,
     auditSessions: AUDIT_SESSIONS,
+    full: FULL,
     runs: RUNS,
     baselineRuns: BASELINE_RUNS,
     node: process.version,
@@ -273,24 +281,23 @@ async function main() {
   results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
   // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers with
-  // the engine's checkpoint after each step and with PULUMI_SKIP_CHECKPOINTS; 10,000
-  // (BENCH_PULUMI_BIG, 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js). Each on the
-  // dynamic resources and on the native provider (pulumi-resource-wavix), in the same run.
+  // the engine's checkpoint after each step; with --full, also with PULUMI_SKIP_CHECKPOINTS, and
+  // 10,000 (BENCH_PULUMI_BIG, 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js). Each
+  // on the dynamic resources and on the native provider (pulumi-resource-wavix), in the same run.
   const pulumiTargets = [];
   if (process.env.BENCH_PULUMI !== "0" && want("pulumi")) {
     const { runPulumiScenario } = require("./pulumi");
     const small = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
-    const big = Number(process.env.BENCH_PULUMI_BIG ?? 10000);
+    const big = Number(process.env.BENCH_PULUMI_BIG ?? (FULL ? 10000 : 0));
     const runs = [
       ["pulumi", small, false, "dynamic"],
       ["pulumiNative", small, false, "native"],
-      ["pulumiSkipCheckpoints", small, true, "dynamic"],
-      ["pulumiNativeSkipCheckpoints", small, true, "native"],
+      ...(FULL ? [["pulumiSkipCheckpoints", small, true, "dynamic"], ["pulumiNativeSkipCheckpoints", small, true, "native"]] : []),
       ...(big > 0 ? [["pulumiBigSkipCheckpoints", big, true, "dynamic"], ["pulumiNativeBigSkipCheckpoints", big, true, "native"]] : []),
     ];
     for (const [key, numbers, skipCheckpoints, provider] of runs) {
       const label = `pulumi ${provider}${skipCheckpoints ? " (skip checkpoints)" : ""}`;
-      results[key] = { numbers, skipCheckpoints, provider, ...(await runPulumiScenario({ numbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints, provider })) };
+      results[key] = { numbers, skipCheckpoints, provider, ...(await runPulumiScenario({ numbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints, provider, samples: FULL ? 3 : 1 })) };
       if (results[key].skipped) {
         lines.push(`${label}: skipped: ${results[key].skipped}`);
         continue;
@@ -377,6 +384,7 @@ async function main() {
     out.write(`${t.met ? "met   " : "MISSED"}  ${name}: ${fmt(t.value)}${t.unit ? ` ${t.unit}` : ""} (limit ${t.op} ${t.limit}${t.unit ? ` ${t.unit}` : ""})\n`);
   }
   out.write(ONLY ? `\n(BENCH_ONLY: bench/results.json left as it was)\n` : `\nWrote bench/results.json\n`);
+  if (!FULL) out.write("(the defaults; `npm run bench -- --full` adds the large figures: docs/SPEED.md)\n");
   if (!Object.values(results.targets).every((t) => t.met)) process.exitCode = 1;
 }
 
