@@ -5,6 +5,7 @@
  * authentication, listing, the safety limit, the apply itself): verdict "failed", the problems,
  * never a secret.
  */
+import { rememberAccount } from "../kit/gate";
 import type { WavixClient } from "../client";
 import { ForbiddenError, NotFoundError, UnauthorizedError } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
@@ -102,7 +103,9 @@ export class RunReport {
     this.accountRead ??= (async () => {
       if (this.pinned !== undefined) return this.pinned;
       try {
-        return String((await client.getAccountProfile()).id);
+        const id = (await client.getAccountProfile()).id;
+        rememberAccount(client, id); // the write gate compares the pins with this answer, not a second read
+        return String(id);
       } catch (err) {
         if (err instanceof ForbiddenError || err instanceof NotFoundError) return null;
         throw err;

@@ -294,6 +294,9 @@ export function registerPlanApply(program: Command): void {
           waitSeconds: flags.wait,
           onProgress: (done) => bar?.update(done),
           signal: interrupts.signal,
+          // The write gate holds the run to the file's pin and limits again (src/kit/gate/); --force lifts the limits, as above.
+          force: flags.force === true,
+          desired,
         });
       } finally {
         interrupts.dispose();

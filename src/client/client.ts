@@ -312,6 +312,17 @@ export class WavixClient {
   }
 
   /**
+   * A client of a subclass (`this`) that is `from` in every respect — key, options, shared
+   * transport, counters — for the write gate (src/kit/gate/gate.ts), whose subclass is the only
+   * place the write methods below are called from (test/architecture/client-writes.test.ts).
+   */
+  static sharing<T extends WavixClient>(this: new (options: WavixClientOptions) => T, from: WavixClient): T {
+    const c = new this({ ...from.#options, apiKey: from.#config.apiKey });
+    c.#config = from.#config;
+    return c;
+  }
+
+  /**
    * Whether `value` is a key of this client's family (its own, a sub-account's it was given or
    * read): a value that must never be sent anywhere else, e.g. as a SIP trunk's password
    * (`password_env: WAVIX_API_KEY`). Never reveals the key; compared in constant time.

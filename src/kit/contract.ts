@@ -21,6 +21,7 @@
  * send (its writes, as data) and how to confirm it.
  */
 import type { WavixClient } from "../client";
+import type { GatedClient } from "./gate/gate";
 import type { RawProblem, SourcePosition } from "./file/problems";
 import type { PathSegment } from "./file/yaml-nodes";
 import type { FieldDiff } from "./change/diff";
@@ -134,8 +135,11 @@ export interface Write {
   readonly keys: readonly string[];
   /** Fields of `key` this write carries: what is reported unsent or failed when it is. */
   fields(key: string): readonly string[];
-  /** Sends it; may say how a create went (found after an unknown outcome, adopted). */
-  send(client: WavixClient): Promise<WriteNote | void>;
+  /**
+   * Sends it through the write gate's client (src/kit/gate/gate.ts: the only way to a client
+   * write); may say how a create went (found after an unknown outcome, adopted).
+   */
+  send(client: GatedClient): Promise<WriteNote | void>;
   /** After a refusal: the writes to send instead, or undefined to record the failure. */
   fallback?(err: unknown): Write[] | undefined;
   /** The failure message for `key`; undefined (or absent): the error as one plain sentence. */
@@ -175,7 +179,8 @@ export interface WriteReport {
 }
 
 export interface ConfirmContext {
-  readonly client: WavixClient;
+  /** The run's gated client: a read-back that writes again (a reverted PUT, a twin removed) writes through the gate. */
+  readonly client: GatedClient;
   /** How long asynchronous changes may take to show, in seconds. */
   readonly waitSeconds: number;
   readonly pollBaseMs: number;

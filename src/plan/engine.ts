@@ -13,6 +13,7 @@ import type { OpBase, ReadCache, Write, WriteNote } from "../kit/contract";
 import { actionEffects, orderedEffects, type ChangeShape, type DestructiveEffect } from "../kit/change/effects";
 import type { ApplyResult, ChangeKind, ChangeOwner, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
 import { describeError } from "../kit/change/error-text";
+import { compareAccounts, keyAccount, WriteGate, type AccountPin, type BlastLimits } from "../kit/gate";
 
 export interface PlanOptions {
   /** Remove (or disable, for a kind that has no delete) what the file does not declare, kind by kind. @default false */
@@ -51,6 +52,22 @@ export interface ApplyOptions {
    * their own). @default the registry, src/kinds/index.ts
    */
   readonly kinds?: readonly AnyKind[];
+  /**
+   * Apply even when the destructive changes pass the file's `safety:` limits (`--force`).
+   * @default false
+   */
+  readonly force?: boolean;
+  /**
+   * The file's pin and limits (`account_id:`, `safety:`), when the plan did not come from
+   * {@link computePlan} over the same file (a saved plan): the write gate holds the run to them.
+   * @default what computePlan recorded in the plan
+   */
+  readonly desired?: Pick<DesiredState, "account_id" | "safety" | "file">;
+  /**
+   * The write gate of a face that drives several runs through one (src/kit/gate/gate.ts). Without
+   * it, applyPlan makes one for this run from the file's pin and limits.
+   */
+  readonly gate?: WriteGate;
 }
 
 
@@ -70,6 +87,34 @@ export interface Op {
 export interface PreparedPlan {
   plan: Plan;
   ops: Op[];
+  /** The file's pin and blast-radius limits, which applyPlan's write gate holds the run to. */
+  guard?: PlanGuard;
+}
+
+/** What the write gate of applyPlan takes from the file (src/kit/gate/). */
+export interface PlanGuard {
+  readonly pins: readonly AccountPin[];
+  readonly limits?: Partial<BlastLimits>;
+}
+
+/** The file's pin and limits, for the write gate. */
+export function guardOf(desired: Pick<DesiredState, "account_id" | "safety" | "file">): PlanGuard {
+  return {
+    pins: desired.account_id === undefined ? [] : [{ account: desired.account_id, source: `${desired.file ?? "the file"} account_id` }],
+    ...(desired.safety ? { limits: desired.safety } : {}),
+  };
+}
+
+/**
+ * How many items of each kind the account holds, as a plan saw them: unchanged, updated,
+ * replaced, deleted and unmanaged items (creates do not exist yet). The per-kind share of the
+ * blast-radius limit is counted against it.
+ */
+export function existingItems(plan: Plan): (kind: string) => number {
+  return (kind) =>
+    (plan.unchangedByKind?.[kind as ChangeKind] ?? 0) +
+    plan.changes.filter((c) => c.kind === kind && c.action !== "create").length +
+    plan.unmanaged.filter((u) => u.kind === kind).length;
 }
 
 /** The destructive effects of a kind's change: what its kind's one rule says (src/kit/change/effects.ts). */
@@ -115,6 +160,9 @@ export function destructiveCount(prepared: PreparedPlan): number {
 
 /** Read the account and compute what would change. Sends only GETs. */
 export async function computePlan(client: WavixClient, desired: DesiredState, options: PlanOptions = {}): Promise<PreparedPlan> {
+  // The pin first (no request when the CLI checked it already with this client).
+  const guard = guardOf(desired);
+  if (guard.pins.length > 0) compareAccounts(await keyAccount(client), guard.pins, undefined, "the plan", { keyName: "WAVIX_API_KEY", pinHint: (a) => `\`account_id: ${a}\` in the file` });
   const changes: PlannedChange[] = [];
   const ops: Op[] = [];
   const problems: PlanProblem[] = [];
@@ -147,7 +195,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
 
   const plan: Plan = { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind };
   if (notes.length > 0) plan.notes = notes;
-  return { plan, ops };
+  return { plan, ops, guard };
 }
 
 /** What the engine records while sending one kind's writes (the kind's WriteReport). */
@@ -219,6 +267,14 @@ export class IncompletePlanError extends Error {
 export async function applyPlan(client: WavixClient, prepared: PreparedPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
   // One rule for every caller, whatever it checked before: no write from an incomplete plan.
   if (prepared.plan.problems.length > 0) throw new IncompletePlanError(prepared.plan.problems);
+  // The write gate: the account and the blast radius, before the first write (src/kit/gate/).
+  const guard = options.desired ? guardOf(options.desired) : prepared.guard;
+  const gate = options.gate ?? new WriteGate({ client, pins: guard?.pins, limits: guard?.limits, force: options.force });
+  await gate.admitRun(
+    prepared.ops.map((o) => ({ kind: o.kind, key: o.key, effects: o.effects })),
+    existingItems(prepared.plan),
+  );
+  const gated = gate.client(client);
   const limit = pLimit(options.concurrency ?? 8);
   const kinds = options.kinds ?? KINDS;
   const total = prepared.ops.length;
@@ -260,7 +316,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
       return;
     }
     try {
-      const note = await w.send(client);
+      const note = await w.send(gated);
       if (note && (note.reconciled || note.adopted || note.id !== undefined)) for (const k of w.keys) report.notes.set(k, note);
       if (note?.made) for (const k of w.keys) made.set(itemId(kind, k), note.made);
       settled(kind, w.keys);
@@ -303,7 +359,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   const results: ChangeResult[] = [];
   const pending: string[] = [];
   const confirmCtx = {
-    client,
+    client: gated,
     waitSeconds: options.waitSeconds ?? 120,
     pollBaseMs: options.pollBaseMs ?? 250,
     settleMs: options.settleMs,

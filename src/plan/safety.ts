@@ -9,7 +9,8 @@
  * and unmanaged items (creates do not exist yet).
  */
 import type { DesiredState, SafetySettings } from "../config/types";
-import type { PreparedPlan } from "./engine";
+import { existingItems, type PreparedPlan } from "./engine";
+import { countBlast } from "../kit/gate/blast";
 import type { ChangeKind } from "./types";
 import { formatCount } from "./count";
 
@@ -49,30 +50,13 @@ export function safetyLimits(desired: Pick<DesiredState, "safety">): Required<Sa
 
 /** Checks a prepared plan against the limits (pure: no request). */
 export function checkBlastRadius(prepared: PreparedPlan, desired: Pick<DesiredState, "safety">): SafetyVerdict {
-  const limits = safetyLimits(desired);
-  const { plan } = prepared;
-  const destructive = new Map<ChangeKind, number>();
-  let all = 0;
-  for (const o of prepared.ops) {
-    if (!o.destructive) continue;
-    destructive.set(o.kind, (destructive.get(o.kind) ?? 0) + 1);
-    all++;
-  }
-  const violations: SafetyViolation[] = [];
-  for (const [kind, count] of destructive) {
-    const existing =
-      (plan.unchangedByKind?.[kind] ?? 0) +
-      plan.changes.filter((c) => c.kind === kind && c.action !== "create").length +
-      plan.unmanaged.filter((u) => u.kind === kind).length;
-    if (existing < limits.min_items) continue;
-    const share = (count / existing) * 100;
-    if (share > limits.max_destructive_percent) violations.push({ kind, destructive: count, existing, percent: Math.round(share * 10) / 10 });
-  }
+  // Counted by the write gate's own rule (src/kit/gate/blast.ts), which applyPlan holds every run to.
+  const verdict = countBlast(prepared.ops, safetyLimits(desired), existingItems(prepared.plan));
   return {
-    limits,
+    limits: safetyLimits(desired),
     source: desired.safety === undefined ? "defaults" : "file",
-    violations,
-    ...(all > limits.max_destructive_total ? { total: { destructive: all, limit: limits.max_destructive_total } } : {}),
+    violations: verdict.violations.map((v) => ({ ...v, kind: v.kind as ChangeKind })),
+    ...(verdict.total ? { total: verdict.total } : {}),
   };
 }
 

@@ -106,7 +106,8 @@ describe("TenDlcCampaignNumber provider", () => {
     // Linked already (by the create above): another create adopts it.
     expect((await TenDlcCampaignNumber.create!({ brandId: "BRAND01", campaignId: "CAMP001", number: "15550000002" })).outs).toMatchObject({ adopted: true });
     // The APPROVED link existed before the stack: adopted, a delete leaves it (no request) unless onDelete: "delete".
-    const approved = { brandId: "BRAND01", campaignId: "CAMP001", number: "15550000001", status: "APPROVED", adopted: true };
+    // (The state records the account, as a create or an import does: the write gate compares it.)
+    const approved = { brandId: "BRAND01", campaignId: "CAMP001", number: "15550000001", status: "APPROVED", adopted: true, accountId: sim.store.masterId };
     const quiet = sim.log.length;
     await TenDlcCampaignNumber.delete!("BRAND01/CAMP001/15550000001", approved);
     expect(sim.log.length).toBe(quiet);

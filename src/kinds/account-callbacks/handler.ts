@@ -9,6 +9,7 @@
  * gives makes the write refused, naming it — above all the other callback: the API never shows
  * either back, so both must be declared.
  */
+import type { GatedClient } from "../../kit/gate";
 import type { WavixClient } from "../../client";
 import type { AccountProfile, ProfileUpdate } from "../../client/types";
 import { countryCodeOfName } from "../../util/countries";
@@ -99,6 +100,6 @@ export function profileBody(profile: AccountProfile, desired: DesiredAccountCall
 }
 
 /** Writes the declared callbacks with one PUT built from a fresh read of the profile. */
-export async function writeCallbacks(client: WavixClient, desired: DesiredAccountCallbacks): Promise<void> {
+export async function writeCallbacks(client: GatedClient, desired: DesiredAccountCallbacks): Promise<void> {
   await client.updateProfileCallbacks(profileBody(await client.getAccountProfile(), desired));
 }

@@ -18,9 +18,9 @@ const KEYS = ["smsRelayUrl", "dlrRelayUrl"];
 const CAMEL: Record<string, string> = { sms_relay_url: "smsRelayUrl", dlr_relay_url: "dlrRelayUrl" };
 const ID = "profile";
 
-async function send(ctx: ProviderContext, i: AccountCallbacksInputs): Promise<void> {
+async function send(ctx: ProviderContext, i: AccountCallbacksInputs, stored?: object): Promise<void> {
   const body = compact({ sms_relay_url: i.smsRelayUrl, dlr_relay_url: i.dlrRelayUrl });
-  if (Object.keys(body).length > 0) await writeCallbacks(ctx.masterClient(), body);
+  if (Object.keys(body).length > 0) await writeCallbacks(ctx.writer(ctx.masterClient(), { what: "AccountCallbacks", effects: [], stored }), body);
 }
 
 export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, AccountCallbacksOutputs> = {
@@ -57,7 +57,7 @@ export const accountCallbacksProvider: KindProvider<AccountCallbacksInputs, Acco
 
   async update(ctx, _id, olds, news) {
     await checkAccount(ctx, "AccountCallbacks", olds as unknown as Props, "updated");
-    await send(ctx, news);
+    await send(ctx, news, olds);
     return { outs: compact({ ...news, accountId: olds.accountId }) };
   },
 

@@ -1,6 +1,7 @@
 /**
  * Call webhooks: identity is the event type (`on-call`, `post-call`); POST upserts, DELETE removes.
  */
+import type { GatedClient } from "../../kit/gate";
 import type { WavixClient } from "../../client";
 import type { CallWebhook, CallWebhookEventType } from "../../client/types";
 import type { FieldDiff } from "../../kit/change/diff";
@@ -18,10 +19,10 @@ export function diffWebhook(desiredUrl: string, currentUrl: string | undefined):
   return sameUrl(desiredUrl, currentUrl) ? [] : [{ path: "url", before: currentUrl ?? null, after: desiredUrl }];
 }
 
-export async function upsertWebhook(client: WavixClient, eventType: CallWebhookEventType, url: string): Promise<void> {
+export async function upsertWebhook(client: GatedClient, eventType: CallWebhookEventType, url: string): Promise<void> {
   await client.upsertCallWebhook(eventType, url);
 }
 
-export async function deleteWebhook(client: WavixClient, eventType: CallWebhookEventType): Promise<void> {
+export async function deleteWebhook(client: GatedClient, eventType: CallWebhookEventType): Promise<void> {
   await client.deleteCallWebhook(eventType);
 }

@@ -66,7 +66,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
     const client = ctx.masterClient();
     // A webhook already set for this event type is adopted: set to the declared URL if it differs.
     const current = (await listWebhooks(client)).get(inputs.eventType);
-    if (current !== inputs.url) await upsertWebhook(client, inputs.eventType, inputs.url);
+    if (current !== inputs.url) await upsertWebhook(ctx.writer(client, { what: `CallWebhook ${inputs.eventType}`, effects: [] }), inputs.eventType, inputs.url);
     ctx.recordTakenOver("CallWebhook", inputs.eventType);
     return { id: inputs.eventType, outs: { ...inputsOf(inputs), ...(await originOf(ctx, current !== undefined)) } };
   },
@@ -84,7 +84,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
   async update(ctx, id, olds, news) {
     checkEventType(id, olds);
     await checkAccount(ctx, `CallWebhook ${id}`, olds as unknown as Props, "updated");
-    if (olds.url !== news.url) await upsertWebhook(ctx.masterClient(), news.eventType, news.url);
+    if (olds.url !== news.url) await upsertWebhook(ctx.writer(ctx.masterClient(), { what: `CallWebhook ${id}`, effects: [], stored: olds }), news.eventType, news.url);
     return { outs: { ...inputsOf(news), ...keptOrigin(olds as unknown as Props) } };
   },
 
@@ -105,7 +105,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
           "nothing was written. Run `pulumi refresh` if the change is intended, then delete again",
       );
     }
-    await notFoundToUndefined(deleteWebhook(client, id));
+    await notFoundToUndefined(deleteWebhook(ctx.writer(client, { what, effects: ["delete"], stored: props }), id));
   },
 
   // Import id: the event type (`on-call`, `post-call`), which is also the resource id.

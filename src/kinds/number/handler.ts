@@ -4,6 +4,7 @@
  *
  * The tool never buys numbers (docs/CONTRACT.md part 4, "Adoption"): a declared number must already be owned.
  */
+import type { GatedClient } from "../../kit/gate";
 import { sameUrl } from "../../util/url";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
@@ -229,7 +230,7 @@ export function isRefusal(err: unknown): boolean {
  * then each URL clear on its own. Returns the number as last written; a refused clear throws
  * {@link refusedClearMessage} after the other fields were written.
  */
-export async function writeNumber(client: WavixClient, desired: NumberSettings, current: WavixNumber): Promise<WavixNumber> {
+export async function writeNumber(client: GatedClient, desired: NumberSettings, current: WavixNumber): Promise<WavixNumber> {
   const fields = diffNumber(desired, current).map((d) => d.path);
   if (fields.length === 0) return current;
   const { main, clears } = splitClears(desired, fields);
@@ -342,7 +343,7 @@ export function batchNumberWrites(writes: readonly NumberWrite[], chunk = BULK_C
 }
 
 /** Send one batch. */
-export async function sendNumberBatch(client: WavixClient, batch: NumberWriteBatch): Promise<void> {
+export async function sendNumberBatch(client: GatedClient, batch: NumberWriteBatch): Promise<void> {
   if (batch.bulk) await client.bulkUpdateNumbers(batch.ids, batch.patch);
   else await client.updateNumber(batch.ids[0], batch.patch);
 }

@@ -247,7 +247,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
     const pending = (
       await Promise.all(
         [...byOwner.values()].map((group) =>
-          convergeNumbers({ ...ctx, client: group[0].owner?.client ?? ctx.client }, group, convergeFailures, pendingWhy),
+          convergeNumbers({ ...ctx, client: group[0].owner?.client ? ctx.client.through(group[0].owner.client) : ctx.client }, group, convergeFailures, pendingWhy),
         ),
       )
     ).flat();
@@ -306,7 +306,7 @@ function batchWrite(batch: NumberWriteBatch, fields: (digits: string) => readonl
   return {
     keys: batch.digits,
     fields,
-    send: (client) => sendNumberBatch(as ?? client, batch),
+    send: (client) => sendNumberBatch(as ? client.through(as) : client, batch),
     fallback: (err) =>
       batch.bulk && isRefusal(err) && !isAuthRefusal(err)
         ? batch.ids.map((id, i) => batchWrite({ ids: [id], digits: [batch.digits[i]], patch: batch.patch, bulk: false }, fields, clear, as))

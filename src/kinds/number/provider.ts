@@ -30,6 +30,7 @@ import {
   writeNumber,
   type NumberField,
   type NumberSettings,
+  diffNumber,
 } from "./handler";
 
 const NUMBER_CAMEL: Readonly<Record<NumberField | "on_delete" | "number", keyof PhoneNumberState>> = {
@@ -234,7 +235,9 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const client = await ctx.clientFor(subAccountId);
     const current = await findOwned(ctx, inputs.number, subAccountId);
     ctx.recordTakenOver("PhoneNumber", current.id);
-    const written = await writeNumber(client, phoneSettings(inputs as unknown as Props), current);
+    const settings = phoneSettings(inputs as unknown as Props);
+    const what = `PhoneNumber ${digitsOf(inputs.number)}`;
+    const written = await writeNumber(ctx.writer(client, { what, effects: numberEffects({ action: "update", diff: diffNumber(settings, current) }) }), settings, current);
     numberReader(ctx, client).invalidate();
     return { id: String(written.id), outs: compact({ ...inputs, wavixId: written.id, adopted: true as const, ...(await releaseAccount(ctx, inputs)) }) };
   },
@@ -259,7 +262,9 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
     const current = moved ? await findOwned(ctx, news.number, subAccountId) : await gotten(ctx, client, id, news.number, subAccountId);
     if (!moved) checkDigits(id, olds.number, current);
-    const written = await writeNumber(client, phoneSettings(news as unknown as Props), current);
+    const settings = phoneSettings(news as unknown as Props);
+    const what = `PhoneNumber ${digitsOf(news.number)}`;
+    const written = await writeNumber(ctx.writer(client, { what, effects: numberEffects({ action: "update", diff: diffNumber(settings, current) }), stored: recordedOnly(olds) }), settings, current);
     numberReader(ctx, client).invalidate();
     if (moved) numberReader(ctx, await ctx.clientFor(subAccountIdOf(olds.subAccountId))).invalidate();
     const recorded = typeof olds.accountId === "number" ? { accountId: olds.accountId } : await releaseAccount(ctx, news);
@@ -294,10 +299,20 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const current = await notFoundToUndefined(client.getNumber(Number(id)));
     if (!current) return; // already released
     checkDigits(id, props.number, current);
-    await notFoundToUndefined(client.releaseNumbers([Number(id)]));
+    await notFoundToUndefined(ctx.writer(client, { what: `PhoneNumber ${digitsOf(props.number)} (id ${id})`, effects: ["release"], stored: recordedOnly(props) }).releaseNumbers([Number(id)]));
     numberReader(ctx, client).invalidate();
   },
 };
+
+/**
+ * What the write gate compares a number's write with: the account its state recorded, when it
+ * recorded one. A number whose state recorded none (numbers record it only when their delete
+ * releases them) is confirmed otherwise: it was just read by its id with the key it is written
+ * with, and its digits checked (`gotten`, `checkDigits`), so it is the key's account's number.
+ */
+function recordedOnly(stored: object): object | undefined {
+  return typeof (stored as { accountId?: unknown }).accountId === "number" ? stored : undefined;
+}
 
 /** The account recorded for a number whose delete releases it (the only delete that writes). */
 async function releaseAccount(ctx: ProviderContext, inputs: { onDelete?: string }): Promise<{ accountId?: number }> {

@@ -5,6 +5,7 @@
  * SenderID requires `id`, `sender_id`, `type` and `allowlisted_in` only, so a field it leaves out
  * (`usecase`, `samples`) is not known, never a difference (a replace is destructive).
  */
+import type { GatedClient } from "../../kit/gate";
 import { isValidationError, isWavixApiError, type WavixClient } from "../../client";
 import type { SenderId, SenderIdCreate } from "../../client/types";
 import type { DesiredSenderId } from "./types";
@@ -95,7 +96,7 @@ function adoptable(d: DesiredSenderId, found: SenderId): SenderId {
  * done. After the create the identity must be held once: a twin (a server that keeps two) is an
  * error naming both ids, for a person to resolve (nothing here can tell which to delete).
  */
-export async function createSenderId(client: WavixClient, d: DesiredSenderId): Promise<CreatedSenderId> {
+export async function createSenderId(client: GatedClient, d: DesiredSenderId): Promise<CreatedSenderId> {
   const before = withIdentity(await listAllSenderIds(client), d.sender_id);
   if (before.length > 1) throw new Error(twinMessage(d.sender_id, before));
   if (before.length === 1) return { created: adoptable(d, before[0]), reconciled: false, adopted: true };
@@ -123,6 +124,6 @@ export function twinMessage(senderId: string, found: readonly SenderId[]): strin
 }
 
 /** Deletes by id; already gone (404) is done. */
-export async function deleteSenderId(client: WavixClient, id: string): Promise<void> {
+export async function deleteSenderId(client: GatedClient, id: string): Promise<void> {
   await notFoundToUndefined(client.deleteSenderId(id));
 }

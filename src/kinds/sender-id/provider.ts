@@ -123,9 +123,9 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
             'deletes it (it must then be approved again): nothing was written. Declare it as it is, or set onDelete: "delete" to allow replacing it',
         );
       }
-      await deleteSenderId(client, existing.id);
+      await deleteSenderId(ctx.writer(client, { what: `${named(inputs.senderId)} (id ${existing.id})`, effects: ["replace"] }), existing.id);
     }
-    const { created } = await createSenderId(client, desired);
+    const { created } = await createSenderId(ctx.writer(client, { what: named(inputs.senderId), effects: [] }), desired);
     ctx.recordTakenOver("SenderId", created.id);
     return { id: created.id, outs: { ...outputs(inputs, created.id), ...(await originOf(ctx, false)) } };
   },
@@ -180,6 +180,6 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     const found = (await listAllSenderIds(client)).find((s) => s.id === id);
     if (!found) return; // already gone
     checkIdentity(id, props as unknown as Props, found);
-    await deleteSenderId(client, id);
+    await deleteSenderId(ctx.writer(client, { what, effects: ["delete"], stored: props }), id);
   },
 };

@@ -17,6 +17,7 @@
  * Values are compared as the API means them: money as decimals (`"0.1800"` is `"0.18"`), IP
  * addresses in one canonical text (src/util/ip.ts), labels in Unicode NFC (src/kit/identity.ts).
  */
+import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
 import Decimal from "decimal.js";
 import { canonicalDecimal, sameDecimal } from "../../util/decimal";
@@ -353,7 +354,7 @@ function named(list: readonly SipTrunkSummary[], label: string): SipTrunkSummary
  *    oldest deletes its own (nothing routes to it yet: numbers are written after trunks) and adopts
  *    the oldest. Ids grow with creation, so the later creator always sees the earlier one.
  */
-export async function createTrunk(client: WavixClient, desired: TrunkSettings, options: TrunkWriteOptions = {}): Promise<CreatedTrunk> {
+export async function createTrunk(client: GatedClient, desired: TrunkSettings, options: TrunkWriteOptions = {}): Promise<CreatedTrunk> {
   const existing = named(await listAllTrunks(client), desired.label);
   if (existing.length > 1) throw new AmbiguousTrunkError(desired.label, existing.map((t) => t.id));
   if (existing.length === 1) {
@@ -392,7 +393,7 @@ export async function createTrunk(client: WavixClient, desired: TrunkSettings, o
  * already shows the desired fields and no rotation is asked. Returns the record as written.
  */
 export async function updateTrunk(
-  client: WavixClient,
+  client: GatedClient,
   current: { id: number; label: string },
   desired: TrunkSettings,
   options: TrunkWriteOptions & { rotate?: boolean; fresh?: SipTrunk } = {},
@@ -413,7 +414,7 @@ export async function updateTrunk(
 }
 
 /** Delete a trunk after checking the id still names the label it was planned for. */
-export async function deleteTrunk(client: WavixClient, current: { id: number; label: string }): Promise<void> {
+export async function deleteTrunk(client: GatedClient, current: { id: number; label: string }): Promise<void> {
   const fresh = await notFoundToUndefined(client.getTrunk(current.id));
   if (fresh === undefined) return; // already gone: the state asked for
   if (!sameName(fresh.label, current.label)) {

@@ -192,13 +192,13 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const found = desired.id !== undefined ? await notFoundToUndefined(client.getTrunk(desired.id)) : await adoptable(client, desired);
     if (desired.id !== undefined && !found) throw new Error(pinnedTrunkMissingMessage(desired));
     if (found) {
-      trunk = await updateTrunk(client, found, desired, { fresh: found, rotate: false });
+      trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff: diffTrunk(desired, found) }) }), found, desired, { fresh: found, rotate: false });
       if (password !== undefined) {
         ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set passwordVersion to send the configured one`);
       }
     } else {
       if (password === undefined) throw new Error(noPassword(desired.label));
-      trunk = (await createTrunk(client, desired, { password })).trunk;
+      trunk = (await createTrunk(ctx.writer(client, { what: named(desired), effects: [] }), desired, { password })).trunk;
       adopted = false;
     }
     ctx.recordTakenOver("SipTrunk", trunk.id);
@@ -236,7 +236,11 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     checkIdentity(id, o, fresh);
     const rotate = rotates(o, n);
     let trunk = fresh;
-    if (rotate || diffTrunk(desired, fresh).length > 0) trunk = await updateTrunk(client, fresh, desired, { fresh, rotate, password: rotate ? (n.password as string) : undefined });
+    const diff = diffTrunk(desired, fresh);
+    if (rotate || diff.length > 0) {
+      const gated = ctx.writer(client, { what: `${named(o)} (id ${id})`, effects: sipTrunkEffects({ action: "update", diff }), stored: o });
+      trunk = await updateTrunk(gated, fresh, desired, { fresh, rotate, password: rotate ? (n.password as string) : undefined });
+    }
     return { outs: { ...outputsOf(n, trunk, n.trunkId !== undefined), ...keptOrigin(o) } };
   },
 
@@ -286,7 +290,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
       ctx.warn(`${what}: left as it is, not deleted: number${routed.length === 1 ? "" : "s"} ${list} route${routed.length === 1 ? "s" : ""} to it; route them elsewhere, then delete the trunk`);
       return;
     }
-    await deleteTrunk(client, t);
+    await deleteTrunk(ctx.writer(client, { what, effects: ["delete"], stored: p }), t);
   },
 };
 

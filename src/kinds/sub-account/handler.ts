@@ -5,6 +5,7 @@
  * whole record and reverts omitted fields to defaults, so every PUT sends the merge of the current
  * record and the desired fields; an unset endpoint is omitted, never sent as `""`.
  */
+import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
 import type { WavixClient } from "../../client";
 import { isWavixApiError, readAll } from "../../client";
@@ -136,7 +137,7 @@ export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): str
  * A twin made by someone else at the same moment is an error naming both ids. `adopted`: it
  * existed (pinned, or found by name) rather than being made by this call.
  */
-export async function ensureSubAccount(client: WavixClient, desired: SubAccountSettings): Promise<{ account: SubAccount; adopted: boolean }> {
+export async function ensureSubAccount(client: GatedClient, desired: SubAccountSettings): Promise<{ account: SubAccount; adopted: boolean }> {
   if (desired.id !== undefined) {
     const account = await notFoundToUndefined(client.getSubAccount(desired.id));
     if (!account) throw new Error(pinnedSubAccountMissingMessage(desired));
@@ -219,7 +220,7 @@ export interface CreatedSubAccount {
  * before any retry: if it now exists, that one is adopted; if not, the POST is sent again (bounded).
  */
 export async function createSubAccount(
-  client: WavixClient,
+  client: GatedClient,
   desired: SubAccountSettings,
   options: CreateSubAccountOptions = {},
 ): Promise<CreatedSubAccount> {
@@ -316,7 +317,7 @@ export interface UpdateSubAccountOptions {
 }
 
 export async function updateSubAccount(
-  client: WavixClient,
+  client: GatedClient,
   current: SubAccount,
   desired: Partial<SubAccountSettings>,
   options: UpdateSubAccountOptions = {},
@@ -352,6 +353,6 @@ function sameRecord(body: SubAccountReplace, record: SubAccount): boolean {
 }
 
 /** The API has no delete: disabling is the closest (docs/CONTRACT.md part 4). Written from a fresh read. */
-export async function disableSubAccount(client: WavixClient, current: SubAccount, options: UpdateSubAccountOptions = {}): Promise<SubAccount> {
+export async function disableSubAccount(client: GatedClient, current: SubAccount, options: UpdateSubAccountOptions = {}): Promise<SubAccount> {
   return updateSubAccount(client, current, { status: "disabled" }, options);
 }

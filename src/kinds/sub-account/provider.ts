@@ -170,7 +170,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
 
   async create(ctx, inputs) {
     const client = ctx.masterClient();
-    const { account, adopted } = await ensureSubAccount(client, subAccountSettings(inputs as unknown as Props));
+    const { account, adopted } = await ensureSubAccount(ctx.writer(client, { what: named(inputs), effects: [] }), subAccountSettings(inputs as unknown as Props));
     ctx.recordTakenOver("SubAccount", account.id);
     return { id: String(account.id), outs: { ...subAccountOutputs(inputs, account, inputs.subAccountId !== undefined), ...(await originOf(ctx, adopted)) } };
   },
@@ -206,7 +206,11 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     let account = await client.getSubAccount(Number(id));
     checkIdentity(id, olds as unknown as Props, account);
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
-    if (diffSubAccount(desired, account).length > 0) account = await updateSubAccount(client, account, desired, { currentIsFresh: true });
+    const diff = diffSubAccount(desired, account);
+    if (diff.length > 0) {
+      const gated = ctx.writer(client, { what: `${named(olds)} (id ${id})`, effects: subAccountEffects({ action: "update", diff }), stored: olds });
+      account = await updateSubAccount(gated, account, desired, { currentIsFresh: true });
+    }
     return { outs: { ...subAccountOutputs(news, account, news.subAccountId !== undefined), ...keptOrigin(olds as unknown as Props) } };
   },
 
@@ -247,6 +251,6 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     const client = ctx.masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
     if (acc) checkIdentity(id, props as unknown as Props, acc);
-    if (acc) await disableSubAccount(client, acc, { currentIsFresh: true });
+    if (acc) await disableSubAccount(ctx.writer(client, { what, effects: ["disable"], stored: props }), acc, { currentIsFresh: true });
   },
 };

@@ -4,6 +4,7 @@
  * removed by a DELETE; the listing gives each linked number's status (`PENDING`, `APPROVED`,
  * `FAILED`...), which never changes what is linked.
  */
+import type { GatedClient } from "../../kit/gate";
 import { isNotFoundError, type WavixClient } from "../../client";
 import type { CampaignNumber } from "../../client/types";
 import { normalizeDigits } from "../../kit/file/transport";
@@ -62,12 +63,12 @@ export async function accountLinkedNumbers(client: WavixClient): Promise<Set<str
   return new Set(all.flatMap((c) => [...c.links.keys()]));
 }
 
-export async function linkNumber(client: WavixClient, brandId: string, campaignId: string, number: string): Promise<void> {
+export async function linkNumber(client: GatedClient, brandId: string, campaignId: string, number: string): Promise<void> {
   await client.linkCampaignNumber(brandId, campaignId, number);
 }
 
 /** Unlinks; a number no longer linked (404) is done. */
-export async function unlinkNumber(client: WavixClient, brandId: string, campaignId: string, number: string): Promise<void> {
+export async function unlinkNumber(client: GatedClient, brandId: string, campaignId: string, number: string): Promise<void> {
   try {
     await client.unlinkCampaignNumber(brandId, campaignId, number);
   } catch (err) {

@@ -81,7 +81,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
     let status = await statusOf(ctx, inputs);
     const adopted = status !== undefined;
     if (status === undefined) {
-      await linkNumber(ctx.masterClient(), inputs.brandId, inputs.campaignId, inputs.number);
+      await linkNumber(ctx.writer(ctx.masterClient(), { what: named(id), effects: [] }), inputs.brandId, inputs.campaignId, inputs.number);
       status = (await statusOf(ctx, inputs)) ?? "PENDING";
     }
     ctx.recordTakenOver("TenDlcCampaignNumber", id);
@@ -123,6 +123,6 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
     await checkAccount(ctx, named(id), props as unknown as Props, "unlinked");
     const read = await readCampaign(ctx.masterClient(), p.brandId, p.campaignId);
     if (!read.ok || !read.links.has(p.number)) return; // no longer linked
-    await unlinkNumber(ctx.masterClient(), p.brandId, p.campaignId, p.number);
+    await unlinkNumber(ctx.writer(ctx.masterClient(), { what: named(id), effects: ["unlink"], stored: props }), p.brandId, p.campaignId, p.number);
   },
 };

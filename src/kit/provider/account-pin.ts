@@ -1,32 +1,18 @@
 /**
  * The account pin (issue #20): the file's `account_id:` (Pulumi: `wavix:accountId`) names the
  * account its API key must belong to. Before anything else is read or written, `GET /v1/profile`
- * says whose the key is; a different account stops the run with both ids and nothing sent.
+ * says whose the key is; a different account stops the run with both ids and nothing sent. The
+ * write gate (src/kit/gate/) compares the same pins again at every write, reusing this answer.
  */
 import type { FetchLike, WavixClient } from "../../client";
-import { WavixApiError } from "../../client";
+import { AccountMismatchError, rememberAccount } from "../gate/account";
 
-/** The key belongs to another account than the pinned one. Never retried; holds no key. */
-export class AccountMismatchError extends WavixApiError {
-  constructor(
-    readonly expected: number,
-    readonly actual: number,
-    /** Where the pin comes from, for the message (`wavix.yaml account_id`, `wavix:accountId`). */
-    readonly source: string,
-    /** What the key is called where it was set (`WAVIX_API_KEY`, `wavix:apiKey`). */
-    keyName = "WAVIX_API_KEY",
-  ) {
-    super(
-      `the API key belongs to account ${actual}, but ${source} pins account ${expected}; stopped before reading or writing anything else (check ${keyName}, or the pin)`,
-      { method: "GET", path: "/v1/profile", status: 0 },
-    );
-    this.name = "AccountMismatchError";
-  }
-}
+export { AccountMismatchError };
 
 /** Compares the key's account (one `GET /v1/profile`) with the pin; throws {@link AccountMismatchError}. */
 export async function checkAccountPin(client: WavixClient, expected: number, source: string, keyName?: string): Promise<void> {
   const profile = await client.getAccountProfile();
+  rememberAccount(client, profile.id);
   if (profile.id !== expected) throw new AccountMismatchError(expected, profile.id, source, keyName);
 }
 

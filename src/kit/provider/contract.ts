@@ -8,6 +8,8 @@
  *
  * `In` is the resource's inputs (camelCase), `Out` its outputs (what state holds).
  */
+import type { GatedClient } from "../gate/gate";
+import type { DestructiveEffect } from "../change/effects";
 import type { WavixClient } from "../../client";
 import type { ConfigProblem } from "../file/problems";
 import type { CheckFailure } from "./checks";
@@ -87,10 +89,33 @@ export interface ProviderContext {
    * it must not release, disable or delete it (`not` says which), and says so as a warning.
    */
   keptForReplacement(type: string, id: string | number, what: string, not: "released" | "disabled" | "deleted"): boolean;
+  /**
+   * The client a resource's writes go through: the deployment's write gate (src/kit/gate/) first
+   * admits the change — its destructive effects counted against the deployment's limit
+   * (`wavix:maxDestructive`), refused past it — and every write then waits for the account rail:
+   * the key's account compared with `wavix:accountId` and with the account `stored` (the state)
+   * recorded for the object. Throws the refusal; nothing is sent.
+   */
+  writer(client: WavixClient, change: ProviderChange): GatedClient;
+  /**
+   * What a diff foresees (the preview): a destructive change counted apart from the writes, so a
+   * preview past the deployment's limit fails before `pulumi up` writes anything. Throws the refusal.
+   */
+  forecast(what: string, effects: readonly DestructiveEffect[]): void;
   /** A warning for the person running the engine (a Pulumi diagnostic). */
   warn(message: string): void;
   /** Runs one entry through the desired-state file's own checks (docs/CONTRACT.md part 3); `label` names it in messages. */
   checkEntry<View extends object>(doc: Props, label: string): EntryCheck<View>;
+}
+
+/** One change of a resource, as the write gate counts it. */
+export interface ProviderChange {
+  /** The object, for messages and counting: `SubAccount "Acme" (id 501)`. */
+  readonly what: string;
+  /** Its destructive effects (the kind's `effects.ts`); empty for none. */
+  readonly effects: readonly DestructiveEffect[];
+  /** The state the engine holds for it (undefined for a create): its recorded `accountId`. */
+  readonly stored?: object;
 }
 
 /** A kind's resource provider: plain props in, plain props out, a context (docs/ARCHITECTURE.md). */

@@ -17,7 +17,7 @@
  * Plain data and the provider context only: no engine type.
  */
 import type { FieldDiff } from "../change/diff";
-import { effectPhrases, type EffectAction, type EffectsOf } from "../change/effects";
+import { effectPhrases, orderedEffects, type EffectAction, type EffectsOf } from "../change/effects";
 import type { CheckFailure } from "./checks";
 import type { ProviderContext } from "./contract";
 import { UNKNOWN, type Props } from "./props";
@@ -38,6 +38,11 @@ export interface Origin {
 export async function originOf(ctx: ProviderContext, adopted: boolean): Promise<Origin> {
   const accountId = await ctx.account();
   return accountId === undefined ? { adopted } : { adopted, accountId };
+}
+
+/** The origin outputs of an import (`pulumi import`): adopted, and the key's account when it may read the profile. */
+export function importedOrigin(ctx: ProviderContext): Promise<Origin> {
+  return originOf(ctx, true);
 }
 
 /** The origin outputs a state already holds, carried by read and update unchanged. */
@@ -75,7 +80,7 @@ export function leavesOnDelete(ctx: ProviderContext, what: string, props: Props,
   }
   if (props.adopted === false) return false;
   if (props.adopted === true) {
-    ctx.warn(`${what}: left as it is, not ${effect}: this stack adopted it (it existed before the stack's create); ${optIn}`);
+    ctx.warn(`${what}: left as it is, not ${effect}: this stack adopted it (it existed before the stack took it on: found by its create, or imported); ${optIn}`);
     return true;
   }
   ctx.warn(`${what}: left as it is, not ${effect}: its state was written by a wavix-sync that did not record whether this stack made it or adopted it; ${optIn}`);
@@ -144,6 +149,8 @@ export async function adoptionHint(
 export function warnDestructive(ctx: ProviderContext, what: string, classify: EffectsOf, action: EffectAction, diff: readonly FieldDiff[]): void {
   const effects = effectPhrases(classify, action, diff);
   if (effects.length > 0) ctx.warn(`${what}: this ${action} ${effects.join("; ")}`);
+  // Counted by the write gate: a preview past the deployment's limit fails here, before any write.
+  ctx.forecast(what, orderedEffects(classify({ action, diff })));
 }
 
 /**

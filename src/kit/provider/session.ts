@@ -7,7 +7,9 @@
  */
 import { ForbiddenError, WavixApiError, WavixClient, type FetchLike } from "../../client";
 import { accountPinnedFetch, checkAccountPin } from "./account-pin";
-import type { EntryCheck, ProviderContext } from "./contract";
+import type { EntryCheck, ProviderChange, ProviderContext } from "./contract";
+import type { DestructiveEffect } from "../change/effects";
+import { WriteGate, type GatedClient, type ObjectAccount } from "../gate";
 import type { Props } from "./props";
 
 export interface Credentials {
@@ -15,6 +17,10 @@ export interface Credentials {
   baseUrl?: string;
   /** The account the key must belong to (src/kit/provider/account-pin.ts); NaN when configured but not a positive integer. */
   accountId?: number;
+  /** `wavix:maxDestructive`: destructive changes one deployment may make (the write gate's limit). @default 20 */
+  maxDestructive?: number;
+  /** `wavix:force`: lifts that limit for the run. @default false */
+  force?: boolean;
 }
 
 export interface SessionOptions {
@@ -67,7 +73,7 @@ export const DRIFT_SUMMARY =
  * account id that is not one (NaN) never equals another: each configuration starts afresh.
  */
 export function sameCredentials(a: Credentials, b: Credentials): boolean {
-  return a.apiKey === b.apiKey && a.baseUrl === b.baseUrl && a.accountId === b.accountId;
+  return a.apiKey === b.apiKey && a.baseUrl === b.baseUrl && a.accountId === b.accountId && a.maxDestructive === b.maxDestructive && a.force === b.force;
 }
 
 /** `wavix:accountId` as a number; NaN (never equal to an account) when it is not a positive integer. */
@@ -95,6 +101,8 @@ export class ProviderSession implements ProviderContext {
   private pinChecked: (() => Promise<void>) | undefined;
   /** The account behind the master key (one `GET /v1/profile`), once known. */
   private accountRead: Promise<number | undefined> | undefined;
+  /** The deployment's write gate (src/kit/gate/), made on first use. */
+  private writeGate: WriteGate | undefined;
 
   /** The clients' contract-drift notices, shown by the CLI's rule (SessionOptions.verbose). */
   private readonly noteDrift: (message: string, info?: { additive?: boolean }) => void;
@@ -222,7 +230,45 @@ export class ProviderSession implements ProviderContext {
     this.options.warn(message);
   }
 
+  /** The deployment's write gate: `wavix:accountId`, `wavix:maxDestructive`, `wavix:force`. */
+  gate(): WriteGate {
+    if (this.writeGate) return this.writeGate;
+    const { accountId, maxDestructive, force } = this.options.credentials;
+    return (this.writeGate = new WriteGate({
+      client: this.masterClient(),
+      // The pin is checked by the master client before any request (masterClient); the gate compares it again at each write.
+      account: () => this.account(),
+      pins: accountId !== undefined && Number.isSafeInteger(accountId) ? [{ account: accountId, source: "wavix:accountId" }] : [],
+      limits: maxDestructive !== undefined ? { max_destructive_total: maxDestructive } : {},
+      force: force === true,
+      onForced: (m) => this.options.warn(m),
+      wording: {
+        keyName: this.apiKeyName(),
+        pinHint: (a) => `\`pulumi config set wavix:accountId ${a}\``,
+        limitName: "wavix:maxDestructive",
+        override: "set `pulumi config set wavix:force true` for one run (and remove it after), or raise wavix:maxDestructive",
+      },
+    }));
+  }
+
+  writer(client: WavixClient, change: ProviderChange): GatedClient {
+    const gate = this.gate();
+    gate.admit({ kind: "", key: change.what, what: change.what, effects: change.effects });
+    return gate.client(client, { what: change.what, object: objectAccountOf(change.stored) });
+  }
+
+  forecast(what: string, effects: readonly DestructiveEffect[]): void {
+    this.gate().forecast({ kind: "", key: what, what, effects });
+  }
+
   checkEntry<View extends object>(doc: Props, label: string): EntryCheck<View> {
     return this.options.checkEntry(doc, label) as EntryCheck<View>;
   }
+}
+
+/** The account a state recorded for its object (undefined for a create: nothing held yet). */
+function objectAccountOf(stored: object | undefined): ObjectAccount {
+  if (stored === undefined) return undefined;
+  const recorded = (stored as { accountId?: unknown }).accountId;
+  return typeof recorded === "number" ? recorded : "unrecorded";
 }

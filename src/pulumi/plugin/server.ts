@@ -58,6 +58,9 @@ const lazy = {
   get invoke(): typeof import("./invoke") {
     return require("./invoke");
   },
+  get guards(): typeof import("../../kit/provider/guards") {
+    return require("../../kit/provider/guards");
+  },
 };
 
 /** The generated stubs and the gRPC library they load (one instance, so their classes match). */
@@ -332,7 +335,11 @@ export class WavixProvider {
     const inputs = decode(req.getInputs());
     const ctx = this.context();
     // No state: `pulumi import` (or a program's `get`): the id is the kind's import id.
-    const result = isEmpty(props.props) && isEmpty(inputs.props) ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
+    const importing = isEmpty(props.props) && isEmpty(inputs.props);
+    let result = importing ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
+    // An imported object existed before the stack (adopted, never made: a destroy leaves it unless
+    // onDelete says "delete"), and belongs to the key's account: both recorded (issue #33 item 9).
+    if (importing && result.id !== undefined) result = { ...result, props: { ...(result.props ?? {}), ...(await lazy.guards.importedOrigin(ctx)) } };
     const r = new this.stubs.provider.ReadResponse();
     if (result.id === undefined) return r; // gone: the engine drops it from the state
     r.setId(result.id);
