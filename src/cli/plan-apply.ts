@@ -57,6 +57,8 @@ interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
   /** `--plan PLANFILE`: carry out a saved plan instead of planning afresh. */
   plan?: string;
+  /** `--expect-digest SHA256`: with `--plan`, refuse any plan whose digest is not this (the reviewed one). */
+  expectDigest?: string;
   /** Apply even when destructive changes exceed the file's safety limit. */
   force?: boolean;
   prune?: boolean;
@@ -203,7 +205,8 @@ export function registerPlanApply(program: Command): void {
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since");
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since")
+    .option("--expect-digest <SHA256>", "with --plan: refuse the plan unless its digest is this one (sha256:…, the full digest the reviewed pull-request comment shows), before any request");
   apply
     // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
     .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
@@ -215,6 +218,12 @@ export function registerPlanApply(program: Command): void {
         process.stderr.write(`Error: ${run.problems[0]}.\n`);
         throw new CliExit(1);
       }
+      if (flags.expectDigest !== undefined && saved === undefined) {
+        run.stage = "saved-plan";
+        run.problems = ["--expect-digest needs --plan PLANFILE: it names the saved plan that was reviewed; nothing was applied"];
+        process.stderr.write(`Error: ${run.problems[0]}.\n`);
+        throw new CliExit(1);
+      }
       const desired = run.load();
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
       // A saved plan's checks send no request before its own (its API root first); the pin is among them.
@@ -223,7 +232,7 @@ export function registerPlanApply(program: Command): void {
       const fromSaved =
         saved === undefined
           ? undefined
-          : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword });
+          : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword, expectDigest: flags.expectDigest });
       const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired, planOptions(flags));
       if (wantsMarkdown(route)) await run.account(client);
       const { plan } = prepared;
