@@ -13,6 +13,7 @@ import {
   formatPlanProblems,
   planJson,
   checkBlastRadius,
+  missingSecrets,
   overLimit,
   safetyJson,
   safetyLines,
@@ -262,6 +263,16 @@ export function registerPlanApply(program: Command): void {
         throw new CliExit(1);
       }
       if (safety && route.terminal === "text") process.stderr.write("\n" + safetyText(safety, "apply", true));
+      // The secrets apply sends (a trunk's password, from its password_env variable; a plan never
+      // needs one): all of them readable now, or nothing is asked or written.
+      const secrets = missingSecrets(client, prepared);
+      if (secrets.length > 0) {
+        run.stage = "secrets";
+        run.problems = secrets.map((p) => `${p.kind} "${p.key}": ${p.message}`);
+        process.stderr.write(`\n${run.problems.map((p) => `Error: ${p}`).join("\n")}\nApply refused (nothing was written): ${formatCount(secrets.length)} item${secrets.length === 1 ? "" : "s"} need${secrets.length === 1 ? "s" : ""} a secret this run cannot read. Set the variable${secrets.length === 1 ? "" : "s"} named, then run apply again.\n`);
+        if (route.terminal !== "text") process.stdout.write(run.render(route.terminal));
+        throw new CliExit(1);
+      }
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
         if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file, undefined, run.target));

@@ -51,6 +51,8 @@ export interface ApplyOptions {
    * their own). @default the registry, src/kinds/index.ts
    */
   readonly kinds?: readonly AnyKind[];
+  /** Where secrets read at apply come from (a trunk's `password_env`). @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 
@@ -208,6 +210,28 @@ export class IncompletePlanError extends Error {
 }
 
 /**
+ * The secrets a prepared plan needs that this apply cannot have (each kind's `secrets`: a trunk whose
+ * `password_env` variable is unset), one problem per item. Empty when apply may write.
+ */
+export function missingSecrets(client: Pick<WavixClient, "isApiKey">, prepared: PreparedPlan, env: NodeJS.ProcessEnv = process.env, kinds: readonly AnyKind[] = KINDS): PlanProblem[] {
+  const out: PlanProblem[] = [];
+  for (const kind of kinds) {
+    const ops = prepared.ops.filter((o) => o.kind === kind.name).map((o) => o.data);
+    if (ops.length === 0 || !kind.secrets) continue;
+    for (const p of kind.secrets(ops, { env, isApiKey: (v) => client.isApiKey(v) })) out.push({ kind: kind.name, key: p.key, message: p.message });
+  }
+  return out;
+}
+
+/** A plan whose secrets this apply cannot read (an unset `password_env` variable): nothing is written. */
+export class MissingSecretError extends Error {
+  constructor(readonly problems: readonly PlanProblem[]) {
+    super(`nothing was written: ${problems.map((p) => `${p.kind} "${p.key}": ${p.message}`).join("; ")}`);
+    this.name = "MissingSecretError";
+  }
+}
+
+/**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
  * every failure, and a re-run (which plans afresh) finishes the rest.
  *
@@ -219,8 +243,11 @@ export class IncompletePlanError extends Error {
 export async function applyPlan(client: WavixClient, prepared: PreparedPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
   // One rule for every caller, whatever it checked before: no write from an incomplete plan.
   if (prepared.plan.problems.length > 0) throw new IncompletePlanError(prepared.plan.problems);
-  const limit = pLimit(options.concurrency ?? 8);
   const kinds = options.kinds ?? KINDS;
+  // And none when a secret it must send cannot be read now (a plan never holds one).
+  const missing = missingSecrets(client, prepared, options.env, kinds);
+  if (missing.length > 0) throw new MissingSecretError(missing);
+  const limit = pLimit(options.concurrency ?? 8);
   const total = prepared.ops.length;
   const stopped = () => options.signal?.aborted === true;
   let done = 0;
