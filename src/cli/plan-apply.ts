@@ -99,7 +99,7 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
     .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks, SIP trunks (never one a number routes to) and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
     .option("--send-callbacks", "send the file's account_callbacks (the API cannot show them back, so they are sent only when asked)")
-    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks again (from the variable their password_env names)")
+    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks even when no setting differs (every update sends it, from the variable their password_env names)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
