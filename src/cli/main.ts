@@ -45,7 +45,7 @@ const VARIABLES: readonly [name: string, text: string, commands: readonly string
   ["WAVIX_TIMEOUT", "seconds a request may take (default 30; --timeout overrides)", ["plan", "apply", "audit", "export"]],
   ["WAVIX_MAX_PAGES", "most pages one listing may take (default 2000)", ["plan", "apply", "audit", "export"]],
   ["WAVIX_SYNC_VERBOSE", "1 prints every contract-drift warning", ["plan", "apply", "audit", "export", "demo"]],
-  ["<password_env>", "a SIP trunk's password, in the variable its password_env names (create, --rotate-password)", ["apply"]],
+  ["<password_env>", "a SIP trunk's password, in the variable its password_env names (every create and update)", ["apply"]],
 ];
 
 /** The exit codes, each with the commands that can end with it. */

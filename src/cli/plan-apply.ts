@@ -13,6 +13,7 @@ import {
   formatPlanProblems,
   planJson,
   checkBlastRadius,
+  missingSecrets,
   overLimit,
   safetyJson,
   safetyLines,
@@ -57,6 +58,8 @@ interface ApplyFlags extends OutputFlags {
   autoApprove?: boolean;
   /** `--plan PLANFILE`: carry out a saved plan instead of planning afresh. */
   plan?: string;
+  /** `--expect-digest SHA256`: with `--plan`, refuse any plan whose digest is not this (the reviewed one). */
+  expectDigest?: string;
   /** Apply even when destructive changes exceed the file's safety limit. */
   force?: boolean;
   prune?: boolean;
@@ -96,7 +99,7 @@ function withCommonOptions(cmd: Command, json: string): Command {
     .option("--out <FILE>", "also write the output to FILE (atomically); without --format, its format follows the extension (.md, .json, else text)")
     .option("--prune", "disable undeclared sub-accounts; delete undeclared call webhooks, SIP trunks (never one a number routes to) and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns")
     .option("--send-callbacks", "send the file's account_callbacks (the API cannot show them back, so they are sent only when asked)")
-    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks again (from the variable their password_env names)")
+    .option("--rotate-password <LABEL...>", "send the password of these SIP trunks even when no setting differs (every update sends it, from the variable their password_env names)")
     .option("--concurrency <N>", "requests in flight at once", positiveInt("--concurrency"), 8)
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"));
@@ -203,7 +206,8 @@ export function registerPlanApply(program: Command): void {
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since");
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since")
+    .option("--expect-digest <SHA256>", "with --plan: refuse the plan unless its digest is this one (sha256:…, the full digest the reviewed pull-request comment shows), before any request");
   apply
     // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
     .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
@@ -215,6 +219,12 @@ export function registerPlanApply(program: Command): void {
         process.stderr.write(`Error: ${run.problems[0]}.\n`);
         throw new CliExit(1);
       }
+      if (flags.expectDigest !== undefined && saved === undefined) {
+        run.stage = "saved-plan";
+        run.problems = ["--expect-digest needs --plan PLANFILE: it names the saved plan that was reviewed; nothing was applied"];
+        process.stderr.write(`Error: ${run.problems[0]}.\n`);
+        throw new CliExit(1);
+      }
       const desired = run.load();
       const client = run.client(() => clientFromEnv({ concurrency: flags.concurrency, timeout: flags.timeout, maxRps: flags.maxRps }));
       // A saved plan's checks send no request before its own (its API root first); the pin is among them.
@@ -223,7 +233,7 @@ export function registerPlanApply(program: Command): void {
       const fromSaved =
         saved === undefined
           ? undefined
-          : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword });
+          : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword, expectDigest: flags.expectDigest });
       const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired, planOptions(flags));
       if (wantsMarkdown(route)) await run.account(client);
       const { plan } = prepared;
@@ -253,6 +263,16 @@ export function registerPlanApply(program: Command): void {
         throw new CliExit(1);
       }
       if (safety && route.terminal === "text") process.stderr.write("\n" + safetyText(safety, "apply", true));
+      // The secrets apply sends (a trunk's password, from its password_env variable; a plan never
+      // needs one): all of them readable now, or nothing is asked or written.
+      const secrets = missingSecrets(client, prepared);
+      if (secrets.length > 0) {
+        run.stage = "secrets";
+        run.problems = secrets.map((p) => `${p.kind} "${p.key}": ${p.message}`);
+        process.stderr.write(`\n${run.problems.map((p) => `Error: ${p}`).join("\n")}\nApply refused (nothing was written): ${formatCount(secrets.length)} item${secrets.length === 1 ? "" : "s"} need${secrets.length === 1 ? "s" : ""} a secret this run cannot read. Set the variable${secrets.length === 1 ? "" : "s"} named, then run apply again.\n`);
+        if (route.terminal !== "text") process.stdout.write(run.render(route.terminal));
+        throw new CliExit(1);
+      }
       if (plan.changes.length === 0) {
         const none: ApplyResult = { results: [], pending: [], ok: true };
         if (route.terminal !== "text") process.stdout.write(renderApply(route.terminal, plan, none, flags.file, undefined, run.target));

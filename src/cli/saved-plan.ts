@@ -9,6 +9,7 @@ import type { WavixClient } from "../client";
 import type { DesiredState } from "../config/types";
 import {
   AccountMismatchError,
+  checkExpectedDigest,
   checkFile,
   checkTarget,
   MAX_SAVED_PLAN_BYTES,
@@ -135,7 +136,8 @@ function optInsAgree(document: SavedPlanDocument, options: { prune?: boolean; se
 }
 
 /**
- * `apply --plan`: the saved plan, checked (size, depth, format, digest, each change, the opt-ins,
+ * `apply --plan`: the saved plan, checked (size, depth, format, digest, the reviewer's digest when
+ * `--expect-digest` gives it, each change, the opt-ins,
  * the API root, the file's SHA-256, the account), verified against the reviewed file (every change
  * computed again from it and the plan's reads), and rechecked against the account; refuses with
  * exit 1, having written nothing, otherwise (docs/SAVED-PLANS.md has the order). Returns the
@@ -153,6 +155,8 @@ export async function loadPlanFile(
     /** `--send-callbacks` and `--rotate-password` given with `--plan`: they must be what the plan was made with. */
     sendCallbacks?: boolean;
     rotate?: readonly string[];
+    /** `--expect-digest`: the digest the reviewer saw; any other plan is refused before any request. */
+    expectDigest?: string;
   },
 ): Promise<{ prepared: PreparedPlan; file: string }> {
   let text: string;
@@ -166,6 +170,8 @@ export async function loadPlanFile(
   try {
     const loaded = parseSavedPlan(text);
     const { document } = loaded;
+    // The reviewer's digest first: a plan nobody reviewed sends nothing, not even the account read.
+    if (options.expectDigest !== undefined) checkExpectedDigest(document, options.expectDigest);
     optInsAgree(document, options);
     // The API root first: a plan for another API sends nothing there, not even the account read.
     checkTarget(document, { baseUrl: client.baseUrl });

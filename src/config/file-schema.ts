@@ -41,7 +41,7 @@ const BASE: Obj =
       "maximum": 2147483647
     },
     "safety": {
-      "description": "Limits on destructive changes an apply makes without --force (docs/GUARD-RAILS.md): a change is destructive by what it does — a delete, a disable (pruned or `status: disabled`), a release, an unlink, a replace, a number's routing removed, a SIP trunk's limit lifted. A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused. Across kinds, more than max_destructive_total is refused.",
+      "description": "Limits on destructive changes an apply makes without --force (docs/GUARD-RAILS.md): a change is destructive by what it does — a delete, a disable (pruned or `status: disabled`), a release, an unlink, a replace, a number's routing removed, narrowed or diverted, a callback URL cleared, SMS turned off, a SIP trunk's limit lifted (switched off, removed or raised). A kind is limited when the account holds at least min_items of it; then more than max_destructive_percent of them is refused. Across kinds, more than max_destructive_total is refused.",
       "x-since": "0.1.0",
       "examples": [{"max_destructive_percent":30,"min_items":10,"max_destructive_total":20}],
       "type": "object",

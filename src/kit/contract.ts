@@ -380,6 +380,20 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   provider(): KindProvider<any, any>;
   /** Saved plans (`plan --save`, `apply --plan`); absent: a plan holding this kind's changes cannot be saved. */
   readonly saved?: SavedPlanSupport<Op, Declared, Current>;
+  /**
+   * The secrets these ops read at apply (a trunk's password, from the variable its `password_env`
+   * names: a plan never needs one): one problem per op that cannot have its secret now. Apply
+   * (`applyPlan`, and the CLI before it asks) refuses before any write when any kind gives one.
+   * @default none needed
+   */
+  readonly secrets?: (ops: readonly Op[], ctx: SecretsContext) => ReadonlyArray<{ readonly key: string; readonly message: string }>;
+}
+
+/** What a kind's `secrets` reads: the environment of this apply, and how the API key is recognised. */
+export interface SecretsContext {
+  readonly env: NodeJS.ProcessEnv;
+  /** The client's own test: a secret that is the API key is never sent as anything else. */
+  isApiKey(value: string): boolean;
 }
 
 /**

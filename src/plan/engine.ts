@@ -68,6 +68,8 @@ export interface ApplyOptions {
    * it, applyPlan makes one for this run from the file's pin and limits.
    */
   readonly gate?: WriteGate;
+  /** Where secrets read at apply come from (a trunk's `password_env`). @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
 }
 
 
@@ -256,6 +258,28 @@ export class IncompletePlanError extends Error {
 }
 
 /**
+ * The secrets a prepared plan needs that this apply cannot have (each kind's `secrets`: a trunk whose
+ * `password_env` variable is unset), one problem per item. Empty when apply may write.
+ */
+export function missingSecrets(client: Pick<WavixClient, "isApiKey">, prepared: PreparedPlan, env: NodeJS.ProcessEnv = process.env, kinds: readonly AnyKind[] = KINDS): PlanProblem[] {
+  const out: PlanProblem[] = [];
+  for (const kind of kinds) {
+    const ops = prepared.ops.filter((o) => o.kind === kind.name).map((o) => o.data);
+    if (ops.length === 0 || !kind.secrets) continue;
+    for (const p of kind.secrets(ops, { env, isApiKey: (v) => client.isApiKey(v) })) out.push({ kind: kind.name, key: p.key, message: p.message });
+  }
+  return out;
+}
+
+/** A plan whose secrets this apply cannot read (an unset `password_env` variable): nothing is written. */
+export class MissingSecretError extends Error {
+  constructor(readonly problems: readonly PlanProblem[]) {
+    super(`nothing was written: ${problems.map((p) => `${p.kind} "${p.key}": ${p.message}`).join("; ")}`);
+    this.name = "MissingSecretError";
+  }
+}
+
+/**
  * Carry out a prepared plan. A failed item does not stop independent items; the result names
  * every failure, and a re-run (which plans afresh) finishes the rest.
  *
@@ -267,6 +291,10 @@ export class IncompletePlanError extends Error {
 export async function applyPlan(client: WavixClient, prepared: PreparedPlan, options: ApplyOptions = {}): Promise<ApplyResult> {
   // One rule for every caller, whatever it checked before: no write from an incomplete plan.
   if (prepared.plan.problems.length > 0) throw new IncompletePlanError(prepared.plan.problems);
+  const kinds = options.kinds ?? KINDS;
+  // And none when a secret it must send cannot be read now (a plan never holds one).
+  const missing = missingSecrets(client, prepared, options.env, kinds);
+  if (missing.length > 0) throw new MissingSecretError(missing);
   // The write gate: the account and the blast radius, before the first write (src/kit/gate/).
   const guard = options.desired ? guardOf(options.desired) : prepared.guard;
   const gate = options.gate ?? new WriteGate({ client, pins: guard?.pins, limits: guard?.limits, force: options.force });
@@ -276,7 +304,6 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
   );
   const gated = gate.client(client);
   const limit = pLimit(options.concurrency ?? 8);
-  const kinds = options.kinds ?? KINDS;
   const total = prepared.ops.length;
   const stopped = () => options.signal?.aborted === true;
   let done = 0;

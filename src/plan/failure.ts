@@ -10,7 +10,7 @@ import { planJson } from "./json";
 import { maskText } from "./mask";
 
 /** Where the run stopped. */
-export type FailureStage = "validation" | "authentication" | "listing" | "plan" | "saved-plan" | "safety" | "apply";
+export type FailureStage = "validation" | "authentication" | "listing" | "plan" | "saved-plan" | "safety" | "secrets" | "apply";
 
 export interface FailureReport {
   command: "plan" | "apply";
@@ -31,6 +31,7 @@ export const STAGE_TEXT: Record<FailureStage, string> = {
   plan: "the plan has problems (declared items that could not be planned), and nothing is written from an incomplete plan; nothing was written",
   "saved-plan": "the saved plan was refused (damaged, for another account or API, or the account changed since); nothing was written",
   safety: "the safety limit on destructive changes refused the apply; nothing was written",
+  secrets: "a secret the apply must send (a SIP trunk's password, from the variable its password_env names) could not be read; nothing was written",
   apply: "the apply stopped with an error",
 };
 

@@ -116,6 +116,33 @@ export function planDigest(body: SavedPlanBody): string {
   return sha256(canonicalKey(body));
 }
 
+/** A digest as `--expect-digest` takes it: `sha256:` and 64 hex digits, or the 64 digits alone (any case). */
+const FULL_DIGEST = /^(?:sha256:)?([0-9a-f]{64})$/i;
+
+/**
+ * `apply --plan FILE --expect-digest SHA256` (docs/SAVED-PLANS.md, "The digest the reviewer saw"):
+ * refuses, before any request, a saved plan whose digest is not the one given — the digest a
+ * reviewer saw in the pull-request comment. The plan's own digest proves only that its body was not
+ * changed since its digest was computed; anyone who can rewrite the file can compute a new one (a
+ * delete appended for an object made after the review). The reviewer's digest, carried apart from
+ * the file, cannot be recomputed so. The full digest is required: the comment's 12-digit short form
+ * is 48 bits, which a determined forger could match.
+ */
+export function checkExpectedDigest(document: Pick<SavedPlanDocument, "digest">, expected: string): void {
+  const m = FULL_DIGEST.exec(expected.trim());
+  if (!m) {
+    throw new SavedPlanError(
+      `Error: --expect-digest needs the plan's full digest, sha256: and 64 hex digits (the pull-request comment shows it in parentheses after the short form), not ${JSON.stringify(expected.length > 80 ? `${expected.slice(0, 80)}…` : expected)}; nothing was applied.`,
+    );
+  }
+  const want = `sha256:${m[1].toLowerCase()}`;
+  if (document.digest !== want) {
+    throw new SavedPlanError(
+      `Error: this saved plan is not the one reviewed: its digest is ${document.digest}, and --expect-digest is ${want}. Apply only the plan whose digest the review showed (make the plan again and review it otherwise); nothing was applied.`,
+    );
+  }
+}
+
 /** The short form a pull-request comment shows: the first 12 hex digits. */
 export function shortDigest(digest: string): string {
   return digest.replace(/^sha256:/, "").slice(0, 12);

@@ -98,8 +98,9 @@ export function replaceTrunk(ctx: Ctx): SimResponse {
   const body = ctx.body as JsonObject;
   checkRules(ctx.store, ctx.org, body);
   rec.data = recordOf(ctx.store, rec.data, body);
-  // Deliberate difference (docs/SIMULATOR.md): a PUT without a password keeps the current one.
-  if (typeof body.password === "string") rec.password = body.password;
+  // The request schema requires the password on every PUT (official SIPTrunkCreateRequest): a PUT
+  // replaces the trunk, its password included.
+  rec.password = String(body.password);
   return json(200, rec.data);
 }
 

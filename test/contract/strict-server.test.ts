@@ -124,7 +124,7 @@ describe("the strict server", () => {
 
   it("replaces a trunk on PUT: what the PUT leaves out reverts to its default", async () => {
     const { server, client } = await strict();
-    await client.replaceTrunk(700, { label: "edge", callerid: "15550000001", ip_restrict: false, didinfo_enabled: true, call_restrict: false, cost_limit: false, channels_restrict: false, rewrite_enabled: false, transcription_enabled: false, transcription_threshold: 6 });
+    await client.replaceTrunk(700, { label: "edge", password: "pw-123456", callerid: "15550000001", ip_restrict: false, didinfo_enabled: true, call_restrict: false, cost_limit: false, channels_restrict: false, rewrite_enabled: false, transcription_enabled: false, transcription_threshold: 6 });
     const data = server.sim.store.trunks.get(700)!.data;
     expect([data.host, data.call_limit, data.max_call_cost]).toEqual(["dynamic", null, null]);
   });

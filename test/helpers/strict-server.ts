@@ -21,10 +21,10 @@
  * and sub-accounts; the stricter reading for the profile), normalisation on store. A behaviour of a
  * hostile server (lag, a barrier, a dropped listing entry) can be layered on top (`set`): it runs
  * after the normalisation, on the same proxy.
- * Leaves out: the official trunk PUT's required `password` (the simulator keeps the current one when
- * a PUT omits it; a server that refuses: test/reliability/sip-trunk-hostile.test.ts); a
- * normalisation of fields wavix-sync does not send; any status or error body the simulator would
- * not give.
+ * The official trunk PUT's required `password` is the simulator's own rule (its request schema, as
+ * the document has it): a PUT without it is refused with 400 naming `password`.
+ * Leaves out: a normalisation of fields wavix-sync does not send; any status or error body the
+ * simulator would not give.
  */
 import { startSimulator, type SimSeed, type Simulator, type SimulatorOptions } from "../../src/simulator";
 import { startHostileServer, type Behaviour, type HostileServer, type ProxyRequest } from "./hostile-server";

@@ -234,6 +234,8 @@ describe("apply", () => {
     const digits = (big.numbers ?? []).map((n) => n.number);
     const yaml = [
       "version: 1",
+      // Routing every number to a new destination diverts it (destructive: docs/GUARD-RAILS.md): meant here.
+      "safety: { max_destructive_percent: 100, max_destructive_total: 1000 }",
       "numbers:",
       ...digits.flatMap((d) => [`  - number: "${d}"`, "    sms_relay_url: https://bulk.example/sms", "    destinations: [{ destination: sip.bulk.example, transport: sip, priority: 1 }]"]),
     ].join("\n");

@@ -73,24 +73,25 @@ describe("what each kind counts as destructive, whatever asked for it", () => {
   const update = (...diff: { path: string; before: unknown; after: unknown }[]) => ({ action: "update" as const, diff });
   const effects = (name: string, change: Parameters<typeof effectsOf>[1]) => effectsOf(KINDS.find((k) => k.name === name)!, change);
 
-  it("sub-accounts: a delete disables; so does status: disabled from the file; a rename or an endpoint does not", () => {
+  it("sub-accounts: a delete disables; so does status: disabled from the file; an endpoint cleared clears a callback; a rename does not", () => {
     expect(effects("sub_account", { action: "delete", diff: [] })).toEqual(["disable"]);
     expect(effects("sub_account", update({ path: "status", before: "enabled", after: "disabled" }))).toEqual(["disable"]);
     expect(effects("sub_account", update({ path: "status", before: "disabled", after: "enabled" }))).toEqual([]);
-    expect(effects("sub_account", update({ path: "name", before: "A", after: "B" }, { path: "default_destinations.sms_endpoint", before: "https://a", after: null }))).toEqual([]);
+    expect(effects("sub_account", update({ path: "name", before: "A", after: "B" }, { path: "default_destinations.sms_endpoint", before: "https://a", after: "https://b" }))).toEqual([]);
+    expect(effects("sub_account", update({ path: "default_destinations.sms_endpoint", before: "https://a", after: null }))).toEqual(["callback_cleared"]);
     expect(effects("sub_account", { action: "create", diff: [{ path: "status", before: null, after: "disabled" }] })).toEqual([]);
   });
 
-  it("numbers: destinations emptied remove the routing; another route, or a first one, does not; a delete releases", () => {
+  it("numbers: destinations emptied remove the routing, another route diverts it, SMS off turns it off; a first route does not; a delete releases", () => {
     const sip = { priority: 1, transport: 1, destination: "sip.example.net", trunk_id: null };
     expect(effects("number", update({ path: "destinations", before: [sip], after: [] }))).toEqual(["routing_removed"]);
-    expect(effects("number", update({ path: "destinations", before: [sip], after: [{ ...sip, destination: "other.example.net" }] }))).toEqual([]);
+    expect(effects("number", update({ path: "destinations", before: [sip], after: [{ ...sip, destination: "other.example.net" }] }))).toEqual(["routing_diverted"]);
     expect(effects("number", update({ path: "destinations", before: [], after: [sip] }))).toEqual([]);
-    expect(effects("number", update({ path: "sms_enabled", before: true, after: false }))).toEqual([]);
+    expect(effects("number", update({ path: "sms_enabled", before: true, after: false }))).toEqual(["sms_disabled"]);
     expect(effects("number", { action: "delete", diff: [] })).toEqual(["release"]);
   });
 
-  it("SIP trunks: a limit switched off or removed is lifted; a limit set, lowered or raised is not; a delete deletes", () => {
+  it("SIP trunks: a limit switched off, removed or raised is lifted; a limit set or lowered is not; a delete deletes", () => {
     for (const [path, before, after] of [
       ["cost_limit", true, false],
       ["max_call_cost", "0.18", null],
@@ -98,11 +99,15 @@ describe("what each kind counts as destructive, whatever asked for it", () => {
       ["call_limit", 600, null],
       ["channels_restrict", true, false],
       ["max_channels", 4, null],
+      ["ip_restrict", true, false],
+      ["max_call_cost", "0.18", "0.25"],
+      ["call_limit", 600, 6000],
+      ["max_channels", 4, 100000],
     ] as const) {
       expect(effects("sip_trunk", update({ path, before, after })), path).toEqual(["limit_lifted"]);
     }
     expect(effects("sip_trunk", update({ path: "cost_limit", before: false, after: true }))).toEqual([]);
-    expect(effects("sip_trunk", update({ path: "max_call_cost", before: "0.18", after: "0.25" }))).toEqual([]);
+    expect(effects("sip_trunk", update({ path: "max_call_cost", before: "0.18", after: "0.10" }))).toEqual([]);
     expect(effects("sip_trunk", update({ path: "max_call_cost", before: null, after: "0.25" }))).toEqual([]);
     expect(effects("sip_trunk", update({ path: "host", before: "203.0.113.1", after: "dynamic" }))).toEqual([]);
     expect(effects("sip_trunk", { action: "delete", diff: [] })).toEqual(["delete"]);

@@ -122,20 +122,17 @@ describe("sip_trunks: plan and apply", () => {
     }
   });
 
-  it("a plan needs no password (issue #27); apply with its variable unset fails that item clearly, and nothing is written", async () => {
+  it("a plan needs no password (issue #27); apply with its variable unset is refused before any write, naming the trunk and the variable (issue #33)", async () => {
     const { sim, client } = await start();
     const yaml = `version: 1\nsip_trunks:\n  - label: new-pbx\n    password_env: TRUNK_TEST_MISSING_PW\n    callerid: "15550000002"\nnumbers:\n  - number: "15550000001"\n    destinations:\n      - { transport: trunk, trunk: new-pbx, priority: 1 }\n`;
-    const { prepared, result } = await planApply(client, yaml);
+    const prepared = await computePlan(client, state(yaml));
     expect(prepared.plan.problems).toEqual([]);
     expect(prepared.plan.changes.map((c) => `${c.kind}:${c.action}:${c.key}`)).toEqual(["sip_trunk:create:new-pbx", "number:update:15550000001"]);
-    const trunk = result.results.find((r) => r.kind === "sip_trunk")!;
-    expect(trunk.outcome).toBe("failed");
-    expect(trunk.error).toContain("the environment variable TRUNK_TEST_MISSING_PW (password_env) is not set or empty; nothing was written");
-    expect(result.results.find((r) => r.kind === "number")!.outcome).not.toBe("ok");
+    await expect(applyPlan(client, prepared)).rejects.toThrowError(/nothing was written: sip_trunk "new-pbx": .*the environment variable TRUNK_TEST_MISSING_PW \(password_env\) is not set or empty/);
     expect(writes(sim)).toEqual([]);
   });
 
-  it("an update is one PUT of the merged record without the password; the plan says the password cannot be compared", async () => {
+  it("an update is one PUT of the merged record with the password (the official PUT requires it); the plan says it cannot be compared and which variable apply reads", async () => {
     const { sim, client } = await start();
     const yaml = `version: 1\nsip_trunks:\n${ACME}    call_recording_enabled: true\n    max_channels: 3\n`;
     const { prepared, result } = await planApply(client, yaml);
@@ -143,11 +140,11 @@ describe("sip_trunks: plan and apply", () => {
     expect(change.action).toBe("update");
     expect(change.diff.map((d) => d.path)).toEqual(["max_channels", "call_recording_enabled", "password"]);
     expect(change.diff[2].before).toBe("(cannot be compared: write-only)");
-    expect(String(change.diff[2].after)).toContain("not sent");
+    expect(String(change.diff[2].after)).toBe("(sent again: the value of TRUNK_TEST_ACME_PW, read at apply)");
     expect(result.ok).toBe(true);
     expect(writes(sim)).toEqual(["PUT /v1/trunks/500"]);
     const rec = sim.store.trunks.get(500)!;
-    expect(rec.password).toBe("first-password");
+    expect(rec.password).toBe(PW);
     // Fields the file does not manage kept their values (the PUT is a merge).
     expect(rec.data.callerid).toBe("15550000001");
     expect(rec.data.allowed_ips.map((x) => x.ip).sort()).toEqual(["203.0.113.10", "203.0.113.11"]);
@@ -160,7 +157,7 @@ describe("sip_trunks: plan and apply", () => {
     const yaml = `version: 1\nsip_trunks:\n${ACME}`;
     const { prepared, result } = await planApply(client, yaml, { rotate: ["acme-pbx"] });
     expect(prepared.plan.changes[0].diff).toEqual([
-      { path: "password", before: "(cannot be compared: write-only)", after: "(rotated: the value of TRUNK_TEST_ACME_PW)" },
+      { path: "password", before: "(cannot be compared: write-only)", after: "(rotated: the value of TRUNK_TEST_ACME_PW, read at apply)" },
     ]);
     expect(result.ok).toBe(true);
     expect(writes(sim)).toEqual(["PUT /v1/trunks/500"]);
@@ -169,10 +166,9 @@ describe("sip_trunks: plan and apply", () => {
     const unknown = await computePlan(client, state(yaml), { rotate: ["acme-pbx", "nope"] });
     expect(unknown.plan.problems.map((p) => p.key)).toEqual(["nope"]);
     sim.log.length = 0;
-    const { prepared: again, result: refused } = await planApply(client, yaml, { rotate: ["acme-pbx"] });
+    const again = await computePlan(client, state(yaml), { rotate: ["acme-pbx"] });
     expect(again.plan.problems).toEqual([]);
-    expect(refused.results[0]).toMatchObject({ outcome: "failed" });
-    expect(refused.results[0].error).toContain("TRUNK_TEST_ACME_PW (password_env) is not set or empty; nothing was written");
+    await expect(applyPlan(client, again)).rejects.toThrowError(/TRUNK_TEST_ACME_PW \(password_env\) is not set or empty/);
     expect(writes(sim)).toEqual([]);
   });
 
@@ -223,7 +219,7 @@ describe("sip_trunks: plan and apply", () => {
     sim.store.trunks.set(600, { organization: sim.store.masterId, password: "x", data: { ...sim.store.trunks.get(502)!.data, id: 600, label: "acme-pbx" } });
     const ambiguous = await computePlan(client, state(`version: 1\nsip_trunks:\n  - label: acme-pbx\n`));
     expect(ambiguous.plan.problems[0].message).toContain("matches 2 existing trunks (ids 500, 600): add `id:`");
-    const { result } = await planApply(client, `version: 1\nsip_trunks:\n  - label: renamed\n    id: 600\n`);
+    const { result } = await planApply(client, `version: 1\nsip_trunks:\n  - label: renamed\n    id: 600\n    password_env: TRUNK_TEST_ACME_PW\n`);
     expect(result.ok).toBe(true);
     expect(sim.store.trunks.get(600)!.data.label).toBe("renamed");
   });

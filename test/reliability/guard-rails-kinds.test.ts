@@ -14,6 +14,9 @@ import { startHostileServer, type HostileServer, type ProxyRequest } from "../he
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
 
 const KEY = "guard-rails-kinds-key-5e7b";
+/** The edge trunk's password, as a user's apply job has it: every trunk PUT carries it (the official PUT requires it). */
+const EDGE_PW = "edge-trunk-password-3a9d";
+process.env.GRK_EDGE_PW = EDGE_PW;
 const opened: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const o of opened.splice(0).reverse()) await o.close();
@@ -69,6 +72,7 @@ const NUMBERS = [{ id: 11, number: "15550000001" }, { id: 12, number: "155500000
 
 /** Every setting of the trunk above, as a file declares it (what a PUT must carry). */
 const WHOLE_TRUNK = `  - label: edge
+    password_env: GRK_EDGE_PW
     host: 203.0.113.5
     callerid: "15550000001"
     multiple_numbers: false
@@ -132,7 +136,7 @@ describe("1. only keys present are managed: a full-replace write only from a rea
     const { server } = await strict({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
     const dir = scratch();
     const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n${WHOLE_TRUNK}    encrypted_media: true\n`);
-    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: server.url };
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: server.url, GRK_EDGE_PW: EDGE_PW };
     const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], env);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     const apply = await runCli(["apply", "--plan", `${dir}/p.json`, "-f", file, "--auto-approve"], env);
@@ -153,8 +157,8 @@ describe("1. only keys present are managed: a full-replace write only from a rea
   it("hostile server, saved plan: a plan saved while the GET showed every setting, applied when it no longer does, sends no PUT (the fresh read before the PUT is guarded on apply --plan too)", async () => {
     const { sim, proxy } = await hostile({ numbers: NUMBERS, trunks: [LIMITED_TRUNK] });
     const dir = scratch();
-    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    encrypted_media: true\n`);
-    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: GRK_EDGE_PW\n    encrypted_media: true\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, GRK_EDGE_PW: EDGE_PW };
     const plan = await runCli(["plan", "-f", file, "--save", `${dir}/p.json`], env);
     expect(plan.code, plan.stdout + plan.stderr).toBe(0);
     proxy.set({
@@ -356,7 +360,7 @@ describe("4. prune never deletes a linked Sender ID", () => {
 });
 
 describe("5. a plan needs no secret", () => {
-  it("CLI: plan (and plan --save) of a new trunk runs without its password variable and shows the password as (sensitive); apply without it fails that item, writing nothing", async () => {
+  it("CLI: plan (and plan --save) of a new trunk runs without its password variable and shows the password as (sensitive); apply without it is refused, writing nothing", async () => {
     const { sim, proxy } = await hostile({ numbers: NUMBERS });
     const dir = scratch();
     const file = writeYaml(dir, "w.yaml", `version: 1\nsip_trunks:\n  - label: pbx\n    password_env: NEW_PBX_PW\n    callerid: "15550000001"\n`);
@@ -366,7 +370,8 @@ describe("5. a plan needs no secret", () => {
     expect(plan.stdout).toMatch(/password\s*=\s*\(sensitive\)|password: \(sensitive\)|\+ password = \(sensitive\)/);
     const apply = await runCli(["apply", "-f", file, "--auto-approve"], env);
     expect(apply.code).toBe(1);
-    expect(apply.stdout + apply.stderr).toContain("the environment variable NEW_PBX_PW (password_env) is not set or empty; nothing was written");
+    expect(apply.stdout + apply.stderr).toContain("the environment variable NEW_PBX_PW (password_env) is not set or empty");
+    expect(apply.stderr).toContain("Apply refused (nothing was written)");
     expect(writes(proxy.requests)).toEqual([]);
     expect(sim.store.trunks.size).toBe(0);
   });
@@ -411,14 +416,14 @@ describe("6. the smaller rails", () => {
     expect(sim.store.trunks.size).toBe(0);
   });
 
-  it("hostile server: the official 422 body (a message, no `errors`) for a PUT without the password still says --rotate-password", async () => {
-    const { proxy } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "edge", callerid: "15550000001" }] });
-    proxy.set({ before: (req) => (req.method === "PUT" ? { status: 422, body: { success: false, message: "Missing or invalid parameter password" } } : undefined) });
-    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: EDGE_PW\n    encrypted_media: true\n`);
-    const run = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url });
-    expect(run.code).toBe(1);
-    expect(run.stdout + run.stderr).toContain('the API requires the password on every update of SIP trunk "edge" (Missing or invalid parameter password)');
-    expect(run.stdout + run.stderr).toContain("--rotate-password edge");
+  it("hostile server answering the official 422 to a PUT without the password: an ordinary update carries it, so the PUT is taken", async () => {
+    const { sim, proxy } = await hostile({ numbers: NUMBERS, trunks: [{ id: 700, name: "70000", label: "edge", callerid: "15550000001" }] });
+    proxy.set({ before: (req) => (req.method === "PUT" && JSON.parse(req.body).password === undefined ? { status: 422, body: { success: false, message: "Missing or invalid parameter password" } } : undefined) });
+    const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: GRK_EDGE_PW\n    encrypted_media: true\n`);
+    const run = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, GRK_EDGE_PW: EDGE_PW });
+    expect(run.code, run.stderr).toBe(0);
+    expect(sim.store.trunks.get(700)!.data.encrypted_media).toBe(true);
+    expect(sim.store.trunks.get(700)!.password).toBe(EDGE_PW);
   });
 
   it("hostile server: two applies changing different trunk fields at once, their PUTs held until both arrive, lose neither (the read-back repairs)", async () => {
@@ -426,9 +431,9 @@ describe("6. the smaller rails", () => {
     const puts = barrier((r) => r.method === "PUT" && r.path === "/v1/trunks/700");
     proxy.set({ before: (req) => puts(req) });
     const dir = scratch();
-    const a = writeYaml(dir, "a.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    max_channels: 9\n`);
-    const b = writeYaml(dir, "b.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    call_limit: 1200\n`);
-    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const a = writeYaml(dir, "a.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: GRK_EDGE_PW\n    max_channels: 9\n`);
+    const b = writeYaml(dir, "b.yaml", `version: 1\nsip_trunks:\n  - label: edge\n    password_env: GRK_EDGE_PW\n    call_limit: 1200\n`);
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, GRK_EDGE_PW: EDGE_PW };
     const runs = await Promise.all([runCli(["apply", "-f", a, "--auto-approve"], env), runCli(["apply", "-f", b, "--auto-approve"], env)]);
     for (const run of runs) expect(run.code, run.stdout + run.stderr).toBe(0);
     expect(sim.store.trunks.get(700)!.data).toMatchObject({ max_channels: 9, call_limit: 1200, host: "203.0.113.5", max_call_cost: "0.1800" });

@@ -2,8 +2,8 @@
  * SIP trunks against a hostile server (test/helpers/hostile-server.ts) in front of the strict
  * simulator: a server that holds to the official update schema (the password required on every
  * PUT) and echoes request bodies — the password — back in its errors, and answers the token in
- * them. The update fails naming the trunk and the way to send the password; nothing is changed;
- * no password and no access token reach the output.
+ * them. An update sends the password (from `password_env`), so such a server takes it; without the
+ * variable nothing is sent; no password and no access token reach the output.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -42,26 +42,25 @@ async function setup(): Promise<{ sim: Simulator; proxy: HostileServer }> {
 }
 
 describe("SIP trunks against a server holding to the official schema and echoing secrets", () => {
-  it("an update without the password is refused: one clear error naming the trunk and --rotate-password, nothing changed, no secret printed", async () => {
+  it("an update sends the password from password_env, which such a server requires: taken, no secret printed; without the variable nothing is sent", async () => {
     const { sim, proxy } = await setup();
     const file = writeYaml(scratch(), "w.yaml", `version: 1\nsip_trunks:\n  - label: edge-pbx\n    password_env: EDGE_PW\n    encrypted_media: true\n`);
     const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url, EDGE_PW: "the-env-password-55" };
-    const run = await runCli(["apply", "-f", file, "--auto-approve"], env);
-    expect(run.code).toBe(1);
-    const out = run.stdout + run.stderr;
-    expect(out).toContain('the API requires the password on every update of SIP trunk "edge-pbx" (password: required)');
-    expect(out).toContain("--rotate-password edge-pbx");
-    expect(out).not.toContain(TOKEN);
-    expect(out).not.toMatch(/\n\s+at /); // no stack trace
-    expect(sim.store.trunks.get(700)!.data.encrypted_media).toBe(false);
+    // The variable unset: refused before any write, naming the trunk and the variable.
+    const unset = await runCli(["apply", "-f", file, "--auto-approve"], { ...env, EDGE_PW: "" });
+    expect(unset.code).toBe(1);
+    expect(unset.stderr).toContain('sip_trunk "edge-pbx": to update SIP trunk "edge-pbx" its password is needed: the environment variable EDGE_PW (password_env) is not set or empty');
+    expect(unset.stderr).not.toMatch(/\n\s+at /); // no stack trace
+    expect(sim.log.filter((e) => e.method !== "GET")).toEqual([]);
     expect(sim.store.trunks.get(700)!.password).toBe("kept-password");
 
-    // Asked to send it, the same server takes the PUT.
-    const rotated = await runCli(["apply", "-f", file, "--auto-approve", "--rotate-password", "edge-pbx"], env);
-    expect(rotated.code, rotated.stderr).toBe(0);
+    const run = await runCli(["apply", "-f", file, "--auto-approve"], env);
+    expect(run.code, run.stderr).toBe(0);
+    const out = run.stdout + run.stderr;
+    expect(out).not.toContain(TOKEN);
+    expect(out).not.toContain("the-env-password-55");
     expect(sim.store.trunks.get(700)!.data.encrypted_media).toBe(true);
     expect(sim.store.trunks.get(700)!.password).toBe("the-env-password-55");
-    expect(rotated.stdout + rotated.stderr).not.toContain("the-env-password-55");
   });
 
   it("a refused create whose error echoes the body never prints the password", async () => {

@@ -17,7 +17,7 @@ import { reportedResult } from "../../kit/contract";
 import { CALLBACK_FIELDS, accountCallbacksFileForm } from "./file";
 import { accountCallbacksFragment } from "./schema";
 import { accountCallbacksSaved } from "./saved";
-import { actionEffects } from "../../kit/change/effects";
+import { accountCallbacksEffects } from "./effects";
 import { profileProblem, writeCallbacks } from "./handler";
 import type { AccountProfile } from "../../client/types";
 import { accountCallbacksSchema } from "./pulumi-schema";
@@ -34,7 +34,7 @@ export const accountCallbacksKind: Kind<"account_callbacks", DesiredAccountCallb
   file: accountCallbacksFragment,
   fileForm: accountCallbacksFileForm,
   saved: accountCallbacksSaved,
-  effects: actionEffects,
+  effects: accountCallbacksEffects,
   // Nothing to export: the API cannot show them (the export leaves the key out).
   export: {
     text: async () => ({ form: "value", value: undefined }),

@@ -216,11 +216,15 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     if (n.subAccountId !== UNKNOWN && (o.subAccountId ?? null) !== (n.subAccountId ?? null)) changed.push("subAccountId");
     if ((o.onDelete ?? "retain") !== (n.onDelete ?? "retain") || has(o, "onDelete") !== has(n, "onDelete")) changed.push("onDelete");
     const changes = replaces.length > 0 || changed.length > 0;
-    if (changed.includes("destinations")) {
-      const before = Array.isArray(o.destinations) ? o.destinations : null;
-      const after = Array.isArray(known.destinations) ? known.destinations : null;
-      warnDestructive(ctx, `PhoneNumber ${digitsOf(o.number)}`, numberEffects, "update", [{ path: "destinations", before, after }]);
-    }
+    // Every managed field the new inputs set and the change touches, in the file's names: the
+    // kind's effects (numberEffects) name what it does — routing removed, narrowed or diverted, a
+    // callback cleared, SMS turned off. A field the inputs drop is left as it is (not managed).
+    const before = phoneSettings(o);
+    const after = phoneSettings(known);
+    const fields = changedNumberFields(before, after)
+      .filter((f) => after[f] !== undefined)
+      .map((f) => ({ path: f, before: before[f] ?? null, after: after[f] ?? null }));
+    if (replaces.length === 0 && fields.length > 0) warnDestructive(ctx, `PhoneNumber ${digitsOf(o.number)}`, numberEffects, "update", fields);
     return {
       changes,
       diffs: [...replaces, ...changed],

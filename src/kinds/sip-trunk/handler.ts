@@ -3,9 +3,11 @@
  * CLI engine and the Pulumi `SipTrunk` provider.
  *
  * The password is write-only (official: sent, never returned): the file names the environment
- * variable holding it (`password_env`), it is sent on create, and again only when asked (rotation);
- * it is read at apply only (a plan never needs it, issue #27), and a plan says it cannot be
- * compared. `access_token` is the server's secret: never shown or exported.
+ * variable holding it (`password_env`), and it is sent with every write of the trunk — the create,
+ * and every PUT, whose official body (SIPTrunkCreateRequest) requires it (issue #33 item 6); it is
+ * read at apply only (a plan never needs it, issue #27), and a plan says it cannot be compared and
+ * which variable apply will read. `--rotate-password LABEL` sends it even when no setting differs.
+ * `access_token` is the server's secret: never shown or exported.
  *
  * PUT replaces the whole record (official: "Omitted fields revert to their defaults"), so a PUT
  * carries every setting: the file's where it declares one, else the value a fresh read shows. A
@@ -76,17 +78,28 @@ export function passwordFromEnv(desired: TrunkSettings, env: NodeJS.ProcessEnv =
 }
 
 
+/** Why a write sends the password: a create, an update (every PUT carries it), a rotation. */
+export type PasswordUse = "create" | "update" | "rotate";
+
+const DOING: Readonly<Record<PasswordUse, string>> = {
+  create: "to create SIP trunk",
+  // The official PUT body (SIPTrunkCreateRequest) requires it: a PUT replaces the whole trunk.
+  update: "to update SIP trunk",
+  rotate: "to rotate the password of SIP trunk",
+};
+
 /**
- * Why the password cannot be sent (for a create or a rotation), or undefined when it can. Read at
- * apply only. `isApiKey` (the client's) refuses a variable that holds the API key, whatever its name.
+ * Why the password cannot be sent (for a create, an update or a rotation), or undefined when it
+ * can. Read at apply only. `isApiKey` (the client's) refuses a variable that holds the API key,
+ * whatever its name.
  */
 export function passwordProblem(
   desired: TrunkSettings,
-  why: "create" | "rotate",
+  why: PasswordUse,
   env: NodeJS.ProcessEnv = process.env,
   isApiKey?: (value: string) => boolean,
 ): string | undefined {
-  const doing = why === "create" ? "to create SIP trunk" : "to rotate the password of SIP trunk";
+  const doing = DOING[why];
   if (desired.password_env === undefined) {
     return `${doing} "${desired.label}" its password is needed: add \`password_env: VARIABLE\` naming the environment variable that holds it`;
   }
@@ -199,13 +212,26 @@ export function putProblem(desired: TrunkSettings, current: SipTrunk): string | 
   );
 }
 
-/** The plan's line for the password of an existing trunk: cannot be compared; sent only when rotating. */
+/**
+ * The plan's line for the password of an existing trunk: it cannot be compared, and the PUT sends it
+ * (the official PUT requires it), read at apply from the variable `password_env` names — the plan
+ * says which, so the apply job can be given it (a plan never needs it).
+ */
 export function passwordDiff(desired: TrunkSettings, rotate: boolean): FieldDiff {
   return {
     path: "password",
     before: PASSWORD_CANNOT_COMPARE,
-    after: rotate ? `(rotated: the value of ${desired.password_env})` : `(not sent: --rotate-password ${desired.label} sends it)`,
+    after: rotate ? `(rotated: the value of ${desired.password_env}, read at apply)` : `(sent again: the value of ${desired.password_env}, read at apply)`,
   };
+}
+
+/**
+ * Why an update of this trunk cannot be planned, or undefined: a PUT carries the password, so the
+ * file must name the variable that holds it (what a plan can tell without any secret).
+ */
+export function updateProblem(desired: TrunkSettings): string | undefined {
+  if (desired.password_env !== undefined) return undefined;
+  return `to update SIP trunk "${desired.label}" its password is needed (PUT /v1/trunks/{id} replaces the trunk, and the API requires the password with it): add \`password_env: VARIABLE\` naming the environment variable that holds it (read at apply)`;
 }
 
 /** The diff of a trunk that does not exist yet. The password is write-only and read at apply: `(sensitive)`. */
@@ -266,10 +292,10 @@ export class UnsafeTrunkWriteError extends Error {
 }
 
 /**
- * The PUT body: every setting, the file's where declared, else the fresh record's; the password
- * only when rotating. Throws (nothing written) when a setting is neither (`missingForPut`).
+ * The PUT body: every setting, the file's where declared, else the fresh record's; and the password
+ * (the official PUT requires it). Throws (nothing written) when a setting is neither (`missingForPut`).
  */
-export function mergedBody(current: SipTrunk, desired: TrunkSettings, password?: string): SipTrunkWrite {
+export function mergedBody(current: SipTrunk, desired: TrunkSettings, password: string): SipTrunkWrite {
   const missing = missingForPut(desired, current);
   if (missing.length > 0) {
     throw new UnsafeTrunkWriteError(current.id, `the API's record does not show ${missing.join(", ")}, which a PUT would reset to the defaults (declare ${missing.length === 1 ? "it" : "them"} in the file)`);
@@ -280,7 +306,7 @@ export function mergedBody(current: SipTrunk, desired: TrunkSettings, password?:
   const nullable = (v: unknown) => (v === null ? undefined : v);
   return compactBody({
     label: desired.label,
-    ...(password !== undefined ? { password } : {}),
+    password,
     ...(host !== "dynamic" && host !== "" ? { host_request: { host } } : {}),
     callerid: pick("callerid") as string,
     multiple_numbers: nullable(pick("multiple_numbers")) as boolean | undefined,
@@ -344,7 +370,8 @@ function named(list: readonly SipTrunkSummary[], label: string): SipTrunkSummary
  *
  * 1. Right before the POST the trunks are read by label (a complete listing): one that exists by
  *    now (another run, a person, a listing that left it out when planning) is adopted and made as
- *    declared with a PUT; its password is kept (adopting never rotates it).
+ *    declared with a PUT — which carries the password, as every PUT must (none when it already
+ *    shows the declared settings).
  * 2. The password is read from `password_env` only now (a plan never needs it); unset or holding
  *    the API key, nothing is written.
  * 3. When the POST's outcome is unknown (timeout, dropped connection, 5xx) the label is read again:
@@ -390,7 +417,9 @@ export async function createTrunk(client: GatedClient, desired: TrunkSettings, o
  * Make the managed fields true with one PUT, from a fresh read (the plan may be minutes old): the
  * trunk must still carry the label it was matched by (unless an id pins it), the read must show
  * every setting the file leaves out (`missingForPut`), and nothing is written when the fresh record
- * already shows the desired fields and no rotation is asked. Returns the record as written.
+ * already shows the desired fields and no rotation is asked. The PUT carries the password (the
+ * official body requires it): `options.password`, else the variable `password_env` names; without
+ * one nothing is written. Returns the record as written.
  */
 export async function updateTrunk(
   client: GatedClient,
@@ -403,13 +432,13 @@ export async function updateTrunk(
   if (desired.id === undefined && !sameName(fresh.label, current.label)) {
     throw new UnsafeTrunkWriteError(current.id, `was relabelled from "${current.label}" to "${fresh.label}" since it was read; re-run plan`);
   }
-  let password = options.rotate ? options.password : undefined;
-  if (options.rotate && password === undefined) {
-    const problem = passwordProblem(desired, "rotate", options.env, options.isApiKey ?? ((v) => client.isApiKey(v)));
+  if (!options.rotate && diffTrunk(desired, fresh).length === 0) return fresh;
+  let password = options.password;
+  if (password === undefined) {
+    const problem = passwordProblem(desired, options.rotate ? "rotate" : "update", options.env, options.isApiKey ?? ((v) => client.isApiKey(v)));
     if (problem) throw new Error(problem);
-    password = passwordFromEnv(desired, options.env);
+    password = passwordFromEnv(desired, options.env)!;
   }
-  if (password === undefined && diffTrunk(desired, fresh).length === 0) return fresh;
   return client.replaceTrunk(fresh.id, mergedBody(fresh, desired, password));
 }
 

@@ -1,7 +1,9 @@
 /**
  * The SIP trunk kind: identity is the label (or a pinned `id:`); one POST, PUT or DELETE per trunk;
- * the password is write-only (sent on create, again only with `--rotate-password LABEL`, read at
- * apply only); a trunk is deleted only with `--prune`, and never while a number routes to it.
+ * the password is write-only, read at apply only from the variable `password_env` names, and sent
+ * with the create and every PUT (the official PUT body requires it; `--rotate-password LABEL` sends
+ * one when no setting differs); apply refuses before any write when a variable it needs is unset
+ * (`secrets`); a trunk is deleted only with `--prune`, and never while a number routes to it.
  *
  * The guard rails of issue #27: a PUT (which replaces the trunk) is planned only when the read
  * shows every setting the file leaves out, else the item is a problem naming them; a create
@@ -23,11 +25,13 @@ import {
   diffTrunk,
   matchTrunk,
   passwordDiff,
+  passwordProblem,
   pinnedTrunkMissingMessage,
   putProblem,
   readTrunks,
   lostFields,
   trunkSettingsOf,
+  updateProblem,
   updateTrunk,
 } from "./handler";
 import { sipTrunksFragment } from "./schema";
@@ -95,7 +99,10 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
   },
 
   async plan(ctx, declared, { list, records }) {
-    const out: KindPlan<SipTrunkOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0 };
+    const out: KindPlan<SipTrunkOp> = { changes: [], problems: [], unmanaged: [], unchanged: 0, notes: [] };
+    // Which variable apply will read for each trunk it writes (a plan needs no secret; the apply job needs these).
+    const needs = (want: { label: string; password_env?: string }, what: string) =>
+      out.notes!.push({ key: want.label, message: `apply reads its password from the environment variable ${want.password_env} (${what}); nothing is written unless it is set` });
     const claimed = new Set<number>();
     for (const d of declared) {
       const want = trunkSettingsOf(d);
@@ -114,7 +121,10 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       if (!hit) {
         const problem = createProblem(want);
         if (problem) out.problems.push({ key: d.label, message: problem });
-        else out.changes.push({ diff: createDiff(want), op: { key: d.label, action: "create", desired: want } });
+        else {
+          out.changes.push({ diff: createDiff(want), op: { key: d.label, action: "create", desired: want } });
+          needs(want, "the create sends it");
+        }
         continue;
       }
       claimed.add(hit.id);
@@ -140,8 +150,15 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
         out.problems.push({ key: d.label, message: unsafe });
         continue;
       }
-      // The password cannot be compared (write-only): said on every update, sent only when rotating.
+      // The PUT carries the password (the official body requires it): the file must say where it is.
+      const noPassword = updateProblem(want);
+      if (noPassword) {
+        out.problems.push({ key: d.label, message: noPassword });
+        continue;
+      }
+      // The password cannot be compared (write-only): said on every update, with the variable apply reads.
       out.changes.push({ diff: [...diff, passwordDiff(want, rotate)], op: { key: d.label, action: "update", desired: want, current, rotate } });
+      needs(want, "every PUT sends it: the API requires it");
     }
     for (const label of ctx.rotate) {
       if (!declared.some((d) => d.label === label)) out.problems.push({ key: label, message: `--rotate-password ${label}: no SIP trunk of that label is declared in sip_trunks` });
@@ -189,18 +206,16 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
         if (op.action === "update") await updateTrunk(client, op.current, op.desired, { rotate: op.rotate });
         else await deleteTrunk(client, op.current);
       },
-      failure(_key, err) {
-        // A server holding to the official update schema requires the password on every PUT. The
-        // seed's body names the field in `errors`; the official ValidationErrorResponse has only a
-        // message ("Missing or invalid parameter password").
-        if (op.action !== "update" || op.rotate) return undefined;
-        const errors = (err as { errors?: Record<string, string> }).errors ?? {};
-        const message = String((err as { body?: { message?: unknown } }).body?.message ?? "");
-        const named = errors.password !== undefined ? `password: ${errors.password}` : /\bpassword\b/i.test(message) ? message.trim() : undefined;
-        if ((err as { status?: number }).status === undefined || named === undefined) return undefined;
-        return `the API requires the password on every update of SIP trunk "${op.key}" (${named}); nothing was changed. Re-run with --rotate-password ${op.key} to send it (from the variable password_env names)`;
-      },
     })),
+
+  // Every create and PUT sends the password, read now from the variable the file names: an apply
+  // whose variable is unset (or holds the API key) is refused before any write, naming both.
+  secrets: (ops, ctx) =>
+    ops.flatMap((op) => {
+      if (op.action === "delete") return [];
+      const problem = passwordProblem(op.desired, op.action === "create" ? "create" : op.rotate ? "rotate" : "update", ctx.env, ctx.isApiKey);
+      return problem ? [{ key: op.key, message: problem.replace(/[;.] [Nn]othing was written$/, "") }] : [];
+    }),
 
   /**
    * Reads back every trunk created or updated: it must show what was written. An update is read

@@ -3,9 +3,13 @@
  * src/pulumi/provider-impl.ts). The same rules as the CLI: identity the label (or a pinned id),
  * values compared as the API means them (src/kinds/sip-trunk/handler.ts `sameTrunkValue`: money as
  * decimals), `accessToken` a secret output. The password is write-only: sent when the create makes
- * the trunk, and on update when its value or `passwordVersion` changes — never when a create adopts
- * an existing trunk (a replacement finds its own trunk: it sends none either). A delete leaves an
- * adopted trunk, and one numbers still route to, as it is (src/kit/provider/guards.ts).
+ * the trunk, and with every PUT — the official PUT body (SIPTrunkCreateRequest) requires it, so an
+ * ordinary edit sends the resource's secret `password` (no `passwordVersion` bump needed; a new
+ * value or `passwordVersion` sends one even when no setting changes). A create that adopts an
+ * existing trunk already showing the declared settings writes nothing, so its password is kept; one
+ * that must PUT sends the configured password. A preview whose update would PUT without a password
+ * fails, naming the trunk (nothing is written). A delete leaves an adopted trunk, and one numbers
+ * still route to, as it is (src/kit/provider/guards.ts).
  */
 import { sipTrunkEffects } from "./effects";
 import type { SipTrunk as WireTrunk, SipTrunkSummary } from "../../client/types";
@@ -76,8 +80,14 @@ function checkIdentity(id: string, stored: Props, t: WireTrunk): void {
 
 const named = (p: { label?: unknown }): string => `SipTrunk ${JSON.stringify(String(p.label))}`;
 
-const noPassword = (label: string) =>
-  `SipTrunk "${label}": no password to create it with: set it with \`pulumi config set --secret --path 'wavix:trunkPasswords.${label}' <PASSWORD>\`, or set the environment variable its passwordEnv names`;
+const noPassword = (label: string, doing = "create it with") =>
+  `SipTrunk "${label}": no password to ${doing}: set it with \`pulumi config set --secret --path 'wavix:trunkPasswords.${label}' <PASSWORD>\`, or set the environment variable its passwordEnv names`;
+
+/** The update's reason to need one: a PUT replaces the trunk and the API requires its password. */
+const FOR_PUT = "update it with (PUT /v1/trunks/{id} replaces the trunk, and the API requires the password with it); nothing was written";
+
+/** The resource's password, when it has one. */
+const passwordOf = (p: Props): string | undefined => (typeof p.password === "string" && p.password !== "" ? p.password : undefined);
 
 /** `passwordVersion`: any text or whole number; it asks for a password to send. */
 function passwordVersionFailures(raw: Props): CheckFailure[] {
@@ -171,6 +181,9 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     if (raw.passwordEnv !== UNKNOWN && (raw.passwordEnv ?? null) !== (o.passwordEnv ?? null)) changed.push("passwordEnv");
     if (replaces.length > 0) warnDestructive(ctx, named(o), sipTrunkEffects, "replace", []);
     else warnDestructive(ctx, named(o), sipTrunkEffects, "update", fields);
+    // A setting changes: the update PUTs, and the PUT must carry a password. Without one the
+    // preview fails here, before anything is written (a password not known yet, preview: not judged).
+    if (replaces.length === 0 && fields.length > 0 && raw.password === undefined) throw new Error(noPassword(String(raw.label ?? o.label), FOR_PUT));
     return {
       changes: replaces.length > 0 || changed.length > 0,
       diffs: [...replaces, ...changed],
@@ -184,17 +197,23 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const client = ctx.masterClient();
     const p = inputs as unknown as Props;
     const desired = settingsOf(p, p.trunkId !== undefined);
-    const password = typeof p.password === "string" && p.password !== "" ? p.password : undefined;
+    const password = passwordOf(p);
     let trunk: WireTrunk;
     let adopted = true;
-    // An existing trunk (a pinned id, else this label) is adopted, never duplicated — and its
-    // password is not sent: adopting never rotates a password (set passwordVersion to send it).
+    // An existing trunk (a pinned id, else this label) is adopted, never duplicated. One that shows
+    // the declared settings is not written, and keeps its password; one that differs is PUT, and a
+    // PUT carries the password (the API requires it): the configured one.
     const found = desired.id !== undefined ? await notFoundToUndefined(client.getTrunk(desired.id)) : await adoptable(client, desired);
     if (desired.id !== undefined && !found) throw new Error(pinnedTrunkMissingMessage(desired));
     if (found) {
-      trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff: diffTrunk(desired, found) }) }), found, desired, { fresh: found, rotate: false });
-      if (password !== undefined) {
+      const diff = diffTrunk(desired, found);
+      const puts = diff.length > 0;
+      if (puts && password === undefined) throw new Error(noPassword(desired.label, FOR_PUT));
+      trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff }) }), found, desired, { fresh: found, rotate: false, password });
+      if (password !== undefined && !puts) {
         ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set passwordVersion to send the configured one`);
+      } else if (puts) {
+        ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk whose settings differed; the PUT that made it as declared carried the configured password (the API requires it with every PUT)`);
       }
     } else {
       if (password === undefined) throw new Error(noPassword(desired.label));
@@ -238,8 +257,11 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     let trunk = fresh;
     const diff = diffTrunk(desired, fresh);
     if (rotate || diff.length > 0) {
+      // Every PUT carries the password (the official body requires it): the resource's secret one.
+      const password = passwordOf(n);
+      if (password === undefined) throw new Error(noPassword(desired.label, FOR_PUT));
       const gated = ctx.writer(client, { what: `${named(o)} (id ${id})`, effects: sipTrunkEffects({ action: "update", diff }), stored: o });
-      trunk = await updateTrunk(gated, fresh, desired, { fresh, rotate, password: rotate ? (n.password as string) : undefined });
+      trunk = await updateTrunk(gated, fresh, desired, { fresh, rotate, password });
     }
     return { outs: { ...outputsOf(n, trunk, n.trunkId !== undefined), ...keptOrigin(o) } };
   },

@@ -1,9 +1,9 @@
 /**
  * SIP trunks in saved plans (docs/SAVED-PLANS.md). The password is write-only and a secret: a saved
  * plan never holds it, only the name of the environment variable holding it (`password_env`, as in
- * the file), and `apply --plan` reads that variable when it sends the password (a create, or an
- * update made with `--rotate-password LABEL`, which the op records as `rotate: true`). A plan
- * needing it is refused before anything is sent when the variable is not set or empty.
+ * the file), and `apply --plan` reads that variable when it sends the password (a create, and every
+ * update: the official PUT requires it; `--rotate-password LABEL` is recorded as `rotate: true`). A
+ * plan needing it is refused before anything is sent when the variable is not set or empty.
  *
  * The read is the trunk the plan matched — id, label and every setting the API showed, normalised as
  * the diff compares them; a field the API did not show is left out — or null for a create. The writes never
@@ -19,7 +19,7 @@ import { notFoundToUndefined } from "../../client/not-found";
 import { listAllNumbers } from "../number/public";
 import { actionOf, record, shown, SavedDataError, SavedPlanNotReadyError, text, wholeNumber } from "../../kit/file/saved-data";
 import { sipTrunkFileObject, TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
-import { currentValue, listAllTrunks, passwordProblem, sameMoney, type TrunkSettings } from "./handler";
+import { currentValue, listAllTrunks, passwordProblem, sameMoney, type PasswordUse, type TrunkSettings } from "./handler";
 import type { SipTrunkOp, TrunkCurrent } from "./op";
 import type { DesiredSipTrunk } from "./types";
 
@@ -132,7 +132,7 @@ function loadRead(v: unknown): TrunkRead {
 }
 
 /** Refuses, before anything is sent, a plan that must send a password this run cannot read. */
-function needPassword(desired: TrunkSettings, why: "create" | "rotate"): void {
+function needPassword(desired: TrunkSettings, why: PasswordUse): void {
   const problem = passwordProblem(desired, why);
   if (problem) throw new SavedPlanNotReadyError(problem.replace(/; nothing was written$/, ""));
 }
@@ -173,7 +173,7 @@ export const sipTrunkSaved: SavedPlanSupport<SipTrunkOp, DesiredSipTrunk[], Trun
       const read = loadRead(saved.read);
       if (desired.id !== undefined && desired.id !== read.id) throw new SavedDataError("op.desired.id is not read.id");
       if (desired.id === undefined && read.label !== key) throw new SavedDataError(`read.label is not the item's label "${key}"`);
-      if (o.rotate) needPassword(desired, "rotate");
+      needPassword(desired, o.rotate ? "rotate" : "update");
       // The writes use the id and label only: a PUT is always built from a fresh read (handler.ts).
       const op: SipTrunkOp = { key, action, desired, current: { id: read.id, label: read.label } as SipTrunk, rotate: o.rotate };
       plannedFields.set(op, read.fields);

@@ -28,7 +28,7 @@ export const sipTrunksFragment: FileFragment = {
         id: { description: "Wavix ID of the trunk: pins one when two share the label, or renames it.", "x-since": "0.1.0", examples: [144], type: "integer", minimum: 1, maximum: INT32_MAX },
         password_env: {
           description:
-            "Name of the environment variable holding the trunk's password (never the password). Needed to create the trunk and to rotate its password (`--rotate-password LABEL`); the API never returns it, so plans cannot compare it.",
+            "Name of the environment variable holding the trunk's password (never the password). Needed to create the trunk and to update it (every PUT carries the password: the API requires it), read at apply only; the API never returns it, so plans cannot compare it.",
           "x-since": "0.1.0",
           examples: ["ACME_PBX_PASSWORD"],
           type: "string",
