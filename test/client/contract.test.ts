@@ -241,7 +241,7 @@ describe("restricted keys (seed part 5)", () => {
       expect(error).toBeInstanceOf(ForbiddenError);
       expect((error as ForbiddenError).scope).toBe(t.scope);
       expect(error.message).toContain(t.scope);
-      expect(c.stats).toEqual({ requests: 1, retries: 0 });
+      expect(c.stats).toEqual({ requests: 1, retries: 0, rateLimited: 0 });
     });
   }
 

@@ -261,7 +261,7 @@ describe("retries", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.outcomeUnknown).toBe(true);
     expect(server.requests).toHaveLength(1);
-    expect(c.stats).toEqual({ requests: 1, retries: 0 });
+    expect(c.stats).toEqual({ requests: 1, retries: 0, rateLimited: 0 });
   });
 
   it("sends a POST answered 503 exactly once, outcomeUnknown", async () => {

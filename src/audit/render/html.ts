@@ -15,7 +15,7 @@
 import Decimal from "decimal.js";
 import { sampleOf, type SessionSample } from "../store";
 import type { AuditReport, AuditReportHead, DailyFigures, SessionFigures } from "../types";
-import { askedText, periodText, ratioWithPercent, signed, verdict } from "./summary";
+import { askedText, completenessText, eventsText, periodText, ratioWithPercent, runnerText, signed, sourceText, verdict, verifiedText } from "./summary";
 
 /** Chart colours, each at least 3:1 against the chart (#fff) and the bar track (#f3f3f3). */
 export const COLOUR = { verified: "#2e7d32", not_verified: "#c62828", pending: "#9a6200", neutral: "#767676" } as const;
@@ -267,6 +267,7 @@ svg .grid{stroke:#eee}svg .track{fill:#f3f3f3}svg .value.bad{fill:#c62828;font-w
 svg .threshold{stroke:#1d1d1f;stroke-width:2;stroke-dasharray:5 3}svg .threshold-label{font-weight:600}
 @media (max-width:599px){svg .wide{display:none}}
 .note{color:#595959;font-size:13px;margin:4px 0 8px}
+.incomplete{color:#c62828;font-weight:600}
 .empty{color:#595959;font-style:italic}details{margin:8px 0}summary{cursor:pointer;color:#333}
 `;
 
@@ -278,10 +279,29 @@ function coversSection(head: AuditReportHead): string {
     `<dl class="covers" ${attrs}>` +
     row("account", "Account", esc(head.account.id)) +
     row("period", "Period", `${esc(periodText(p))}${p ? ` <small>(${esc(p.from)} to ${esc(p.to)}, end excluded)</small>` : ""}`) +
-    (head.previous_period ? row("previous-period", "Compared with", `${esc(periodText(head.previous_period))}, the previous period`) : "") +
+    (head.previous_period
+      ? row("previous-period", "Compared with", `${esc(periodText(head.previous_period))}, the previous period`)
+      : head.two_fa.services.length > 0
+        ? row("previous-period", "Compared with", "each service's own previous period (the services' periods differ)")
+        : "") +
     row("asked", "Asked", esc(askedText(head) || "nothing")) +
-    row("generated", "Generated", `<time datetime="${esc(head.generated_at)}">${esc(head.generated_at)}</time> by ${esc(head.tool.name)} ${esc(head.tool.version)}`) +
+    row("generated", "Generated", `<time datetime="${esc(head.generated_at)}">${esc(head.generated_at)}</time> by ${esc(head.tool.name)} ${esc(head.tool.version)} (report format ${head.format_version}), ${esc(runnerText(head))}`) +
+    row("source", "Read from", esc(sourceText(head))) +
+    row("completeness", "Completeness", `<span class="${head.complete ? "complete" : "incomplete"}" data-complete="${head.complete}" data-gaps="${head.gaps.count}">${esc(completenessText(head))}</span>`) +
     `</dl>`
+  );
+}
+
+/** How the figures are made, and every data gap (the first 100; all are in audit.json). */
+function methodSection(head: AuditReportHead): string {
+  const gaps = head.gaps.items.slice(0, 100);
+  return (
+    `<section id="methodology"><h2>How the figures are made</h2><ul>${head.methodology.map((m) => `<li>${esc(m)}</li>`).join("")}</ul></section>` +
+    (head.complete
+      ? ""
+      : `<section id="gaps"><h2>Data gaps</h2><div class="table"><table class="findings"><thead><tr><th>Code</th><th>Subject</th><th>What is missing</th></tr></thead><tbody>${gaps
+          .map((g) => `<tr class="gap" data-code="${esc(g.code)}"><td class="code"><code>${esc(g.code)}</code></td><td><code>${esc(g.subject)}</code></td><td>${esc(g.message)}</td></tr>`)
+          .join("")}</tbody></table></div>${head.gaps.count > gaps.length ? `<p class="note">… and ${head.gaps.count - gaps.length} more (every gap is in audit.json).</p>` : ""}</section>`)
   );
 }
 
@@ -353,7 +373,7 @@ function twoFaSection(head: AuditReportHead, sample: SessionSample): string {
   const sessionRows = sample.sessions
     .map(
       (s) =>
-        `<tr><td><code>${esc(s.session_id)}</code></td><td>${s.service_name !== undefined ? `${esc(s.service_name)} ` : ""}${s.service_id !== undefined ? `<code>${esc(s.service_id)}</code>` : "named in the file"}</td><td>${s.verified ? "yes" : "no"}</td><td class="num">${s.events.length}</td><td class="num">${esc(s.charge_total)}</td></tr>`,
+        `<tr><td><code>${esc(s.session_id)}</code></td><td>${s.service_name !== undefined ? `${esc(s.service_name)} ` : ""}${s.service_id !== undefined ? `<code>${esc(s.service_id)}</code>` : "named in the file"}</td><td>${verifiedText(s.verified)}</td><td class="num">${esc(eventsText(s))}</td><td class="num">${esc(s.charge_total ?? "unknown")}</td></tr>`,
     )
     .join("");
   const sessionsTitle =
@@ -416,6 +436,7 @@ ${coversSection(head)}
 ${findingsSection(head, sample.total)}
 ${twoFaSection(head, sample)}
 ${tenDlcSection(head)}
+${methodSection(head)}
 </main>
 </body>
 </html>
