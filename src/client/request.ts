@@ -202,12 +202,17 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   let mayHaveCommitted = false;
   try {
     return await pRetry(
-      () =>
-        shared.limit(async () => {
-          // The wait for the pacer's slot is the client's own queue, not the server's time: the
-          // deadline and the attempt's timeout start once the request may be sent (issue #35).
+      () => {
+        const queued = Date.now();
+        return shared.limit(async () => {
+          // The wait for a concurrency slot and for the pacer's slot is the client's own queue,
+          // not the server's time: the deadline and the attempt's timeout start once the request
+          // may be sent, and a retry's queueing (behind the bound; in the pacer, which waits out
+          // Retry-After for the whole family, then goes at a lowered rate) moves the deadline by
+          // as much (issue #35).
           const sentAt = await shared.pacer.take();
           const started = Date.now();
+          if (deadlineAt !== undefined) deadlineAt += started - queued;
           deadlineAt ??= started + config.deadlineMs;
           attempts += 1;
           try {
@@ -221,7 +226,8 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
             }
             throw error;
           }
-        }),
+        });
+      },
       {
         retries: retry.limit,
         // The waits are computed here (backoff + Retry-After) so that a long one can be announced.

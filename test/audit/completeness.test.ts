@@ -19,6 +19,7 @@ import { WavixClient } from "../../src/client";
 import { audit, computeAudit, computeTenDlc, readBrandVettings, readTwoFaEvents, runWindow, type AuditReport } from "../../src/audit";
 import type { BrandVetting } from "../../src/client/types";
 import { startHostileServer, type HostileServer, type ProxyRequest } from "../helpers/hostile-server";
+import { createRateLimitedServer } from "../helpers/rate-limited-server";
 import { runCli } from "../helpers/cli";
 
 const KEY = "sim-demo-key";
@@ -219,6 +220,27 @@ describe("item 4: a listing whose days are the account's zone loses nothing", ()
     // Asking only the UTC day (what the audit did before) would have lost session a.
     expect(sessions.filter((s) => nyDay(s.created_at) === "2026-11-10").map((s) => s.session_id[3])).toEqual(["b", "c"]);
   });
+});
+
+describe("item 5: the request deadline does not count the client's own pacing queue", () => {
+  it("against a 50 requests/s limiter that answers 429 with Retry-After: 1, every request completes within its deadline (--timeout 2)", async () => {
+    const server = await createRateLimitedServer({ ratePerSecond: 50, burst: 5, retryAfterSeconds: 1, holdMs: 20, body: [] });
+    try {
+      // Each request's own attempts take milliseconds; the queue behind the pacer (after 429s, the
+      // whole family waits Retry-After and then goes at a lowered rate) takes seconds. Counted
+      // against the deadline, it failed requests that the server never saw late ("timed out after 1 ms").
+      const c = new WavixClient({ apiKey: KEY, baseUrl: server.url, timeoutMs: 2000, concurrency: 8 });
+      const results = await Promise.allSettled(Array.from({ length: 400 }, () => c.listBrandVettings("B1")));
+      const failed = results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason));
+      expect(failed).toEqual([]);
+      expect(server.counts.limited).toBeGreaterThan(0);
+      // Counted as the answers arrive (an answer the client stopped waiting for is not seen).
+      expect(c.stats.rateLimited).toBeGreaterThan(0);
+      expect(c.stats.rateLimited).toBeLessThanOrEqual(server.counts.limited);
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
 });
 
 describe("item 6: headline figures at the minimum of requests", () => {
