@@ -190,7 +190,7 @@ const BASE: Obj =
             },
             "max_vetting_age_days": {
               "description": "Oldest acceptable newest scored vetting, in whole days before the report; an older one is an error finding.",
-              "x-since": "0.2.0",
+              "x-since": "0.1.0",
               "examples": [365],
               "type": "integer",
               "minimum": 1
