@@ -40,6 +40,11 @@ function percent(part: number, whole: number): string {
 
 /** Width (CSS px) the layout is checked against on a phone. */
 const PHONE_CHART_PX = 340;
+/** The narrowest chart (CSS px) that shows the `wide` labels: a 600 px window less the page's padding. */
+const WIDE_CHART_PX = 560;
+/** Width of one character of a charge label (11 px digits: DejaVu Sans and system fonts stay under 0.64 em), and the gap between labels. */
+const MONEY_CHAR_PX = 7.1;
+const MONEY_GAP_PX = 8;
 
 function niceMax(n: number): number {
   if (n <= 5) return Math.max(1, n);
@@ -65,6 +70,11 @@ function dailyChart(days: readonly DailyFigures[]): string {
   // the others carry class "wide" and are hidden on narrow screens (the stylesheet).
   const wide = Math.ceil(days.length / 14);
   const narrow = wide * Math.ceil(Math.ceil(days.length / 6) / wide);
+  // Charge labels: as far apart as the longest one needs, on the narrowest chart of each kind.
+  const moneyNeed = Math.max(...days.map((d) => d.charge_total.length)) * MONEY_CHAR_PX + MONEY_GAP_PX;
+  const slotPx = (chartPx: number) => (slot * chartPx) / 100;
+  const moneyWide = wide * Math.max(1, Math.ceil(moneyNeed / (slotPx(WIDE_CHART_PX) * wide)));
+  const moneyNarrow = moneyWide * Math.max(1, Math.ceil(moneyNeed / (slotPx(PHONE_CHART_PX) * moneyWide)), Math.ceil(narrow / moneyWide));
   const parts: string[] = [];
   const steps = max <= 5 ? max : 5;
   for (let i = 0; i <= steps; i++) {
@@ -98,7 +108,16 @@ function dailyChart(days: readonly DailyFigures[]): string {
       const ax = pct(anchor === "start" ? left + slot * i : anchor === "end" ? left + slot * (i + 1) : x + barW / 2);
       if (d.sessions > 0) parts.push(`<text x="${ax}" y="${y(d.sessions) - 4}" text-anchor="${anchor}" class="count${cls}">${d.sessions}</text>`);
       parts.push(`<text x="${ax}" y="${top + plotH + 16}" text-anchor="${anchor}" class="tick${cls}">${esc(d.date.slice(5))}</text>`);
-      if (d.sessions > 0) parts.push(`<text x="${ax}" y="${top + plotH + 32}" text-anchor="${anchor}" class="money${cls}">${esc(d.charge_total)}</text>`);
+    }
+    if (d.sessions > 0 && i % moneyWide === 0) {
+      // A charge label never overlaps the next one (they are spaced by the longest label) and is
+      // never cut by the chart's edge (anchored inside it when half of it would stick out).
+      const cls = i % moneyNarrow === 0 ? "" : " wide";
+      const halfPct = ((moneyNeed / 2) * 100) / PHONE_CHART_PX;
+      const centre = x + barW / 2;
+      const anchor = centre - halfPct < 0 ? "start" : centre + halfPct > 100 ? "end" : "middle";
+      const ax = pct(anchor === "start" ? left + slot * i : anchor === "end" ? left + slot * (i + 1) : centre);
+      parts.push(`<text x="${ax}" y="${top + plotH + 32}" text-anchor="${anchor}" class="money${cls}">${esc(d.charge_total)}</text>`);
     }
     parts.push(`</g>`);
   });
