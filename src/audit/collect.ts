@@ -2,12 +2,12 @@
  * Collect the raw audit data through the typed client (docs/CONTRACT.md part 2: 2FA events and sessions,
  * 10DLC vettings and brands), with memory bounded whatever the number of sessions:
  *
- * - a service's sessions are listed in pieces of whole UTC days (`from`/`to` as YYYY-MM-DD: the
- *   listing is not paged, so a day is the smallest piece the API gives), a day at first and longer
- *   while the days are light ({@link nextPieceDays}), the next piece asked while this one's sessions
- *   are read;
- * - each session's events are read by {@link orderedPool}: at most `window` sessions in flight, results
- *   handed on in listing order, so a report is the same whatever order the answers came in;
+ * - a service's sessions are listed with one request per period (its UTC days and one more day on
+ *   each side, filtered by `created_at`: {@link listSessions}); the listing gives each session's
+ *   status and charge, which is all the headline figures need;
+ * - events are read only where a table needs them (`--events`) or the listing leaves a session's
+ *   figures unread, by {@link orderedPool}: at most `window` sessions in flight, results handed on in
+ *   listing order, so a report is the same whatever order the answers came in;
  * - nothing is kept here once handed on: the caller folds each session into figures (compute.ts)
  *   and writes it out (store.ts).
  *
@@ -17,7 +17,7 @@ import type { Brand, BrandVetting, TwoFaEvent, TwoFaSession } from "../client/ty
 import { NotFoundError } from "../client/errors";
 import type { CollectedBrand, CollectedSession, Finding } from "./types";
 import { parseTimestamp } from "./time";
-import { daysOf, utcDay, type Period } from "./window";
+import { listingDays, utcDay, type Period } from "./window";
 
 /** Brands read per page with `brands: all` (the API's default is 25; its maximum 100). */
 export const BRANDS_PER_PAGE = 100;
@@ -132,22 +132,6 @@ export interface ServiceListing {
   period: Period;
 }
 
-/**
- * How the sessions listing is asked for a period: first one day; while the days come back light
- * (fewer than {@link LIGHT_DAY} sessions a day) the next piece is twice as long, up to
- * {@link MAX_PIECE_DAYS}; a heavy piece sends it back to one day. A quiet month costs a handful of
- * requests, a busy one a request a day, and no answer holds more than a week of a quiet service's
- * sessions or a day of a busy one's.
- */
-export const LIGHT_DAY = 2_000;
-/** Longest piece of the period one listing request asks for, in days. */
-export const MAX_PIECE_DAYS = 7;
-
-/** The next piece's length in days, after a piece of `days` days that listed `count` sessions. */
-export function nextPieceDays(days: number, count: number): number {
-  return count < LIGHT_DAY * days ? Math.min(MAX_PIECE_DAYS, days * 2) : 1;
-}
-
 /** What a listing produced besides its sessions, per service: for the findings. */
 interface ListingNotes {
   withoutId: TwoFaSession[];
@@ -155,12 +139,14 @@ interface ListingNotes {
 }
 
 /**
- * The sessions of each service over its period, listed in pieces of whole UTC days
- * ({@link nextPieceDays}; the next piece asked while this one is read), a 404 read as a piece
- * without sessions (the official document: "Returns when no verifications match the service and
- * date range"). Sessions created outside the period are left out; a session listed again (in
- * another piece, or under another service) is handed on once (`seen`). `onFindings` gets each
- * service's listing findings when its period is done.
+ * The sessions of each service over its period: one listing request per service and period, asked
+ * for the period's UTC days with one more day on each side ({@link listingDays}: the official
+ * document does not say in which zone the listing's dates are), the next service's listing asked
+ * while this one is read. A 404 reads as no sessions (the official document: "Returns when no
+ * verifications match the service and date range"). Each session comes with the listing's
+ * `status` and `charge` (the headline figures need nothing more). Sessions created outside the
+ * period are left out (the edge days are expected to give some); a session listed again (under
+ * another service) is handed on once (`seen`). `onFindings` gets each service's listing findings.
  */
 export async function* listSessions(
   client: AuditClient,
@@ -169,46 +155,32 @@ export async function* listSessions(
   onFindings: (findings: Finding[]) => void,
   prefix = "",
 ): AsyncGenerator<Omit<CollectedSession, "events">> {
-  interface Piece {
-    listing: number;
-    /** Index of its first day in the listing's days. */
-    from: number;
-    days: string[];
-    answer: Promise<TwoFaSession[] | typeof NOT_FOUND>;
-  }
-  const dayLists = listings.map((l) => daysOf(l.period));
-  const ask = (listing: number, from: number, length: number): Piece | undefined => {
-    // Past this listing's days: the next listing with any, from its first day.
-    while (listing < listings.length && from >= dayLists[listing].length) {
-      listing += 1;
-      from = 0;
-      length = 1;
-    }
-    if (listing >= listings.length) return undefined;
-    const days = dayLists[listing].slice(from, from + length);
-    return { listing, from, days, answer: settle(client.listTwoFaSessions(listings[listing].serviceId, days[0], days[days.length - 1])) };
+  const ask = (i: number) => {
+    if (i >= listings.length) return undefined;
+    const days = listingDays(listings[i].period);
+    return settle(client.listTwoFaSessions(listings[i].serviceId, days.from, days.to));
   };
-  let piece = ask(0, 0, 1);
-  let notes: ListingNotes = { withoutId: [], outside: { count: 0, examples: [] } };
-  while (piece) {
-    const { serviceId, period } = listings[piece.listing];
-    const answer = await piece.answer;
-    const items = answer === NOT_FOUND ? [] : answer;
-    // The next piece is asked now, while this one's sessions are read.
-    const next = ask(piece.listing, piece.from + piece.days.length, nextPieceDays(piece.days.length, items.length));
-    const asked = new Set(piece.days);
+  let answer = ask(0);
+  for (let i = 0; i < listings.length; i++) {
+    const { serviceId, period } = listings[i];
+    const got = await answer!;
+    answer = ask(i + 1);
+    const items = got === NOT_FOUND ? [] : got;
+    const days = listingDays(period);
+    const notes: ListingNotes = { withoutId: [], outside: { count: 0, examples: [] } };
     for (const s of items) {
-      // `session_id` is optional in the official ListSessionsResponseItem: without it there are no
-      // events to ask for (never `/session/undefined/events`).
+      // `session_id` is optional in the official ListSessionsResponseItem: without it a session
+      // cannot be told from another (nor its events asked for: never `/session/undefined/events`).
       if (typeof s.session_id !== "string" || s.session_id.trim() === "") {
         notes.withoutId.push(s);
         continue;
       }
       const time = typeof s.created_at === "string" ? parseTimestamp(s.created_at) : null;
       if (time !== null && (time < period.from || time >= period.to)) {
-        // Outside the period: expected from the partly covered days of an hour window; a server
-        // listing days it was not asked for is worth a warning.
-        if (!asked.has(utcDay(time))) {
+        // Outside the period: expected from the edge days; a server listing days it was not asked
+        // about is worth a warning.
+        const day = utcDay(time);
+        if (day < days.from || day > days.to) {
           notes.outside.count += 1;
           if (notes.outside.examples.length < 3) notes.outside.examples.push(`${s.session_id} created ${s.created_at}`);
         }
@@ -221,14 +193,11 @@ export async function* listSessions(
         service_id: serviceId,
         ...(typeof s.service_name === "string" && s.service_name.trim() !== "" ? { service_name: s.service_name.trim() } : {}),
         ...(s.created_at !== undefined ? { created_at: s.created_at } : {}),
-        listed_day: piece.days[0],
+        ...(s.status !== undefined && s.status !== null ? { status: String(s.status) } : {}),
+        ...(s.charge !== undefined && s.charge !== null ? { charge: String(s.charge) } : {}),
       };
     }
-    if (!next || next.listing !== piece.listing) {
-      onFindings(listingFindings(serviceId, notes, prefix));
-      notes = { withoutId: [], outside: { count: 0, examples: [] } };
-    }
-    piece = next;
+    onFindings(listingFindings(serviceId, notes, prefix));
   }
 }
 
@@ -243,7 +212,8 @@ function listingFindings(serviceId: string, notes: ListingNotes, prefix: string)
       message: `${prefix}2FA service ${serviceId}: ${withoutId.length} session(s) listed without a session_id (${withoutId
         .slice(0, 3)
         .map((s) => `created ${JSON.stringify(s.created_at ?? null)}`)
-        .join(", ")}${withoutId.length > 3 ? ", …" : ""}); their events cannot be read and are not in the report`,
+        .join(", ")}${withoutId.length > 3 ? ", …" : ""}); they cannot be told apart, so they are not in the report`,
+      gap: true,
     });
   }
   if (outside.count > 0) {
@@ -258,21 +228,24 @@ function listingFindings(serviceId: string, notes: ListingNotes, prefix: string)
 }
 
 /**
- * Each listed session with its events, in listing order, at most `window` in flight. A session the
- * service listed but whose events the API does not find is kept without events (not verified) with
- * a `session_events_not_found` finding; `cached` answers sessions read already (the named ones).
+ * The listed sessions in listing order, each with its events when `needEvents` says so (`--events`,
+ * or a session whose listing gives no usable status or charge), at most `window` in flight. A
+ * session whose events answer 404 keeps the listing's status and charge, marked `events_not_found`,
+ * with a `session_events_not_found` gap; `cached` answers sessions read already (the named ones).
  */
 export function withEvents(
   client: AuditClient,
   sessions: AsyncIterable<Omit<CollectedSession, "events">>,
   onFindings: (findings: Finding[]) => void,
-  options: { window?: number; cached?: Map<string, TwoFaEvent[]>; prefix?: string } = {},
+  options: { window?: number; cached?: Map<string, TwoFaEvent[]>; prefix?: string; needEvents?: (s: Omit<CollectedSession, "events">) => boolean } = {},
 ): AsyncGenerator<CollectedSession> {
+  const need = options.needEvents ?? (() => true);
   return orderedPool(
     sessions,
-    async (s) => {
+    async (s): Promise<CollectedSession> => {
       const known = options.cached?.get(s.session_id);
       if (known) return { ...s, events: known };
+      if (!need(s)) return s;
       const events = await settle(client.listTwoFaEvents(s.session_id));
       if (events === NOT_FOUND) {
         onFindings([
@@ -280,10 +253,11 @@ export function withEvents(
             severity: "warning",
             code: "session_events_not_found",
             subject: s.session_id,
-            message: `${options.prefix ?? ""}2FA session ${s.session_id}${s.service_id !== undefined ? ` (listed by service ${s.service_id})` : ""}: the API does not find its events (404); counted as a session without events`,
+            message: `${options.prefix ?? ""}2FA session ${s.session_id}${s.service_id !== undefined ? ` (listed by service ${s.service_id})` : ""}: the API does not find its events (404); the listing's status and charge stand in, and its events are missing from the report`,
+            gap: true,
           },
         ]);
-        return { ...s, events: [] };
+        return { ...s, events_not_found: true };
       }
       return { ...s, events };
     },
@@ -291,13 +265,23 @@ export function withEvents(
   );
 }
 
+/** True when the listing leaves a session's outcome or charge unread: its events are the stand-in. */
+export function listingLacksFigures(s: Omit<CollectedSession, "events">): boolean {
+  const status = s.status?.trim().toLowerCase();
+  const statusOk = status !== undefined && ["verified", "approved", "pending", "failed", "expired", "canceled", "cancelled", "rejected"].includes(status);
+  return !statusOk || s.charge === undefined || !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s.charge.trim());
+}
+
+/** A session named directly: its events are all there is (no listing gives its status and charge). */
+export type NamedSession = CollectedSession & { events: TwoFaEvent[] };
+
 /**
  * The events of sessions named directly (deduplicated, file order kept). Unknown ones are all in
  * `missing`, in file order.
  */
-export async function collectNamedSessions(client: AuditClient, ids: readonly string[], window = DEFAULT_WINDOW): Promise<Collected<CollectedSession>> {
+export async function collectNamedSessions(client: AuditClient, ids: readonly string[], window = DEFAULT_WINDOW): Promise<Collected<NamedSession>> {
   const unique = [...new Set(ids)];
-  const items: CollectedSession[] = [];
+  const items: NamedSession[] = [];
   const missing: MissingItem[] = [];
   let i = 0;
   for await (const events of orderedPool(unique, (id) => settle(client.listTwoFaEvents(id)), window)) {
@@ -337,10 +321,22 @@ export async function collectTenDlc(client: AuditClient, selection: TenDlcSelect
   const results = await Promise.all(requests);
   const items: CollectedBrand[] = [];
   const missing: MissingItem[] = [];
+  const findings: Finding[] = [];
   results.forEach((vettings, i) => {
     const id = ids[i];
-    if (vettings === NOT_FOUND) missing.push({ kind: "brand", id, message: `10DLC brand ${id} not found` });
-    else items.push({ brand_id: id, vettings });
+    if (vettings !== NOT_FOUND) items.push({ brand_id: id, vettings });
+    // A brand the account lists whose vettings answer 404 is a gap of this report, not a reason to
+    // give no report (issue #35, item 8); a brand the file names and the API does not know is the
+    // file's error.
+    else if (brands === "all") {
+      findings.push({
+        severity: "warning",
+        code: "brand_vettings_not_found",
+        subject: id,
+        message: `10DLC brand ${id}: listed by the account, but its vettings answer 404; the brand is not in the report`,
+        gap: true,
+      });
+    } else missing.push({ kind: "brand", id, message: `10DLC brand ${id} not found` });
   });
-  return { items, missing, findings: [] };
+  return { items, missing, findings };
 }

@@ -4,6 +4,8 @@
  * size keeps only figures in memory (per service, per day, in total); {@link computeAudit} is the
  * same builder over data held in memory. Rendering is elsewhere (`render/`).
  */
+import { createHash } from "node:crypto";
+import { hostname } from "node:os";
 import Decimal from "decimal.js";
 import { normaliseReasons } from "../client/client";
 import type { BrandVetting, TwoFaEvent } from "../client/types";
@@ -12,6 +14,8 @@ import { addDecimal } from "../util/decimal";
 import { formatUtc, parseTimestamp } from "./time";
 import type {
   AuditAsked,
+  AuditRunner,
+  AuditSource,
   AuditBrand,
   AuditReport,
   AuditReportHead,
@@ -29,7 +33,7 @@ import type {
   SessionFigures,
   TwoFaSessionsData,
 } from "./types";
-import { daysOf, DAY_MS, previousPeriod, requireServicePeriods, spanOf, utcDay, type Period, type RunWindow } from "./window";
+import { daysOf, DAY_MS, listingDays, previousPeriod, requireServicePeriods, spanOf, utcDay, type Period, type RunWindow } from "./window";
 
 /** Decimal places of a failure ratio (`"0.250000"`): one session in a million still shows. */
 export const RATIO_PLACES = 6;
@@ -85,24 +89,34 @@ const noEvents = (): EventsByStatus => ({ success: 0, failed: 0, pending: 0 });
 class Tally {
   sessions = 0;
   verified = 0;
+  /** Sessions whose outcome could not be read (`verified: null`): in no ratio. */
+  unknown = 0;
   readonly charge = new MoneySum();
   readonly byStatus = noEvents();
 
-  add(s: AuditSession, charges: readonly string[]): void {
+  add(s: AuditSession): void {
     this.sessions += 1;
-    if (s.verified) this.verified += 1;
-    for (const c of charges) this.charge.add(c);
+    if (s.verified === true) this.verified += 1;
+    else if (s.verified === null) this.unknown += 1;
+    if (s.charge_total !== null) this.charge.add(s.charge_total);
     for (const e of s.events) if (e.status === "success" || e.status === "failed" || e.status === "pending") this.byStatus[e.status] += 1;
   }
 
   figures(): SessionFigures {
+    const notVerified = this.sessions - this.verified - this.unknown;
     return {
       sessions: this.sessions,
       verified: this.verified,
-      not_verified: this.sessions - this.verified,
-      failure_ratio: ratioText(this.sessions - this.verified, this.sessions),
+      not_verified: notVerified,
+      unknown: this.unknown,
+      failure_ratio: ratioText(notVerified, this.sessions - this.unknown),
       charge_total: this.charge.toString(),
     };
+  }
+
+  /** Sessions verified, not verified and of unknown outcome (what a data source states). */
+  figuresOfOutcome(): { verified: number; not_verified: number; unknown: number } {
+    return { verified: this.verified, not_verified: this.sessions - this.verified - this.unknown, unknown: this.unknown };
   }
 }
 
@@ -115,9 +129,12 @@ export function changeOf(now: SessionFigures, before: SessionFigures): FiguresCh
   };
 }
 
-/** Sessions not verified strictly above `ratio` of the sessions, compared exactly (0.1 × 3 is 0.3). */
+/** Sessions of known outcome: those the ratio is over. */
+const known = (f: SessionFigures): number => f.sessions - f.unknown;
+
+/** Sessions not verified strictly above `ratio` of the sessions of known outcome, compared exactly (0.1 × 3 is 0.3). */
 function exceeds(f: SessionFigures, ratio: number | null): boolean {
-  return ratio !== null && f.sessions > 0 && new Exact(f.not_verified).gt(new Exact(ratio).times(f.sessions));
+  return ratio !== null && known(f) > 0 && new Exact(f.not_verified).gt(new Exact(ratio).times(known(f)));
 }
 
 function percent(part: number, whole: number): string {
@@ -139,6 +156,52 @@ export interface AuditContext {
   window?: RunWindow;
   /** @default this package's (package.json) */
   tool?: { name: string; version: string };
+  /** Whether the sessions' events are read (`--events`). @default false */
+  events?: boolean;
+  /** Where the data comes from (API root, key fingerprint, request counts). @default unknown */
+  source?: AuditSource;
+  /** Who made the report. @default {@link runnerInfo} of the environment */
+  runner?: AuditRunner;
+}
+
+/** The report format's version: raised when a field changes meaning or goes (schemas/audit-report.schema.json). */
+export const REPORT_FORMAT_VERSION = 2;
+
+/** The report's methodology, in sentences (docs/AUDIT.md, "What the report proves"). */
+export function methodology(events: boolean): string[] {
+  return [
+    "A period is a half-open span of UTC time: from included, to excluded.",
+    "Each service's sessions listing is asked for the UTC days its period touches with one more day on each side (the API does not say in which time zone its days are); a session counts in the period its created_at falls in.",
+    "A session is verified when the sessions listing gives it the status verified (failed, pending, expired and canceled are not verified); when the listing gives no known status, its events decide (a successful Verification event).",
+    "A session's charge is the listing's charge; when the listing gives none that is decimal text, the exact sum of its event charges.",
+    "A session whose outcome or charge cannot be read is a data gap: counted in unknown (in no failure ratio, never as a failed verification) or left out of the charges, and the report is not complete.",
+    `Failure ratio: sessions not verified / sessions of known outcome, rounded half-up to ${RATIO_PLACES} places; thresholds are compared with the exact ratio.`,
+    "Money is decimal text summed exactly at the largest scale among its inputs, never a float.",
+    "Each service is compared with its own previous period: the span of the same length right before its period.",
+    events
+      ? "Every session's events were read (--events); where they disagree with the listing, the listing's figures stand and a warning says so."
+      : "Events were not read (the listing gives each session's status and charge); --events reads them for the per-event tables.",
+    "A 10DLC brand's effective score is its newest scored vetting's (by vetted_date, else create_date; equal times ordered by vetting_id).",
+  ];
+}
+
+/** Who runs the report: the CI job when a CI's variables say so, else the host. */
+export function runnerInfo(env: NodeJS.ProcessEnv = process.env, host: string = hostname()): AuditRunner {
+  const pick = (names: readonly string[]): Record<string, string> =>
+    Object.fromEntries(names.filter((n) => typeof env[n] === "string" && env[n] !== "").map((n) => [n, env[n] as string]));
+  if (env.GITHUB_ACTIONS === "true") {
+    return { kind: "github", host, ci: pick(["GITHUB_SERVER_URL", "GITHUB_REPOSITORY", "GITHUB_WORKFLOW", "GITHUB_RUN_ID", "GITHUB_RUN_ATTEMPT", "GITHUB_JOB", "GITHUB_SHA", "GITHUB_REF", "GITHUB_ACTOR"]) };
+  }
+  if (env.GITLAB_CI === "true") {
+    return { kind: "gitlab", host, ci: pick(["CI_SERVER_URL", "CI_PROJECT_PATH", "CI_PIPELINE_ID", "CI_JOB_ID", "CI_JOB_NAME", "CI_COMMIT_SHA", "CI_COMMIT_REF_NAME", "GITLAB_USER_LOGIN"]) };
+  }
+  if (env.CI !== undefined && env.CI !== "" && env.CI !== "false") return { kind: "ci", host, ci: pick(["CI", "BUILD_ID", "BUILD_URL", "JOB_NAME", "BUILD_NUMBER"]) };
+  return { kind: "local", host };
+}
+
+/** `sha256:` and 16 hex digits of the key's SHA-256: tells keys apart, never shows one. */
+export function keyFingerprint(apiKey: string): string {
+  return `sha256:${createHash("sha256").update(apiKey, "utf8").digest("hex").slice(0, 16)}`;
 }
 
 interface ServiceState {
@@ -164,8 +227,11 @@ export class AuditBuilder {
   private readonly days = new Map<string, Tally>();
   private readonly findings: Finding[] = [];
   private brands: AuditBrand[] = [];
+  private source: AuditSource | undefined;
   /** The report's `period`: the span of the services' periods, else the run's window; undefined without either. */
   readonly span: Period | undefined;
+  /** The previous period every service shares; undefined when their periods differ (each has its own). */
+  private readonly sharedPrevious: Period | undefined;
   readonly generatedAt: string;
 
   constructor(private readonly ctx: AuditContext) {
@@ -187,6 +253,10 @@ export class AuditBuilder {
     // daily series stays empty: it counts services' sessions).
     const services = spanOf(periods.map((p) => p.period));
     this.span = services ?? ctx.window?.period;
+    // Each service is compared with its own previous period (issue #35, item 3): one previous
+    // period for the report only when every service has the same period.
+    const same = periods.every((p) => p.period.from === periods[0].period.from && p.period.to === periods[0].period.to);
+    this.sharedPrevious = this.span && same ? previousPeriod(this.span) : undefined;
     if (services) for (const day of daysOf(services)) this.days.set(day, new Tally());
     // Whole seconds, as the contract shows it ("2026-11-22T10:00:00Z").
     this.generatedAt = formatUtc(Math.floor(ctx.now.getTime() / 1000) * 1000);
@@ -199,8 +269,8 @@ export class AuditBuilder {
 
   /**
    * A session of the current period: a service's (with `service_id`) or a named one (without).
-   * Returns it normalised, or undefined when its time puts it outside its service's period (a
-   * listing item without a readable `created_at` is placed by its first event).
+   * Returns it normalised, or undefined when its time puts it outside its service's period or
+   * cannot be read (a `session_time_unknown` gap).
    */
   addSession(raw: CollectedSession): AuditSession | undefined {
     const n = normaliseSession(raw);
@@ -208,20 +278,21 @@ export class AuditBuilder {
     let day: string | undefined;
     if (service) {
       const time = this.sessionTime(raw, n.value.firstEventTime, "");
-      if (time !== null && (time < service.period.from || time >= service.period.to)) return undefined;
-      day = time !== null ? utcDay(time) : raw.listed_day;
+      if (time === null) return undefined;
+      if (time < service.period.from || time >= service.period.to) return undefined;
+      day = utcDay(time);
       if (service.name === undefined && raw.service_name !== undefined) service.name = raw.service_name;
     }
     this.findings.push(...n.findings);
     const session = n.value.session;
     if (service) {
-      service.current.add(session, n.value.charges);
-      if (day !== undefined) this.days.get(day)?.add(session, n.value.charges);
+      service.current.add(session);
+      if (day !== undefined) this.days.get(day)?.add(session);
     } else {
       this.namedSeen = true;
-      this.named.add(session, n.value.charges);
+      this.named.add(session);
     }
-    this.all.add(session, n.value.charges);
+    this.all.add(session);
     this.countUnknownStatuses(session, "");
     return session;
   }
@@ -233,9 +304,9 @@ export class AuditBuilder {
     const n = normaliseSession(raw, "previous period: ");
     const prev = previousPeriod(service.period);
     const time = this.sessionTime(raw, n.value.firstEventTime, "previous period: ");
-    if (time !== null && (time < prev.from || time >= prev.to)) return;
+    if (time === null || time < prev.from || time >= prev.to) return;
     this.findings.push(...n.findings);
-    service.previous.add(n.value.session, n.value.charges);
+    service.previous.add(n.value.session);
     this.countUnknownStatuses(n.value.session, "previous period: ");
   }
 
@@ -245,10 +316,15 @@ export class AuditBuilder {
   }
 
   setBrands(brands: readonly CollectedBrand[]): void {
-    const minimum = this.ctx.config?.ten_dlc?.min_vetting_score;
-    const r = computeTenDlc(brands, minimum, this.ctx.now);
+    const t = this.ctx.config?.ten_dlc;
+    const r = computeTenDlc(brands, t?.min_vetting_score, this.ctx.now, t?.max_vetting_age_days);
     this.brands = r.value;
     this.findings.push(...r.findings);
+  }
+
+  /** Where the data came from and what it cost (known once the collection is done). */
+  setSource(source: AuditSource): void {
+    this.source = source;
   }
 
   /** The report without its sessions. */
@@ -269,7 +345,7 @@ export class AuditBuilder {
           severity: "error",
           code: "two_fa_failure_ratio_exceeded",
           subject: s.id,
-          message: `${label}: ${cur.not_verified} of ${cur.sessions} sessions not verified (${percent(cur.not_verified, cur.sessions)}%) in ${when}, above max_failure_ratio ${s.threshold}${s.thresholdSource === "two_fa" ? " (audit.two_fa.max_failure_ratio)" : ""}`,
+          message: `${label}: ${cur.not_verified} of ${known(cur)} sessions not verified (${percent(cur.not_verified, known(cur))}%)${cur.unknown > 0 ? ` (${cur.unknown} more of unknown outcome)` : ""} in ${when}, above max_failure_ratio ${s.threshold}${s.thresholdSource === "two_fa" ? " (audit.two_fa.max_failure_ratio)" : ""}`,
         });
       }
       if (cur.sessions === 0) {
@@ -280,10 +356,13 @@ export class AuditBuilder {
           message: `${label}: no sessions in ${when}${prev.sessions === 0 ? ", nor in the previous period" : ""}; the API answers the same for an unknown service_id, so check it if sessions were expected`,
         });
       }
+      const prevPeriod = previousPeriod(s.period);
       services.push({
         service_id: s.id,
         ...(s.name !== undefined ? { service_name: s.name } : {}),
         period: reportPeriod(s.period),
+        previous_period: reportPeriod(prevPeriod),
+        listed_days: { current: listingDays(s.period), previous: listingDays(prevPeriod) },
         max_failure_ratio: s.threshold,
         max_failure_ratio_source: s.thresholdSource,
         current: cur,
@@ -305,7 +384,7 @@ export class AuditBuilder {
           severity: "error",
           code: "two_fa_failure_ratio_exceeded",
           subject: "audit.two_fa.sessions",
-          message: `sessions named in the file: ${figures.not_verified} of ${figures.sessions} not verified (${percent(figures.not_verified, figures.sessions)}%), above max_failure_ratio ${threshold}`,
+          message: `sessions named in the file: ${figures.not_verified} of ${known(figures)} not verified (${percent(figures.not_verified, known(figures))}%), above max_failure_ratio ${threshold}`,
         });
       }
       named = { max_failure_ratio: threshold, current: figures, exceeded };
@@ -317,19 +396,30 @@ export class AuditBuilder {
         code: "period_incomplete",
         subject: "period",
         message: `the period ends at ${formatUtc(this.span.to)}, after this report was made (${this.generatedAt}): sessions may still come`,
+        gap: true,
       });
     }
 
     const daily: DailyFigures[] = [...this.days.entries()].map(([date, t]) => ({ date, ...t.figures(), events_by_status: { ...t.byStatus } }));
     const cur = current.figures();
     const prev = previous.figures();
+    const sorted = sortFindings(findings);
+    const gaps = sorted.filter((f) => f.gap).map((f) => ({ code: f.code, subject: f.subject, message: f.message }));
+    const byCode: Record<string, number> = {};
+    for (const g of gaps) byCode[g.code] = (byCode[g.code] ?? 0) + 1;
     return {
+      format_version: REPORT_FORMAT_VERSION,
+      complete: gaps.length === 0,
+      gaps: { count: gaps.length, by_code: byCode, items: gaps },
       generated_at: this.generatedAt,
       tool: this.ctx.tool ?? toolInfo(),
+      source: this.source ?? this.ctx.source ?? { api_root: "unknown", key_fingerprint: null, requests: null },
+      runner: this.ctx.runner ?? runnerInfo(),
       account: { id: this.ctx.accountId },
       period: this.span ? reportPeriod(this.span) : null,
-      previous_period: this.span ? reportPeriod(previousPeriod(this.span)) : null,
-      asked: askedOf(cfg, this.ctx.window),
+      previous_period: this.sharedPrevious ? reportPeriod(this.sharedPrevious) : null,
+      asked: askedOf(cfg, this.ctx.window, this.ctx.events ?? false),
+      methodology: methodology(this.ctx.events ?? false),
       two_fa: {
         charge_total: this.all.charge.toString(),
         events_by_status: { ...this.all.byStatus },
@@ -341,44 +431,49 @@ export class AuditBuilder {
         ...(named ? { named_sessions: named } : {}),
       },
       ten_dlc: { brands: this.brands },
-      findings: sortFindings(findings),
+      findings: sorted,
     };
   }
 
-  /** The session's time: the listing's `created_at`, else its first event's; null when neither reads. */
+  /**
+   * The session's time: the listing's `created_at`, else its first event's; null when neither reads
+   * (a `session_time_unknown` gap: the listing is asked for edge days, so the day it was listed
+   * for does not place it).
+   */
   private sessionTime(raw: CollectedSession, firstEventTime: number | null, prefix: string): number | null {
-    if (raw.created_at !== undefined && raw.created_at !== null) {
-      const t = parseTimestamp(String(raw.created_at));
-      if (t !== null) return t;
-      this.findings.push({
-        severity: "warning",
-        code: "invalid_timestamp",
-        subject: raw.session_id,
-        message: `${prefix}2FA session ${raw.session_id}: created_at ${JSON.stringify(raw.created_at)} cannot be read; placed by ${firstEventTime !== null ? "its first event" : "the day it was listed for"}`,
-      });
+    const text = raw.created_at !== undefined && raw.created_at !== null ? String(raw.created_at) : undefined;
+    const t = text !== undefined ? parseTimestamp(text) : null;
+    if (t !== null) return t;
+    if (firstEventTime !== null) {
+      if (text !== undefined) {
+        this.findings.push({
+          severity: "warning",
+          code: "invalid_timestamp",
+          subject: raw.session_id,
+          message: `${prefix}2FA session ${raw.session_id}: created_at ${JSON.stringify(raw.created_at)} cannot be read; placed by its first event`,
+        });
+      }
+      return firstEventTime;
     }
-    return firstEventTime;
+    this.findings.push({
+      severity: "warning",
+      code: "session_time_unknown",
+      subject: raw.session_id,
+      message: `${prefix}2FA session ${raw.session_id}${raw.service_id !== undefined ? ` (service ${raw.service_id})` : ""}: created_at ${text === undefined ? "missing" : JSON.stringify(raw.created_at)} and no event time: it cannot be placed in or out of the period, so it is not counted`,
+      gap: true,
+    });
+    return null;
   }
 
   private countUnknownStatuses(session: AuditSession, prefix: string): void {
-    const unknown = new Map<string, number>();
-    for (const e of session.events) {
-      if (e.status !== "success" && e.status !== "failed" && e.status !== "pending") unknown.set(e.status, (unknown.get(e.status) ?? 0) + 1);
-    }
-    for (const [status, n] of unknown) {
-      this.findings.push({
-        severity: "warning",
-        code: "unknown_event_status",
-        subject: session.session_id,
-        message: `${prefix}2FA session ${session.session_id}: ${n} event(s) with status ${JSON.stringify(status)}, not success, failed or pending; kept in the session, counted in no status total`,
-      });
-    }
+    this.findings.push(...unknownStatusFindings(session, prefix));
   }
 }
 
 function mergeTally(into: Tally, from: Tally): void {
   into.sessions += from.sessions;
   into.verified += from.verified;
+  into.unknown += from.unknown;
   into.charge.add(from.charge.toString());
   for (const k of ["success", "failed", "pending"] as const) into.byStatus[k] += from.byStatus[k];
 }
@@ -398,7 +493,7 @@ export function describePeriod(p: Period): string {
   return `${formatUtc(p.from)} – ${formatUtc(p.to)} (end excluded)`;
 }
 
-function askedOf(cfg: AuditConfig | undefined, window: RunWindow | undefined): AuditAsked {
+function askedOf(cfg: AuditConfig | undefined, window: RunWindow | undefined, events: boolean): AuditAsked {
   const services = cfg?.two_fa?.services ?? [];
   return {
     window: services.length === 0 ? (window ? window.label : null) : window ? window.label : "file",
@@ -415,7 +510,9 @@ function askedOf(cfg: AuditConfig | undefined, window: RunWindow | undefined): A
     ten_dlc: {
       brands: cfg?.ten_dlc ? (cfg.ten_dlc.brands === "all" ? "all" : [...cfg.ten_dlc.brands]) : [],
       min_vetting_score: cfg?.ten_dlc?.min_vetting_score ?? null,
+      max_vetting_age_days: cfg?.ten_dlc?.max_vetting_age_days ?? null,
     },
+    events,
   };
 }
 
@@ -429,11 +526,17 @@ export interface ComputeAuditOptions {
   window?: RunWindow;
   /** @default this package's name and version */
   tool?: { name: string; version: string };
+  /** Whether events were read. @default false */
+  events?: boolean;
+  /** @default unknown */
+  source?: AuditSource;
+  /** @default {@link runnerInfo} */
+  runner?: AuditRunner;
 }
 
 /** The whole report from data held in memory (the builder, fed in order). */
 export function computeAudit(data: CollectedAuditData, config: AuditConfig | undefined, options: ComputeAuditOptions): AuditReport {
-  const b = new AuditBuilder({ now: options.now ?? new Date(), accountId: options.accountId, config, window: options.window, tool: options.tool });
+  const b = new AuditBuilder({ now: options.now ?? new Date(), accountId: options.accountId, config, window: options.window, tool: options.tool, events: options.events, source: options.source, runner: options.runner });
   b.addFindings(data.findings ?? []);
   const sessions: AuditSession[] = [];
   for (const s of data.sessions) {
@@ -456,20 +559,47 @@ export function computeTwoFa(sessions: readonly CollectedSession[]): Normalised<
   const out: AuditSession[] = [];
   for (const s of sessions) {
     const n = normaliseSession(s);
-    findings.push(...n.findings);
+    findings.push(...n.findings, ...unknownStatusFindings(n.value.session));
     out.push(n.value.session);
-    tally.add(n.value.session, n.value.charges);
+    tally.add(n.value.session);
   }
-  return { value: { charge_total: tally.charge.toString(), events_by_status: { ...tally.byStatus }, sessions: out }, findings };
+  return {
+    value: { charge_total: tally.charge.toString(), events_by_status: { ...tally.byStatus }, sessions: out, ...tally.figuresOfOutcome() },
+    findings,
+  };
 }
 
-function normaliseSession(
-  s: CollectedSession,
-  prefix = "",
-): Normalised<{ session: AuditSession; charges: string[]; firstEventTime: number | null }> {
+/** Session statuses of the sessions listing that say the session was verified. */
+const VERIFIED_STATUSES = new Set(["verified", "approved"]);
+/** Statuses that say it was not (the official document shows `verified` and `pending`; these are the API's other outcomes). */
+const NOT_VERIFIED_STATUSES = new Set(["pending", "failed", "expired", "canceled", "cancelled", "rejected"]);
+
+/** `unknown_event_status` gaps of a session's events. */
+function unknownStatusFindings(session: AuditSession, prefix = ""): Finding[] {
+  const unknown = new Map<string, number>();
+  for (const e of session.events) {
+    if (e.status !== "success" && e.status !== "failed" && e.status !== "pending") unknown.set(e.status, (unknown.get(e.status) ?? 0) + 1);
+  }
+  return [...unknown].map(([status, n]) => ({
+    severity: "warning" as const,
+    code: "unknown_event_status" as const,
+    subject: session.session_id,
+    message: `${prefix}2FA session ${session.session_id}: ${n} event(s) with status ${JSON.stringify(status)}, not success, failed or pending; kept in the session, counted in no status total`,
+    gap: true as const,
+  }));
+}
+
+/**
+ * One session's figures (docs/AUDIT.md, "What the report proves"): the listing's status and charge
+ * when it gives them (a known status, decimal text), else its events' when they were read, else a
+ * gap (`verified: null`, `charge_total: null`). Events read besides the listing are detail: where
+ * they disagree, the listing stands and a `session_events_disagree` warning says so.
+ */
+function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ session: AuditSession; firstEventTime: number | null }> {
   const findings: Finding[] = [];
-  const charges: string[] = [];
-  const keyed = s.events.map((raw) => {
+  const eventCharges: string[] = [];
+  let eventChargesOk = true;
+  const keyed = (s.events ?? []).map((raw) => {
     const { event, time } = normaliseEvent(raw);
     if (time === null) {
       findings.push({
@@ -480,13 +610,15 @@ function normaliseSession(
       });
     }
     if (DECIMAL_TEXT.test(event.charge)) {
-      charges.push(event.charge);
+      eventCharges.push(event.charge);
     } else {
+      eventChargesOk = false;
       findings.push({
         severity: "warning",
         code: "invalid_charge",
         subject: s.session_id,
-        message: `${prefix}2FA session ${s.session_id}: charge ${JSON.stringify(raw.charge)} is not decimal text; left out of totals`,
+        message: `${prefix}2FA session ${s.session_id}: event charge ${JSON.stringify(raw.charge)} is not decimal text; left out of the event sums`,
+        gap: true,
       });
     }
     return { event, time };
@@ -495,18 +627,86 @@ function normaliseSession(
   // times go last rather than guessing where they belong.
   keyed.sort((a, b) => compareTimes(a.time, b.time));
   const events = keyed.map((k) => k.event);
-  const verified = events.some((e) => e.event.trim().toLowerCase() === "verification" && e.status === "success");
+  const eventsRead = s.events !== undefined;
+  const eventsVerified = events.some((e) => e.event.trim().toLowerCase() === "verification" && e.status === "success");
+  const eventsCharge = eventCharges.length === 0 ? "0" : eventCharges.reduce((a, c) => addDecimal(a, c));
+
+  const listed = s.service_id !== undefined;
+  const status = typeof s.status === "string" ? s.status.trim().toLowerCase() : undefined;
+  const statusKnown = status !== undefined && (VERIFIED_STATUSES.has(status) || NOT_VERIFIED_STATUSES.has(status));
+  const listingCharge = typeof s.charge === "number" ? String(s.charge) : typeof s.charge === "string" ? s.charge.trim() : undefined;
+  const chargeOk = listingCharge !== undefined && DECIMAL_TEXT.test(listingCharge);
+  const label = `${prefix}2FA session ${s.session_id}${listed ? ` (service ${s.service_id})` : ""}`;
+
+  let verified: boolean | null;
+  let fromListing = true;
+  if (statusKnown) verified = VERIFIED_STATUSES.has(status!);
+  else if (eventsRead) {
+    verified = eventsVerified;
+    fromListing = false;
+  } else {
+    verified = null;
+    fromListing = false;
+  }
+  let charge: string | null;
+  let chargeFromListing = true;
+  if (chargeOk) charge = listingCharge!;
+  else if (eventsRead && eventChargesOk) {
+    charge = eventsCharge;
+    chargeFromListing = false;
+  } else {
+    charge = null;
+    chargeFromListing = false;
+  }
+  if (listed && verified === null) {
+    findings.push({
+      severity: "warning",
+      code: "session_status_unknown",
+      subject: s.session_id,
+      message: `${label}: the listing gives ${status === undefined ? "no status" : `status ${JSON.stringify(s.status)}, not one the audit knows`} and no events were read; counted as of unknown outcome, not as a failed verification`,
+      gap: true,
+    });
+  }
+  if (listed && charge === null && !(eventsRead && !eventChargesOk)) {
+    findings.push({
+      severity: "warning",
+      code: "invalid_charge",
+      subject: s.session_id,
+      message: `${label}: the listing's charge ${JSON.stringify(s.charge ?? null)} is not decimal text and no events were read; left out of the charges`,
+      gap: true,
+    });
+  }
+  if (eventsRead && listed) {
+    const verifiedDisagrees = statusKnown && VERIFIED_STATUSES.has(status!) !== eventsVerified;
+    const chargeDisagrees = chargeOk && eventChargesOk && !new Decimal(listingCharge!).eq(new Decimal(eventsCharge));
+    if (verifiedDisagrees || chargeDisagrees) {
+      findings.push({
+        severity: "warning",
+        code: "session_events_disagree",
+        subject: s.session_id,
+        message: `${label}: its events say ${[
+          verifiedDisagrees ? `${eventsVerified ? "verified" : "not verified"} (the listing: ${JSON.stringify(s.status)})` : "",
+          chargeDisagrees ? `charges ${eventsCharge} (the listing: ${listingCharge})` : "",
+        ]
+          .filter(Boolean)
+          .join(" and ")}; the listing's figures stand`,
+      });
+    }
+  }
+  const createdAt = s.created_at !== undefined ? parseTimestamp(String(s.created_at)) : null;
   return {
     value: {
       session: {
         session_id: s.session_id,
         ...(s.service_id !== undefined ? { service_id: s.service_id } : {}),
         ...(s.service_name !== undefined ? { service_name: s.service_name } : {}),
+        ...(createdAt !== null ? { created_at: formatUtc(createdAt) } : {}),
         verified,
-        charge_total: charges.length === 0 ? "0" : charges.reduce((a, c) => addDecimal(a, c)),
+        charge_total: charge,
+        figures_from: verified === null || charge === null ? "none" : fromListing && chargeFromListing ? "listing" : "events",
+        events_read: eventsRead ? "read" : s.events_not_found ? "not_found" : "not_requested",
         events,
       },
-      charges,
       firstEventTime: keyed[0]?.time ?? null,
     },
     findings,
@@ -541,7 +741,7 @@ export function normaliseEvent(raw: TwoFaEvent): { event: AuditTwoFaEvent; time:
  * brand whose vetting is still PENDING: the `vetting_pending` warning already says the score is
  * awaited, and failing a pipeline for a vetting in progress would block every new brand.
  */
-export function computeTenDlc(brands: readonly CollectedBrand[], minVettingScore?: number, now: Date = new Date()): Normalised<AuditBrand[]> {
+export function computeTenDlc(brands: readonly CollectedBrand[], minVettingScore?: number, now: Date = new Date(), maxVettingAgeDays?: number): Normalised<AuditBrand[]> {
   const findings: Finding[] = [];
   const out: AuditBrand[] = [];
   for (const b of brands) {
@@ -557,13 +757,16 @@ export function computeTenDlc(brands: readonly CollectedBrand[], minVettingScore
       }
       return n;
     });
-    const byCreate = [...keyed].sort((x, y) => compareTimes(x.createTime, y.createTime));
+    // Equal times are ordered by vetting_id (code points), never by the API's order, so the same
+    // vettings always give the same effective score and trend (docs/AUDIT.md).
+    const byId = (x: (typeof keyed)[number], y: (typeof keyed)[number]) => compareText(x.value.vetting_id, y.value.vetting_id);
+    const byCreate = [...keyed].sort((x, y) => compareTimes(x.createTime, y.createTime) || byId(x, y));
     const vettings = byCreate.map((k) => k.value);
 
-    // Scored vettings in the order their scores were given: by vetted_date, else create_date (stable,
-    // so ties keep create order). The newest gives the effective score; the one before, the trend.
+    // Scored vettings in the order their scores were given: by vetted_date, else create_date, then
+    // vetting_id. The newest gives the effective score; the one before, the trend.
     const when = (k: (typeof keyed)[number]) => k.vettedTime ?? k.createTime;
-    const scored = byCreate.filter((k) => k.value.vetting_score !== null).sort((x, y) => compareTimes(when(x), when(y)));
+    const scored = byCreate.filter((k) => k.value.vetting_score !== null).sort((x, y) => compareTimes(when(x), when(y)) || byId(x, y));
     const newest = scored[scored.length - 1];
     const before = scored[scored.length - 2];
     const effectiveScore = newest?.value.vetting_score ?? null;
@@ -589,6 +792,26 @@ export function computeTenDlc(brands: readonly CollectedBrand[], minVettingScore
         message: `brand ${b.brand_id}: vetting score fell from ${previousScore} to ${effectiveScore} (vetting ${newest!.value.vetting_id}${newestTime !== null ? ` of ${formatUtc(newestTime)}` : ""})`,
       });
     }
+    // The newest vetting failed while the score still comes from an older one (an EXPIRED vetting's,
+    // say): the score in force is not what the vetting body last said.
+    const newestVetting = byCreate[byCreate.length - 1];
+    if (newestVetting && newest && newestVetting !== newest && newestVetting.value.vetting_status.trim().toUpperCase() === "FAILED") {
+      findings.push({
+        severity: "error",
+        code: "vetting_newest_failed",
+        subject: b.brand_id,
+        message: `brand ${b.brand_id}: the newest vetting ${newestVetting.value.vetting_id} FAILED, while the effective score ${effectiveScore} comes from vetting ${newest.value.vetting_id} (${newest.value.vetting_status || "no status"})`,
+      });
+    }
+    const ageDays = newestTime !== null ? Math.floor((now.getTime() - newestTime) / DAY_MS) : null;
+    if (maxVettingAgeDays !== undefined && ageDays !== null && ageDays > maxVettingAgeDays) {
+      findings.push({
+        severity: "error",
+        code: "vetting_too_old",
+        subject: b.brand_id,
+        message: `brand ${b.brand_id}: the newest scored vetting (${newest!.value.vetting_id} of ${formatUtc(newestTime!)}) is ${ageDays} days old, more than max_vetting_age_days ${maxVettingAgeDays}`,
+      });
+    }
     if (minVettingScore !== undefined) {
       if (effectiveScore !== null && effectiveScore < minVettingScore) {
         findings.push({
@@ -612,7 +835,7 @@ export function computeTenDlc(brands: readonly CollectedBrand[], minVettingScore
       effective_score: effectiveScore,
       pending,
       newest_vetting_at: newestTime !== null ? formatUtc(newestTime) : null,
-      vetting_age_days: newestTime !== null ? Math.floor((now.getTime() - newestTime) / DAY_MS) : null,
+      vetting_age_days: ageDays,
       previous_score: previousScore,
       score_change: scoreChange,
       score_fell: scoreChange !== null && scoreChange < 0,

@@ -47,17 +47,44 @@ export interface TwoFaSessionResult {
   /** The service whose listing gave it; absent for a session named directly. */
   serviceId?: string;
   serviceName?: string;
-  /** Has a successful `Verification` event. */
-  verified: boolean;
-  /** Exact sum of its event charges, at the largest scale among them. */
-  chargeTotal: string;
+  /**
+   * The listing's status is `verified` (a session named directly: a successful `Verification`
+   * event); null when neither can be read (a gap: see `complete`).
+   */
+  verified: boolean | null;
+  /** The listing's charge, else the exact sum of its event charges; null when neither can be read (a gap). */
+  chargeTotal: string | null;
+  /** Where `verified` and `chargeTotal` come from: `listing`, `events` or `none`. */
+  figuresFrom: "listing" | "events" | "none";
+  /** `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap). */
+  eventsRead: "read" | "not_requested" | "not_found";
   events: TwoFaEventResult[];
+}
+
+/** A finding of a data source: what the CLI's report would say about the same data. */
+export interface DataSourceFinding {
+  severity: "error" | "warning";
+  code: string;
+  subject: string;
+  message: string;
+  /** True when it is a data gap (the result is then not complete). */
+  gap: boolean;
 }
 
 /** The result of `getTwoFaEvents`. */
 export interface TwoFaEventsResult {
+  /** False when some data could not be read: `gaps` names it, and the figures lack it. */
+  complete: boolean;
+  /** How many of `findings` are data gaps. */
+  gapCount: number;
+  /** What the audit would report about this data (gaps and warnings), never dropped. */
+  findings: DataSourceFinding[];
   chargeTotal: string;
   eventsByStatus: EventsByStatus;
+  verified: number;
+  notVerified: number;
+  /** Sessions of unknown outcome (gaps). */
+  unknown: number;
   sessions: TwoFaSessionResult[];
 }
 
@@ -90,6 +117,11 @@ export interface BrandResult {
 
 /** The result of `getBrandVettings`. */
 export interface BrandVettingsResult {
+  /** False when some brand could not be read (`brands: "all"`, a brand whose vettings answer 404). */
+  complete: boolean;
+  gapCount: number;
+  /** What the audit would report (pending, score fell, newest failed, gaps). */
+  findings: DataSourceFinding[];
   brands: BrandResult[];
 }
 
@@ -126,7 +158,10 @@ async function checkPin(client: AuditClient, options: DataSourceReadOptions): Pr
 
 /**
  * 2FA events of the listed sessions and of every session of the listed services created in their
- * windows (deduplicated). Throws {@link AuditCollectionError} naming every unknown session.
+ * windows (deduplicated), with what the audit would say about them (`findings`) and whether the
+ * data is `complete`: a session whose events answer 404 keeps the listing's status and charge and
+ * is a gap, never a silent "not verified". Throws {@link AuditCollectionError} naming every unknown
+ * session.
  */
 export async function readTwoFaEvents(client: AuditClient, args: GetTwoFaEventsArgs, options: DataSourceReadOptions = {}): Promise<TwoFaEventsResult> {
   const services = args.services ?? [];
@@ -150,8 +185,29 @@ export async function readTwoFaEvents(client: AuditClient, args: GetTwoFaEventsA
   const collected: CollectedSession[] = [];
   for await (const s of withEvents(client, listSessions(client, listings, seen, note), note, { cached })) collected.push(s);
   for (const s of named.items) if (!seen.has(s.session_id)) collected.push(s);
-  const data = computeTwoFa(collected).value;
-  return { chargeTotal: data.charge_total, eventsByStatus: { ...data.events_by_status }, sessions: data.sessions.map(sessionResult) };
+  const computed = computeTwoFa(collected);
+  const data = computed.value;
+  const all = findingResults([...findings, ...computed.findings]);
+  return {
+    complete: all.every((f) => !f.gap),
+    gapCount: all.filter((f) => f.gap).length,
+    findings: all,
+    chargeTotal: data.charge_total,
+    eventsByStatus: { ...data.events_by_status },
+    verified: data.verified,
+    notVerified: data.not_verified,
+    unknown: data.unknown,
+    sessions: data.sessions.map(sessionResult),
+  };
+}
+
+/** Findings as a data source returns them: errors first, then by code and subject; `gap` always said. */
+function findingResults(findings: readonly Finding[]): DataSourceFinding[] {
+  const rank = (f: Finding) => (f.severity === "error" ? 0 : 1);
+  const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  return [...findings]
+    .sort((a, b) => rank(a) - rank(b) || cmp(a.code, b.code) || cmp(a.subject, b.subject))
+    .map((f) => ({ severity: f.severity, code: f.code, subject: f.subject, message: f.message, gap: f.gap === true }));
 }
 
 /**
@@ -164,7 +220,9 @@ export async function readBrandVettings(client: AuditClient, args: GetBrandVetti
   await checkPin(client, options);
   const collected = await collectTenDlc(client, { brands: args.brands });
   if (collected.missing.length > 0) throw new AuditCollectionError(collected.missing);
-  return { brands: computeTenDlc(collected.items, undefined, options.now ?? new Date()).value.map(brandResult) };
+  const computed = computeTenDlc(collected.items, undefined, options.now ?? new Date());
+  const all = findingResults([...collected.findings, ...computed.findings]);
+  return { complete: all.every((f) => !f.gap), gapCount: all.filter((f) => f.gap).length, findings: all, brands: computed.value.map(brandResult) };
 }
 
 function sessionResult(s: AuditSession): TwoFaSessionResult {
@@ -174,6 +232,8 @@ function sessionResult(s: AuditSession): TwoFaSessionResult {
     ...(s.service_name !== undefined ? { serviceName: s.service_name } : {}),
     verified: s.verified,
     chargeTotal: s.charge_total,
+    figuresFrom: s.figures_from,
+    eventsRead: s.events_read,
     events: s.events.map((e) => ({ createdAt: e.created_at, event: e.event, status: e.status, charge: e.charge, error: e.error })),
   };
 }

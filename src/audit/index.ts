@@ -7,22 +7,38 @@
 import type { AuditConfig } from "../config/types";
 import { AccountMismatchError } from "../kit/provider/account-pin";
 import type { TwoFaEvent } from "../client/types";
-import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listSessions, withEvents, type AuditClient } from "./collect";
+import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingLacksFigures, listSessions, withEvents, type AuditClient } from "./collect";
 import { AuditBuilder } from "./compute";
 import { MemorySessions, type SessionSink } from "./store";
-import type { AuditReport, AuditReportHead, Finding } from "./types";
+import type { AuditReport, AuditReportHead, AuditRunner, AuditSource, Finding } from "./types";
 import { AuditWindowError, previousPeriod, requireServicePeriods, type RunWindow } from "./window";
 
 export * from "./types";
-export { computeAudit, computeTwoFa, computeTenDlc, AuditBuilder, toolInfo, ratioText, subtractDecimal, changeOf, describePeriod, RATIO_PLACES } from "./compute";
+export {
+  computeAudit,
+  computeTwoFa,
+  computeTenDlc,
+  AuditBuilder,
+  toolInfo,
+  ratioText,
+  subtractDecimal,
+  changeOf,
+  describePeriod,
+  RATIO_PLACES,
+  REPORT_FORMAT_VERSION,
+  methodology,
+  runnerInfo,
+  keyFingerprint,
+} from "./compute";
 export type { ComputeAuditOptions, AuditContext } from "./compute";
-export { AuditCollectionError, collectTenDlc, collectNamedSessions, listSessions, withEvents, orderedPool, BRANDS_PER_PAGE } from "./collect";
+export { AuditCollectionError, collectTenDlc, collectNamedSessions, listSessions, withEvents, orderedPool, listingLacksFigures, BRANDS_PER_PAGE } from "./collect";
 export type { AuditClient, TenDlcSelection, MissingItem, Collected, ServiceListing } from "./collect";
 export * from "./window";
 export { MemorySessions, SpooledSessions, SampleCollector, sampleOf, SAMPLE_LIMIT } from "./store";
 export type { SessionSource, SessionSink, SessionSample } from "./store";
 export { parseTimestamp, normaliseTimestamp, formatUtc } from "./time";
 export { renderJson, writeJson } from "./render/json";
+export { completenessText } from "./render/summary";
 export { renderMarkdown, renderMarkdownHead } from "./render/md";
 export { renderHtml, renderHtmlHead } from "./render/html";
 export { CSV_TABLES, renderCsvTable, writeCsvTable, csvField } from "./render/csv";
@@ -44,6 +60,16 @@ export interface AuditOptions {
   inFlight?: number;
   /** @default this package's name and version */
   tool?: { name: string; version: string };
+  /**
+   * Read every session's events (the per-event tables). Without it the headline figures come from
+   * the sessions listings alone, and events are read only for a session the listing leaves
+   * unread. Never for the previous period. @default false
+   */
+  events?: boolean;
+  /** Where the data comes from, asked once the collection is done (request counts). @default unknown */
+  source?: () => AuditSource;
+  /** Who makes the report. @default {@link runnerInfo} of the environment */
+  runner?: AuditRunner;
 }
 
 /** True when the audit section declares nothing to check (then a run refuses: nothing would pass silently). */
@@ -57,8 +83,9 @@ export function nothingToAudit(config: AuditConfig | undefined): boolean {
  * Collect and compute the report, handing each session of it to `sink` in report order (services in
  * file order, days ascending; then the named sessions) and returning the rest. Requests: the profile
  * (the account, the pin) first; then brands and named sessions (unknown ones reported all together
- * in one {@link AuditCollectionError} before the services are read); then each service's days of
- * the period, and of the previous period.
+ * in one {@link AuditCollectionError} before the services are read); then one sessions listing per
+ * service for the period (events only with `events`, or for a session the listing leaves unread),
+ * and one per service for the previous period (never events).
  */
 export async function runAudit(client: AuditClient, config: AuditConfig | undefined, sink: SessionSink | undefined, options: AuditOptions = {}): Promise<AuditReportHead> {
   const now = options.now ?? new Date();
@@ -73,7 +100,8 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   const profile = await client.getAccountProfile();
   if (options.accountPin && profile.id !== options.accountPin.id) throw new AccountMismatchError(options.accountPin.id, profile.id, options.accountPin.source);
 
-  const builder = new AuditBuilder({ now, accountId: profile.id, config, window: options.window, tool: options.tool });
+  const events = options.events ?? false;
+  const builder = new AuditBuilder({ now, accountId: profile.id, config, window: options.window, tool: options.tool, events, runner: options.runner });
   const win = options.inFlight ?? DEFAULT_WINDOW;
   const [tenDlc, named] = await Promise.all([
     collectTenDlc(client, { brands: config?.ten_dlc?.brands ?? [] }),
@@ -82,13 +110,15 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   const missing = [...named.missing, ...tenDlc.missing];
   if (missing.length > 0) throw new AuditCollectionError(missing);
   builder.setBrands(tenDlc.items);
+  builder.addFindings(tenDlc.findings);
 
   // The services' sessions. A named session a service lists belongs to the service (read once).
   const cached = new Map<string, TwoFaEvent[]>(named.items.map((s) => [s.session_id, s.events]));
   const seen = new Set<string>();
   const note = (f: Finding[]) => builder.addFindings(f);
   const listings = periods.map((p) => ({ serviceId: p.service.service_id, period: p.period }));
-  for await (const s of withEvents(client, listSessions(client, listings, seen, note), note, { window: win, cached })) {
+  const needEvents = events ? () => true : listingLacksFigures;
+  for await (const s of withEvents(client, listSessions(client, listings, seen, note), note, { window: win, cached, needEvents })) {
     const kept = builder.addSession(s);
     if (kept && sink) await sink.add(kept);
   }
@@ -99,12 +129,11 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   }
   cached.clear();
 
-  // The previous period: figures only, nothing kept.
+  // The previous period: the listings' figures only (never events), nothing kept.
   const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));
   const prefix = "previous period: ";
-  for await (const s of withEvents(client, listSessions(client, previous, new Set(), note, prefix), note, { window: win, prefix })) {
-    builder.addPreviousSession(s);
-  }
+  for await (const s of listSessions(client, previous, new Set(), note, prefix)) builder.addPreviousSession(s);
+  if (options.source) builder.setSource(options.source());
   return builder.head();
 }
 

@@ -144,6 +144,16 @@ export function daysOf(p: Period): string[] {
   return days;
 }
 
+/**
+ * The days the sessions listing is asked for to cover `p`: its first UTC day minus one to its last
+ * plus one (inclusive). The official document does not say in which time zone the listing's
+ * `from`/`to` dates are (the profile carries one): a day more on each side covers any zone from
+ * −24 h to +24 h, and the sessions are then kept by their `created_at` (src/audit/collect.ts).
+ */
+export function listingDays(p: Period): { from: string; to: string } {
+  return { from: utcDay(Math.floor(p.from / DAY_MS) * DAY_MS - DAY_MS), to: utcDay(Math.floor((p.to - 1) / DAY_MS) * DAY_MS + DAY_MS) };
+}
+
 /** The smallest period holding all of `periods` (undefined for none). */
 export function spanOf(periods: readonly Period[]): Period | undefined {
   if (periods.length === 0) return undefined;

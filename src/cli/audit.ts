@@ -4,14 +4,17 @@
  * and the flags, build the client, run the audit with its sessions spooled to a temporary file
  * (memory stays flat at any size), then write the reports.
  */
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { createHash } from "node:crypto";
+import { createReadStream, readFileSync, rmSync } from "node:fs";
+import { basename, join } from "node:path";
 import { LineCounter, parseDocument } from "yaml";
 import { Option, type Command } from "commander";
 import {
   AuditCollectionError,
   AuditWindowError,
   CSV_TABLES,
+  completenessText,
+  keyFingerprint,
   nothingToAudit,
   renderHtmlHead,
   renderMarkdownHead,
@@ -35,6 +38,9 @@ import { writeFileAtomic, writeFileAtomicStream } from "./files";
 import { CliExit } from "./output";
 
 export type AuditFormat = "md" | "json" | "csv" | "html";
+
+/** The manifest of `--out`: `sha256sum` lines of every report file, checked with `sha256sum -c manifest.sha256`. */
+export const MANIFEST = "manifest.sha256";
 
 /** Options of the `audit` command, as commander parses them. */
 export interface AuditCommandOptions {
@@ -60,6 +66,10 @@ export interface AuditCommandOptions {
   maxRps?: number;
   /** `--concurrency`: requests in flight at once. @default 8 */
   concurrency?: number;
+  /** `--events`: read every session's events (the events table, events per session). @default false (the listings' figures) */
+  events?: boolean;
+  /** `--allow-incomplete`: exit 0 although the report has data gaps (it still says `complete: false`). @default false */
+  allowIncomplete?: boolean;
 }
 
 export function registerAudit(program: Command): void {
@@ -74,6 +84,8 @@ export function registerAudit(program: Command): void {
     .addOption(new Option("--table <T>", "the table --format csv prints (default: sessions)").choices([...CSV_TABLES]))
     .option("--out <DIR>", "also write audit.json, audit.md, audit.html and one CSV per table into DIR")
     .option("--fail-on-findings", "exit 2 when there is an error finding")
+    .option("--events", "read every session's events (events.csv, events per session); without it the figures come from the sessions listings alone")
+    .option("--allow-incomplete", "exit 0 although the report has data gaps (it still says complete: false and names them)")
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
     .option("--concurrency <N>", "API requests in flight at once (default 8)", positiveInt("--concurrency"))
@@ -152,8 +164,12 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
   const state = loadFileOrExit(opts.file);
   const window = checkRun(state, opts, now);
   const client = clientFromEnv({ timeout: opts.timeout, maxRps: opts.maxRps, concurrency: opts.concurrency });
+  // The events table needs every session's events; nothing else does.
+  const events = opts.events === true || (opts.format === "csv" && opts.table === "events");
+  const fingerprint = keyFingerprint(process.env.WAVIX_API_KEY ?? "");
 
   const spool = new SpooledSessions();
+  let finished = false;
   try {
     const sample = new SampleCollector();
     const sink: SessionSink = {
@@ -170,6 +186,12 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
         ...(state.account_id !== undefined ? { accountPin: { id: state.account_id, source: `${opts.file} account_id` } } : {}),
         // Events read ahead of the one being written: enough to keep every connection busy.
         inFlight: Math.max(64, 4 * (opts.concurrency ?? 8)),
+        events,
+        source: () => ({
+          api_root: client.baseUrl,
+          key_fingerprint: fingerprint,
+          requests: { total: client.stats.requests, retries: client.stats.retries, rate_limited: client.stats.rateLimited },
+        }),
       });
     } catch (err) {
       if (err instanceof AuditCollectionError) {
@@ -185,13 +207,36 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
     if (opts.out !== undefined) await writeReportFiles(opts.out, head, spool, shown);
     await writeStdout(opts, head, spool, shown);
 
+    finished = true;
     const errors = head.findings.filter((f) => f.severity === "error").length;
     const warnings = head.findings.length - errors;
     if (head.findings.length > 0) process.stderr.write(`audit: ${errors} error finding(s), ${warnings} warning(s)\n`);
+    if (!head.complete) {
+      process.stderr.write(`audit: the report is NOT complete: ${completenessText(head).replace(/^NOT complete: /, "")}${opts.allowIncomplete ? " (accepted: --allow-incomplete)" : "; --allow-incomplete accepts it"}\n`);
+      if (!opts.allowIncomplete) throw new CliExit(1);
+    }
     if (opts.failOnFindings && errors > 0) throw new CliExit(2);
   } finally {
     spool.dispose();
+    // A run that failed leaves no earlier run's report in --out to be taken for its own.
+    if (!finished && opts.out !== undefined) removeStaleReport(opts.out);
   }
+}
+
+/** The files a report writes into `--out` (events.csv only when events were read), and the manifest. */
+export const REPORT_FILES = ["audit.json", "audit.md", "audit.html", ...CSV_TABLES.map((t) => `${t}.csv`), MANIFEST] as const;
+
+/** Removes an earlier run's report files from `dir` (after a failed run), saying so; other files are left alone. */
+function removeStaleReport(dir: string): void {
+  const removed = REPORT_FILES.filter((name) => {
+    try {
+      rmSync(join(dir, name));
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  if (removed.length > 0) process.stderr.write(`audit: removed ${removed.length} file(s) of an earlier report from ${dir} (${removed.join(", ")}): this run failed and wrote none\n`);
 }
 
 /** Writes to stdout, waiting while the pipe is full; a failed write rejects naming standard output. */
@@ -220,8 +265,10 @@ async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, ses
 }
 
 /**
- * audit.json, audit.md, audit.html and one `<table>.csv` per table, each written atomically (temp
- * file + rename) so readers never see half a file.
+ * audit.json, audit.md, audit.html and one `<table>.csv` per table (events.csv only when the
+ * events were read: without them it would be an empty table passed off as "no events"), each
+ * written atomically (temp file + rename) so readers never see half a file; then
+ * `manifest.sha256`, the SHA-256 of each (an earlier run's events.csv is removed first).
  */
 export async function writeReportFiles(dir: string, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<string[]> {
   const written: string[] = [];
@@ -230,9 +277,26 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
     written.push(file);
     return file;
   };
+  // The manifest goes last; until then no manifest says the directory is one report.
+  rmSync(join(dir, MANIFEST), { force: true });
   await writeFileAtomicStream(target("audit.json"), (write) => writeJson(head, sessions, write));
   await writeFileAtomic(target("audit.md"), renderMarkdownHead(head, sample));
   await writeFileAtomic(target("audit.html"), renderHtmlHead(head, sample));
-  for (const table of CSV_TABLES) await writeFileAtomicStream(target(`${table}.csv`), (write) => writeCsvTable(table, head, sessions, write));
+  for (const table of CSV_TABLES) {
+    if (table === "events" && !head.asked.events) {
+      rmSync(join(dir, "events.csv"), { force: true });
+      continue;
+    }
+    await writeFileAtomicStream(target(`${table}.csv`), (write) => writeCsvTable(table, head, sessions, write));
+  }
+  const lines: string[] = [];
+  for (const file of written) lines.push(`${await sha256Of(file)}  ${basename(file)}\n`);
+  await writeFileAtomic(target(MANIFEST), lines.join(""));
   return written;
+}
+
+async function sha256Of(file: string): Promise<string> {
+  const hash = createHash("sha256");
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }

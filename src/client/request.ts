@@ -40,6 +40,8 @@ export interface ClientStats {
   requests: number;
   /** Retries sent (each also counted in `requests`). */
   retries: number;
+  /** Answers 429 (rate limited) received. */
+  rateLimited: number;
 }
 
 /** State shared by a client and its `withApiKey` children: one bound, one pacer, one set of counters. */
@@ -84,7 +86,7 @@ export function createSharedTransport(
   return {
     limit: pLimit(concurrency),
     pacer: new AdaptivePacer({ ...pacing, maxRequestsPerSecond }),
-    stats: { requests: 0, retries: 0 },
+    stats: { requests: 0, retries: 0, rateLimited: 0 },
     warned: new Set(),
     secrets: new Set(),
   };
@@ -188,8 +190,9 @@ class AttemptFailure extends Error {
 export async function request<T>(config: TransportConfig, spec: RequestSpec): Promise<T> {
   const { retry, shared } = config;
   // The whole request (every attempt and backoff) ends by this time, counted from the first attempt
-  // (time queued behind the concurrency bound and Retry-After waits do not count): a server
-  // dripping a byte a second would otherwise cost every attempt its full timeout.
+  // (time queued behind the concurrency bound, in the client's own pacing and Retry-After waits
+  // do not count): a server dripping a byte a second would otherwise cost every attempt its full
+  // timeout.
   let deadlineAt: number | undefined;
   let attempts = 0;
   let pastDeadline = false;
@@ -199,13 +202,21 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   let mayHaveCommitted = false;
   try {
     return await pRetry(
-      () =>
-        shared.limit(async () => {
+      () => {
+        const queued = Date.now();
+        return shared.limit(async () => {
+          // The wait for a concurrency slot and for the pacer's slot is the client's own queue,
+          // not the server's time: the deadline and the attempt's timeout start once the request
+          // may be sent, and a retry's queueing (behind the bound; in the pacer, which waits out
+          // Retry-After for the whole family, then goes at a lowered rate) moves the deadline by
+          // as much (issue #35).
+          const sentAt = await shared.pacer.take();
           const started = Date.now();
+          if (deadlineAt !== undefined) deadlineAt += started - queued;
           deadlineAt ??= started + config.deadlineMs;
           attempts += 1;
           try {
-            return await attempt<T>(config, spec, Math.max(1, Math.min(config.timeoutMs, deadlineAt - started)));
+            return await attempt<T>(config, spec, Math.max(1, Math.min(config.timeoutMs, deadlineAt - started)), sentAt);
           } catch (error) {
             if (error instanceof AttemptFailure) {
               error.elapsedMs = Date.now() - started;
@@ -215,7 +226,8 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
             }
             throw error;
           }
-        }),
+        });
+      },
       {
         retries: retry.limit,
         // The waits are computed here (backoff + Retry-After) so that a long one can be announced.
@@ -327,11 +339,10 @@ function learnSecrets(shared: SharedTransport, spec: RequestSpec, body: unknown)
   }
 }
 
-async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs: number): Promise<T> {
+async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs: number, sentAt: number): Promise<T> {
   const { method, path } = spec;
   // Outcome unknown = the server may have acted on a non-idempotent request (docs/CONTRACT.md part 8).
   const unknownIfPost = !(spec.idempotent ?? isIdempotent(method));
-  const sentAt = await config.shared.pacer.take();
   config.shared.stats.requests += 1;
 
   const signal = AbortSignal.timeout(timeoutMs);
@@ -389,6 +400,7 @@ async function attempt<T>(config: TransportConfig, spec: RequestSpec, timeoutMs:
   const retryAfterMs = parseRetryAfter(response.headers.get("retry-after"));
   // Pushback slows the whole client family down (rate-limit.ts); a 503 counts only with Retry-After.
   const pushback = status === 429 || (status === 503 && retryAfterMs !== undefined);
+  if (status === 429) config.shared.stats.rateLimited += 1;
   config.shared.pacer.onResponse(sentAt, pushback, cappedRetryAfter(retryAfterMs, config.retry.maxRetryAfterMs));
   const serverSide = status >= 500;
   const base: WavixApiErrorInit = { method, path, status, outcomeUnknown: unknownIfPost && serverSide };

@@ -187,6 +187,13 @@ const BASE: Obj =
               "type": "integer",
               "minimum": 0,
               "maximum": 100
+            },
+            "max_vetting_age_days": {
+              "description": "Oldest acceptable newest scored vetting, in whole days before the report; an older one is an error finding.",
+              "x-since": "0.1.0",
+              "examples": [365],
+              "type": "integer",
+              "minimum": 1
             }
           }
         }

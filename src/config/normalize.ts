@@ -70,6 +70,7 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
       const t = a.ten_dlc as Obj;
       audit.ten_dlc = { brands: Array.isArray(t.brands) ? [...(t.brands as string[])] : t.brands === "all" ? "all" : [] };
       copy(audit.ten_dlc, t, "min_vetting_score");
+      copy(audit.ten_dlc, t, "max_vetting_age_days");
     }
     state.audit = audit;
   }

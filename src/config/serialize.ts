@@ -54,6 +54,7 @@ export function toFileObject(state: DesiredState): Record<string, unknown> {
       const brands = state.audit.ten_dlc.brands;
       const t: Record<string, unknown> = { brands: brands === "all" ? "all" : [...brands] };
       if (state.audit.ten_dlc.min_vetting_score !== undefined) t.min_vetting_score = state.audit.ten_dlc.min_vetting_score;
+      if (state.audit.ten_dlc.max_vetting_age_days !== undefined) t.max_vetting_age_days = state.audit.ten_dlc.max_vetting_age_days;
       a.ten_dlc = t;
     }
     out.audit = a;

@@ -50,6 +50,8 @@ export interface AuditConfig {
   ten_dlc?: {
     brands: string[] | "all";
     min_vetting_score?: number;
+    /** Whole days: the newest scored vetting may be at most this old at the report's time. */
+    max_vetting_age_days?: number;
   };
 }
 

@@ -114,7 +114,7 @@ export interface BrandData extends Omit<BrandResult, "vettings"> {
 }
 
 /** What `getBrandVettings` returns: {@link BrandVettingsResult} with deprecated snake_case aliases. */
-export interface BrandVettingsData {
+export interface BrandVettingsData extends Omit<BrandVettingsResult, "brands"> {
   brands: BrandData[];
 }
 
@@ -195,6 +195,16 @@ function auditClient(client: WavixClient): AuditClient {
   };
 }
 
+/**
+ * An incomplete result is said on the engine's log as well as in `complete`/`findings`, so a
+ * program that only reads a total still sees that it lacks data.
+ */
+function warnIncomplete(fn: string, result: { complete: boolean; findings: { gap: boolean; message: string }[] }): void {
+  if (result.complete) return;
+  const gaps = result.findings.filter((f) => f.gap);
+  void sdk.warn(`${fn}: incomplete, ${gaps.length} data gap(s): ${gaps.slice(0, 5).map((g) => g.message).join("; ")}${gaps.length > 5 ? "; …" : ""}`);
+}
+
 function readOptions(opts: DataSourceOptions): { accountId?: number } {
   const accountId = opts.accountId ?? (opts.client === undefined ? stackAccountId() : undefined);
   return accountId !== undefined ? { accountId } : {};
@@ -204,7 +214,9 @@ function readOptions(opts: DataSourceOptions): { accountId?: number } {
 export async function getTwoFaEvents(args: GetTwoFaEventsArgs, opts: DataSourceOptions = {}): Promise<TwoFaEventsData> {
   const options = readOptions(opts);
   const client = opts.client ?? defaultClient();
-  return withDeprecatedAliases(await readTwoFaEvents(auditClient(client), args, options)) as TwoFaEventsData;
+  const result = await readTwoFaEvents(auditClient(client), args, options);
+  warnIncomplete("getTwoFaEvents", result);
+  return withDeprecatedAliases(result) as TwoFaEventsData;
 }
 
 /** {@link getTwoFaEvents} taking Inputs and giving an Output. */
@@ -216,7 +228,9 @@ export function getTwoFaEventsOutput(args: GetTwoFaEventsOutputArgs, opts: DataS
 export async function getBrandVettings(args: GetBrandVettingsArgs, opts: DataSourceOptions = {}): Promise<BrandVettingsData> {
   const options = readOptions(opts);
   const client = opts.client ?? defaultClient();
-  return withDeprecatedAliases(await readBrandVettings(auditClient(client), args, options)) as BrandVettingsData;
+  const result = await readBrandVettings(auditClient(client), args, options);
+  warnIncomplete("getBrandVettings", result);
+  return withDeprecatedAliases(result) as unknown as BrandVettingsData;
 }
 
 /** {@link getBrandVettings} taking Inputs and giving an Output. */

@@ -37,7 +37,7 @@ describe("audit of the demo account", () => {
 
   it("collects, deduplicates sessions, totals exactly and reports the findings", async () => {
     const before = sim.log.length;
-    const report = await audit(client, config, { now: NOW });
+    const report = await audit(client, config, { now: NOW, events: true });
     expect(report.generated_at).toBe("2026-11-22T10:00:00Z");
     // The account is the key's (GET /v1/profile), read first.
     expect(report.account).toEqual({ id: 1000 });

@@ -51,6 +51,8 @@ function seed(): SimSeed {
       phone_number: "15551230001",
       status: verified ? "verified" : "failed",
       created_at: at(0),
+      // The listing's charge, as the API gives it: the sum of the session's event charges.
+      charge: i % 2 ? "0.05" : "0.0475",
       events: [
         { created_at: at(1), event: "Code sent via SMS", status: "success" as const, charge: i % 2 ? "0.05" : "0.0475", error: null },
         { created_at: at(30), event: "Verification", status: verified ? ("success" as const) : ("failed" as const), charge: "0", error: verified ? null : "Invalid code" },
@@ -118,7 +120,7 @@ async function runAtStableDay(args: string[]): Promise<{ r: CliRun; today: numbe
 }
 
 describe("wavix-sync audit: the period belongs to the run", () => {
-  it("--last 30d asks the API for exactly the 30 full days before today, and the 30 before those, in pieces that tile them", async () => {
+  it("--last 30d asks one listing per service and period (the 30 full days before today and the 30 before those, a day more on each side) and no event", async () => {
     const file = await writeYaml("windowless.yaml", WINDOWLESS);
     const { r, today, requests } = await runAtStableDay(["audit", "-f", file, "--last", "30d", "--format", "json"]);
     expect(r.code, r.stderr).toBe(0);
@@ -127,9 +129,9 @@ describe("wavix-sync audit: the period belongs to the run", () => {
     expect(report.previous_period).toEqual({ from: `${day(today - 60 * DAY)}T00:00:00Z`, to: `${day(today - 30 * DAY)}T00:00:00Z` });
     expect(report.asked.window).toBe("last 30d");
 
-    // The profile first (the pin), then per service: the period's days in pieces, ascending, then
-    // the previous period's. A day at first; the days are light, so each piece is twice the last,
-    // up to a week (src/audit/collect.ts).
+    // The profile first (the pin), then one listing per service and period, each asked for the
+    // period's days with one more day on each side (the listing's zone is not documented), and no
+    // event at all: the listing gives each session's status and charge (issue #35, items 4 and 6).
     expect(requests[0].path).toBe("/v1/profile");
     const listings = requests.filter((e) => e.path.endsWith("/sessions"));
     const asked = (service: string) =>
@@ -139,33 +141,22 @@ describe("wavix-sync audit: the period belongs to the run", () => {
           const q = new URLSearchParams(e.query);
           return [q.get("from"), q.get("to")];
         });
-    const pieces = (from: number, sizes: number[]) => {
-      let start = from;
-      return sizes.map((n) => {
-        const piece = [day(start), day(start + (n - 1) * DAY)];
-        start += n * DAY;
-        return piece;
-      });
-    };
     const days = (from: number, n: number) => Array.from({ length: n }, (_, i) => day(from + i * DAY));
-    const sizes = [1, 2, 4, 7, 7, 7, 2]; // 30 days, no gap, no overlap
     for (const service of [RECENT, SERVICE]) {
-      expect(asked(service)).toEqual([...pieces(today - 30 * DAY, sizes), ...pieces(today - 60 * DAY, sizes)]);
+      expect(asked(service)).toEqual([
+        [day(today - 31 * DAY), day(today)],
+        [day(today - 61 * DAY), day(today - 30 * DAY)],
+      ]);
     }
-    expect(listings).toHaveLength(28);
-    // Each session of both periods had its events read once; none of the days outside them.
-    const events = requests.filter((e) => e.path.endsWith("/events")).map((e) => e.path.split("/")[4]);
-    expect(new Set(events).size).toBe(events.length);
-    const demoInBoth = (demoSeed().twoFaServices ?? [])
-      .flatMap((x) => x.sessions)
-      .filter((x) => Date.parse(x.created_at) >= today - 60 * DAY && Date.parse(x.created_at) < today)
-      .map((x) => x.session_id);
-    expect(events.sort()).toEqual([...Array.from({ length: 60 }, (_, i) => `5e55${String(i).padStart(28, "0")}`), ...demoInBoth].sort());
+    expect(listings).toHaveLength(4);
+    expect(requests.filter((e) => e.path.endsWith("/events"))).toEqual([]);
+    expect(requests).toHaveLength(5);
+    expect(report.complete).toBe(true);
 
     // RECENT: sessions i = 0..29 in the period (i % 3 === 0 not verified), 30..59 before it.
     const recent = report.two_fa.services.find((s) => s.service_id === RECENT)!;
-    expect(recent.current).toEqual({ sessions: 30, verified: 20, not_verified: 10, failure_ratio: "0.333333", charge_total: "1.4625" });
-    expect(recent.previous).toEqual({ sessions: 30, verified: 20, not_verified: 10, failure_ratio: "0.333333", charge_total: "1.4625" });
+    expect(recent.current).toEqual({ sessions: 30, verified: 20, not_verified: 10, unknown: 0, failure_ratio: "0.333333", charge_total: "1.4625" });
+    expect(recent.previous).toEqual({ sessions: 30, verified: 20, not_verified: 10, unknown: 0, failure_ratio: "0.333333", charge_total: "1.4625" });
     expect(recent.change).toEqual({ sessions: 0, failure_ratio: "0.000000", charge_total: "0.0000" });
     // Every day of the period, none missing: RECENT's one session a day, plus the demo service's of that day.
     const demoOn = (d: string) => (demoSeed().twoFaServices ?? []).flatMap((x) => x.sessions).filter((x) => x.created_at.startsWith(d)).length;
@@ -182,8 +173,9 @@ describe("wavix-sync audit: the period belongs to the run", () => {
     const hour = Math.floor(Date.parse(report.generated_at) / 3_600_000) * 3_600_000;
     expect(report.period).toEqual({ from: new Date(hour - DAY).toISOString().replace(".000", ""), to: new Date(hour).toISOString().replace(".000", "") });
     const asked = requests.filter((e) => e.path === `/v1/two-fa/service/${RECENT}/sessions`).map((e) => [new URLSearchParams(e.query).get("from"), new URLSearchParams(e.query).get("to")]);
-    // The period's two days (a day, then the rest), then the previous period's two.
-    expect(asked.slice(0, 2)).toEqual([[day(hour - DAY), day(hour - DAY)], [day(hour), day(hour)]]);
+    // The days the period touches with one more on each side; then the previous period's.
+    const edges = (from: number, to: number) => [day(Math.floor(from / DAY) * DAY - DAY), day(Math.floor((to - 1) / DAY) * DAY + DAY)];
+    expect(asked).toEqual([edges(hour - DAY, hour), edges(hour - 2 * DAY, hour - DAY)]);
     // RECENT has one session at 12:00 on each day before today: yesterday's is in the 24 hours
     // exactly when they end at or before today 12:00; the one before never is.
     const recent = report.two_fa.services.find((s) => s.service_id === RECENT)!;
@@ -204,7 +196,7 @@ describe("wavix-sync audit: the period belongs to the run", () => {
       .slice(before)
       .filter((e) => e.path.endsWith("/sessions"))
       .map((e) => `${new URLSearchParams(e.query).get("from")}..${new URLSearchParams(e.query).get("to")}`);
-    expect(asked).toEqual(["2026-11-05..2026-11-05", "2026-11-06..2026-11-06", "2026-11-03..2026-11-03", "2026-11-04..2026-11-04"]);
+    expect(asked).toEqual(["2026-11-04..2026-11-07", "2026-11-02..2026-11-05"]);
     // Only the 11-05 session is in the period; the named session (of 11-03) is still audited, as a named one.
     expect(report.two_fa.services[0].current.sessions).toBe(1);
     expect(report.two_fa.named_sessions?.current.sessions).toBe(1);
@@ -304,7 +296,9 @@ describe("wavix-sync audit: the account", () => {
     expect(md.stdout).toContain("- **Account:** 1000\n- **Period:** 2026-11-01 – 2026-11-21 (UTC, 21 days)");
     expect(md.stdout).toMatch(new RegExp(`- \\*\\*Generated:\\*\\* \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ by wavix-sync ${VERSION.replace(/\./g, "\\.")}`));
     const json = JSON.parse((await run([...args, "--format", "json"])).stdout) as AuditReport;
-    expect(Object.keys(json)).toEqual(["generated_at", "tool", "account", "period", "previous_period", "asked", "two_fa", "ten_dlc", "findings"]);
+    // The keys the published JSON Schema requires, in its order.
+    const schema = JSON.parse(await readFile(join(__dirname, "..", "..", "schemas", "audit-report.schema.json"), "utf8")) as { required: string[] };
+    expect(Object.keys(json)).toEqual(schema.required);
     expect([json.account, json.period, json.tool.version]).toEqual([{ id: 1000 }, { from: "2026-11-01T00:00:00Z", to: "2026-11-22T00:00:00Z" }, VERSION]);
     const html = (await run([...args, "--format", "html"])).stdout;
     expect(html).toContain(`data-account="1000" data-period-from="2026-11-01T00:00:00Z" data-period-to="2026-11-22T00:00:00Z"`);
@@ -330,7 +324,7 @@ describe("wavix-sync audit: formats, files and exit codes", () => {
       ["two_fa_failure_ratio_exceeded", SERVICE],
       ["vetting_pending", "BPEND01"],
     ]);
-    expect(r.stdout.startsWith('{\n  "generated_at"')).toBe(true);
+    expect(r.stdout.startsWith('{\n  "format_version": 2,\n  "complete": true,')).toBe(true);
   });
 
   it("--fail-on-findings exits 2 when there is an error finding, after printing the report", async () => {
@@ -414,7 +408,7 @@ audit:
     expect(sessions.code).toBe(0);
     const lines = sessions.stdout.split("\r\n");
     expect(lines[0]).toBe(
-      "account_id,period_from,period_to,generated_at,tool_version,session_id,service_id,service_name,verified,events,charge_total,first_event_at,last_event_at,last_event,last_event_status",
+      "account_id,period_from,period_to,generated_at,tool_version,session_id,service_id,service_name,created_at,verified,charge_total,figures_from,events_read,events,first_event_at,last_event_at,last_event,last_event_status",
     );
     // One header, no blank line between tables: one CSV.
     expect(lines.filter((l) => l.startsWith("account_id,"))).toHaveLength(1);
@@ -428,7 +422,7 @@ audit:
   it("--out DIR writes audit.json, audit.md, audit.html and one CSV per table, with no temp files left", async () => {
     const file = await writeYaml("strict.yaml", STRICT);
     const out = join(dir, "reports", "nested");
-    const r = await run(["audit", "-f", file, "--out", out, "--format", "json"]);
+    const r = await run(["audit", "-f", file, "--out", out, "--format", "json", "--events"]);
     expect(r.code).toBe(0);
     expect((await readdir(out)).sort()).toEqual([
       "audit.html",
@@ -438,6 +432,7 @@ audit:
       "daily.csv",
       "events.csv",
       "findings.csv",
+      "manifest.sha256",
       "report.csv",
       "services.csv",
       "sessions.csv",

@@ -54,7 +54,7 @@ describe("computeAudit: money", () => {
     expect(r.two_fa.charge_total).toBe("0.3525");
   });
 
-  it('gives "0" for a session without events and leaves non-decimal charges out with a warning', () => {
+  it('gives "0" for a session without events; a non-decimal charge makes its session\'s charge unknown, a gap', () => {
     const r = computeAudit(
       data({
         sessions: [
@@ -66,8 +66,12 @@ describe("computeAudit: money", () => {
       { now: NOW, accountId: 1000 },
     );
     expect(r.two_fa.sessions[0].charge_total).toBe("0");
-    expect(r.two_fa.sessions[1].charge_total).toBe("0.01");
-    expect(r.findings).toEqual([expect.objectContaining({ severity: "warning", code: "invalid_charge", subject: "bad" })]);
+    expect(r.two_fa.sessions[1].charge_total).toBe(null);
+    expect(r.two_fa.sessions[1].figures_from).toBe("none");
+    expect(r.two_fa.charge_total).toBe("0");
+    expect(r.findings).toEqual([expect.objectContaining({ severity: "warning", code: "invalid_charge", subject: "bad", gap: true })]);
+    expect(r.complete).toBe(false);
+    expect(r.gaps).toEqual({ count: 1, by_code: { invalid_charge: 1 }, items: [expect.objectContaining({ code: "invalid_charge", subject: "bad" })] });
   });
 });
 
@@ -235,7 +239,23 @@ describe("computeAudit: 10DLC", () => {
 describe("computeAudit: report shape", () => {
   it("states generated_at (whole seconds, from the injected clock), the tool, the account, the period and what was asked", () => {
     const r = computeAudit(data({}), { ten_dlc: { brands: ["B"] } }, { now: new Date("2026-11-22T10:00:00.987Z"), accountId: 1000, tool: { name: "wavix-sync", version: "9.9.9" } });
-    expect(Object.keys(r)).toEqual(["generated_at", "tool", "account", "period", "previous_period", "asked", "two_fa", "ten_dlc", "findings"]);
+    expect(Object.keys(r)).toEqual([
+      "format_version",
+      "complete",
+      "gaps",
+      "generated_at",
+      "tool",
+      "source",
+      "runner",
+      "account",
+      "period",
+      "previous_period",
+      "asked",
+      "methodology",
+      "two_fa",
+      "ten_dlc",
+      "findings",
+    ]);
     expect(r).toMatchObject({
       generated_at: "2026-11-22T10:00:00Z",
       tool: { name: "wavix-sync", version: "9.9.9" },
@@ -243,7 +263,7 @@ describe("computeAudit: report shape", () => {
       // No 2FA service: no period (named sessions and brands are read whatever their dates).
       period: null,
       previous_period: null,
-      asked: { window: null, two_fa: { sessions: [], services: [], max_failure_ratio: null }, ten_dlc: { brands: ["B"], min_vetting_score: null } },
+      asked: { window: null, two_fa: { sessions: [], services: [], max_failure_ratio: null }, ten_dlc: { brands: ["B"], min_vetting_score: null, max_vetting_age_days: null }, events: false },
     });
     expect(Object.keys(r.two_fa)).toEqual(["charge_total", "events_by_status", "current", "previous", "change", "daily", "services", "sessions"]);
   });

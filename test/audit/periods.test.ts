@@ -116,7 +116,7 @@ describe("the daily series, per-service thresholds and findings", () => {
       ["2026-11-24", 0, 0, "0"],
       ["2026-11-25", 0, 0, "0"],
     ]);
-    expect(r.two_fa.current).toEqual({ sessions: 2, verified: 1, not_verified: 1, failure_ratio: "0.500000", charge_total: "0.0625" });
+    expect(r.two_fa.current).toEqual({ sessions: 2, verified: 1, not_verified: 1, unknown: 0, failure_ratio: "0.500000", charge_total: "0.0625" });
   });
 
   it("checks each service against its own max_failure_ratio (the section's as default), the finding's subject the service", () => {
@@ -242,6 +242,7 @@ describe("previous period (property)", () => {
             sessions: list.length,
             verified,
             not_verified: list.length - verified,
+            unknown: 0,
             failure_ratio: exactRatio(list.length - verified, list.length),
             charge_total: exactSum(list.flatMap((g) => [...g.charges, "0"])),
           };
@@ -264,7 +265,7 @@ describe("previous period (property)", () => {
         });
         // The daily series: every day, and the days add up to the period exactly.
         expect(r.two_fa.daily.map((d) => d.date)).toEqual(Array.from({ length: 7 }, (_, d) => dayOf(window.period.from, d)));
-        r.two_fa.daily.forEach((d, i) => expect({ sessions: d.sessions, verified: d.verified, not_verified: d.not_verified, failure_ratio: d.failure_ratio, charge_total: d.charge_total }).toEqual(figures(cur.filter((g) => g.day === i))));
+        r.two_fa.daily.forEach((d, i) => expect({ sessions: d.sessions, verified: d.verified, not_verified: d.not_verified, unknown: d.unknown, failure_ratio: d.failure_ratio, charge_total: d.charge_total }).toEqual(figures(cur.filter((g) => g.day === i))));
       }),
       { numRuns: 200 },
     );

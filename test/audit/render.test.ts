@@ -44,7 +44,14 @@ const report = computeAudit(
     ],
   },
   { two_fa: { sessions: [], services: [{ service_id: SERVICE }], max_failure_ratio: 0 }, ten_dlc: { brands: ["B|1"], min_vetting_score: 75 } },
-  { now: NOW, accountId: 1000, window: runWindow({ last: "3d" }, NOW), tool: { name: "wavix-sync", version: "1.2.3" } },
+  {
+    now: NOW,
+    accountId: 1000,
+    window: runWindow({ last: "3d" }, NOW),
+    tool: { name: "wavix-sync", version: "1.2.3" },
+    source: { api_root: "https://api.example.test", key_fingerprint: "sha256:0123456789abcdef", requests: { total: 9, retries: 1, rate_limited: 1 } },
+    runner: { kind: "local", host: "ci-runner-7" },
+  },
 );
 
 const META = "1000,2026-11-19T00:00:00Z,2026-11-22T00:00:00Z,2026-11-22T10:00:00Z,1.2.3";
@@ -91,9 +98,9 @@ describe("CSV (RFC 4180)", () => {
   it("writes the daily table with every day of the period, zero days included", () => {
     const rows = renderCsvTable("daily", report).split("\r\n").slice(1, -1);
     expect(rows).toEqual([
-      `${META},2026-11-19,0,0,0,,0,0,0,0`,
-      `${META},2026-11-20,1,0,1,1.000000,0.0525,1,1,0`,
-      `${META},2026-11-21,0,0,0,,0,0,0,0`,
+      `${META},2026-11-19,0,0,0,0,,0,0,0,0`,
+      `${META},2026-11-20,1,0,1,0,1.000000,0.0525,1,1,0`,
+      `${META},2026-11-21,0,0,0,0,,0,0,0,0`,
     ]);
   });
 
@@ -155,14 +162,16 @@ describe("Markdown", () => {
 
   it("states account, period, what was asked, generated at and version first, then findings, 2FA and 10DLC", () => {
     const md = renderMarkdown(report);
-    expect(md.split("\n").slice(0, 8)).toEqual([
+    expect(md.split("\n").slice(0, 10)).toEqual([
       "# Wavix audit",
       "",
       "- **Account:** 1000",
       "- **Period:** 2026-11-19 – 2026-11-21 (UTC, 3 days) — from 2026-11-19T00:00:00Z to 2026-11-22T00:00:00Z (end excluded)",
       "- **Compared with:** 2026-11-16 – 2026-11-18 (UTC, 3 days), the previous period of the same length",
       `- **Asked:** 2FA service Login (${SERVICE}) over the last 3d (--last 3d); max\\_failure\\_ratio 0; 10DLC brand B\\|1; min\\_vetting\\_score 75`,
-      "- **Generated:** 2026-11-22T10:00:00Z by wavix-sync 1.2.3",
+      "- **Generated:** 2026-11-22T10:00:00Z by wavix-sync 1.2.3 (report format 2), host ci-runner-7",
+      "- **Read from:** https://api.example.test, key sha256:0123456789abcdef; 9 requests (1 retries, 1 answered 429)",
+      "- **Completeness:** complete: every session and brand the report covers was read",
       "",
     ]);
     const findings = md.indexOf("## Findings");

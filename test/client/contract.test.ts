@@ -241,7 +241,7 @@ describe("restricted keys (seed part 5)", () => {
       expect(error).toBeInstanceOf(ForbiddenError);
       expect((error as ForbiddenError).scope).toBe(t.scope);
       expect(error.message).toContain(t.scope);
-      expect(c.stats).toEqual({ requests: 1, retries: 0 });
+      expect(c.stats).toEqual({ requests: 1, retries: 0, rateLimited: 0 });
     });
   }
 
@@ -257,7 +257,7 @@ describe("faults", () => {
     const c = clientFor(s);
     await expect(c.getNumber(4001)).resolves.toMatchObject({ id: 4001 });
     expect(s.log.map((e) => e.status)).toEqual([503, 503, 200]);
-    expect(c.stats).toEqual({ requests: 3, retries: 2 });
+    expect(c.stats).toEqual({ requests: 3, retries: 2, rateLimited: 0 });
   });
 
   it("retries 429 honouring Retry-After, also for a POST", async () => {
@@ -315,7 +315,7 @@ describe("faults", () => {
     const s = await start({ faults: [{ kind: "drop", times: 1 }] });
     const c = clientFor(s);
     await expect(c.listCallWebhooks()).resolves.toHaveLength(1);
-    expect(c.stats).toEqual({ requests: 2, retries: 1 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimited: 0 });
   });
 
   it("reports an HTML 502 page as ResponseFormatError after retries", async () => {

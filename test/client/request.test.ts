@@ -205,7 +205,7 @@ describe("error mapping", () => {
     const error = await failure(c.getNumber(1));
     expect(isNetworkError(error)).toBe(true);
     expect(error.status).toBe(0);
-    expect(c.stats).toEqual({ requests: 2, retries: 1 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimited: 0 });
     server = await createHttpTestServer();
   });
 });
@@ -217,7 +217,7 @@ describe("retries", () => {
     const c = client();
     await expect(c.getNumber(12)).resolves.toMatchObject({ id: 12 });
     expect(server.requests).toHaveLength(3);
-    expect(c.stats).toEqual({ requests: 3, retries: 2 });
+    expect(c.stats).toEqual({ requests: 3, retries: 2, rateLimited: 0 });
   });
 
   it("gives up after `limit` retries with ServerError", async () => {
@@ -233,7 +233,7 @@ describe("retries", () => {
     const c = client();
     expect((await c.getNumber(12)).id).toBe(NUMBER.id);
     expect(server.requests).toHaveLength(2);
-    expect(c.stats).toEqual({ requests: 2, retries: 1 });
+    expect(c.stats).toEqual({ requests: 2, retries: 1, rateLimited: 0 });
     server.requests.length = 0;
     server.handle((_req, res) => sendJson(res, 500, { success: false, message: "boom" }));
     const error = await failure(client().createSubAccount({ name: "x" }));
@@ -261,7 +261,7 @@ describe("retries", () => {
     expect(error).toBeInstanceOf(NetworkError);
     expect(error.outcomeUnknown).toBe(true);
     expect(server.requests).toHaveLength(1);
-    expect(c.stats).toEqual({ requests: 1, retries: 0 });
+    expect(c.stats).toEqual({ requests: 1, retries: 0, rateLimited: 0 });
   });
 
   it("sends a POST answered 503 exactly once, outcomeUnknown", async () => {

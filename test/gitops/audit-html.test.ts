@@ -172,7 +172,7 @@ describe("audit --format html in headless Chromium", () => {
       "2026-11-01 – 2026-11-21 (UTC, 21 days) (2026-11-01T00:00:00Z to 2026-11-22T00:00:00Z, end excluded)",
       "2026-10-11 – 2026-10-31 (UTC, 21 days), the previous period",
       `2FA services Login codes (${SERVICE_A}), Payouts (${SERVICE_B}) over their own from/to in the file; 2FA session ${DIRECT_SESSION}; max_failure_ratio 0.25; every 10DLC brand; min_vetting_score 75`,
-      `${report.generated_at} by wavix-sync ${report.tool.version}`,
+      expect.stringContaining(`${report.generated_at} by wavix-sync ${report.tool.version} (report format ${report.format_version}), `),
     ]);
   });
 
@@ -501,7 +501,8 @@ function crowdedReport(): AuditReport {
       ...(i % 2 === 0 ? { service_name: "Customer login one-time codes for the mobile banking app (EU)" } : {}),
       created_at: `${day}T10:00:00.000Z`,
       events: [
-        { created_at: `${day}T10:00:00.000Z`, event: "Code sent via SMS", status: i % 5 === 0 ? "failed" : "success", charge: "0.0475", error: null },
+        // Charges with many decimals: the labels under the days are long (issue #35, item 8).
+        { created_at: `${day}T10:00:00.000Z`, event: "Code sent via SMS", status: i % 5 === 0 ? "failed" : "success", charge: "0.047512345678", error: null },
         ...(i % 4 !== 0 ? [{ created_at: `${day}T10:01:00.000Z`, event: "Verification", status: "success" as const, charge: "0", error: null }] : []),
       ],
     });
@@ -528,6 +529,14 @@ describe.each(WIDTHS)("a crowded report at $name width ($width px)", ({ width, h
       expect(layout.scrollWidth).toBeLessThanOrEqual(width);
       expect(layout.texts.filter((t) => t.fontPx < 11).map((t) => `${t.text}: ${t.fontPx.toFixed(1)} px`)).toEqual([]);
       expect(layout.texts.filter((t) => !t.inside).map((t) => `${t.text}: ${t.box}`)).toEqual([]);
+      // The charge labels (long decimals) never overlap one another.
+      const money = layout.texts
+        .filter((t) => /^\d+\.\d{8,}$/.test(t.text))
+        .map((t) => ({ text: t.text, left: Number(t.box.split("..")[0]), right: Number(t.box.split("..")[1].split(" ")[0]) }))
+        .sort((a, b) => a.left - b.left);
+      expect(money.length).toBeGreaterThan(1);
+      const overlaps = money.slice(1).filter((m, i) => m.left < money[i].right).map((m, i) => `${money[i].text} ${money[i].left}..${money[i].right} / ${m.text} ${m.left}..${m.right}`);
+      expect(overlaps).toEqual([]);
       // The long values that were cut before are whole, and shown.
       expect(layout.texts.map((t) => t.text)).toContain("358 of 717 verified (49.9%) · min 75.0%");
       expect(layout.texts.map((t) => t.text)).toContain("previous period: no sessions");

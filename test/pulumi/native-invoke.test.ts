@@ -15,6 +15,7 @@ import { readBrandVettings, readTwoFaEvents, type AuditClient } from "../../src/
 import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/server";
 import { packageSchema } from "../../src/pulumi/plugin/schema";
 import { ROOT } from "../helpers/real-pulumi";
+import { startHostileServer, type HostileServer } from "../helpers/hostile-server";
 
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 interface SchemaShape {
@@ -36,6 +37,8 @@ const stubs: Stubs = {
 
 type Handler = (call: { request: unknown }, cb: (err: { details?: string } | null, res?: unknown) => void) => void;
 let sim: Simulator;
+/** In front of the simulator: transparent unless a test sets a behaviour (an answer the official document allows). */
+let proxy: HostileServer;
 let handlers: Record<string, Handler>;
 
 const call = (name: string, req: unknown): Promise<unknown> =>
@@ -65,15 +68,37 @@ const plain = (v: unknown): unknown => JSON.parse(JSON.stringify(v));
 describe("the native provider's functions", () => {
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
+    proxy = await startHostileServer(sim.url);
     handlers = new WavixProvider(stubs).handlers() as unknown as Record<string, Handler>;
     const configure = new stubs.provider.ConfigureRequest();
     configure.getVariablesMap().set("wavix:config:apiKey", KEY);
-    configure.getVariablesMap().set("wavix:config:baseUrl", sim.url);
+    configure.getVariablesMap().set("wavix:config:baseUrl", proxy.url);
     await call("configure", configure);
   });
 
   afterAll(async () => {
+    await proxy?.close();
     await sim?.close();
+  });
+
+  it("getTwoFaEvents never drops a finding: a listed session whose events answer 404 keeps the listing's figures and the result says complete: false", async () => {
+    const LISTED = "2953d4308f2e11ecb75fcdafd6d2d687";
+    proxy.set({ before: (req) => (req.path === `/v1/two-fa/session/${LISTED}/events` ? { status: 404, body: { success: false, message: "Not found" } } : undefined) });
+    try {
+      const got = (await invoke("wavix:index:getTwoFaEvents", { services: [{ serviceId: "7204a030201211ee9fb47d093f2f127c", from: "2026-11-01", to: "2026-11-21" }] })) as {
+        complete: boolean;
+        gapCount: number;
+        findings: { code: string; subject: string; gap: boolean }[];
+        sessions: { sessionId: string; verified: boolean; chargeTotal: string; eventsRead: string }[];
+      };
+      expect(got.complete).toBe(false);
+      expect(got.gapCount).toBe(1);
+      expect(got.findings).toEqual([expect.objectContaining({ code: "session_events_not_found", subject: LISTED, gap: true })]);
+      // The demo lists it as failed, charged 0.0475: the listing's figures stand in, marked.
+      expect(got.sessions.find((s) => s.sessionId === LISTED)).toMatchObject({ verified: false, chargeTotal: "0.0475", eventsRead: "not_found" });
+    } finally {
+      proxy.set({});
+    }
   });
 
   it("getTwoFaEvents answers the audit's computation, camelCase, with the schema's fields", async () => {

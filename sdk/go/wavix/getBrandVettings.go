@@ -30,6 +30,12 @@ type GetBrandVettingsArgs struct {
 type GetBrandVettingsResult struct {
 	// The Brands read.
 	Brands []Brand `pulumi:"brands"`
+	// False when a Brand of the account could not be read (its vettings answer 404).
+	Complete bool `pulumi:"complete"`
+	// What the audit says (pending, score fell, newest failed, gaps).
+	Findings []AuditFinding `pulumi:"findings"`
+	// How many findings are data gaps.
+	GapCount int `pulumi:"gapCount"`
 }
 
 func GetBrandVettingsOutput(ctx *pulumi.Context, args GetBrandVettingsOutputArgs, opts ...pulumi.InvokeOption) GetBrandVettingsResultOutput {
@@ -63,6 +69,21 @@ func (o GetBrandVettingsResultOutput) ToGetBrandVettingsResultOutputWithContext(
 // The Brands read.
 func (o GetBrandVettingsResultOutput) Brands() BrandArrayOutput {
 	return o.ApplyT(func(v GetBrandVettingsResult) []Brand { return v.Brands }).(BrandArrayOutput)
+}
+
+// False when a Brand of the account could not be read (its vettings answer 404).
+func (o GetBrandVettingsResultOutput) Complete() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetBrandVettingsResult) bool { return v.Complete }).(pulumi.BoolOutput)
+}
+
+// What the audit says (pending, score fell, newest failed, gaps).
+func (o GetBrandVettingsResultOutput) Findings() AuditFindingArrayOutput {
+	return o.ApplyT(func(v GetBrandVettingsResult) []AuditFinding { return v.Findings }).(AuditFindingArrayOutput)
+}
+
+// How many findings are data gaps.
+func (o GetBrandVettingsResultOutput) GapCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetBrandVettingsResult) int { return v.GapCount }).(pulumi.IntOutput)
 }
 
 func init() {

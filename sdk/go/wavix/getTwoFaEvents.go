@@ -32,10 +32,22 @@ type GetTwoFaEventsArgs struct {
 type GetTwoFaEventsResult struct {
 	// Exact sum of every session's charges, as decimal text.
 	ChargeTotal string `pulumi:"chargeTotal"`
+	// False when some data could not be read: `findings` with `gap` name it.
+	Complete bool `pulumi:"complete"`
 	// Events counted by status.
 	EventsByStatus EventsByStatus `pulumi:"eventsByStatus"`
+	// What the audit says about this data (never dropped).
+	Findings []AuditFinding `pulumi:"findings"`
+	// How many findings are data gaps.
+	GapCount int `pulumi:"gapCount"`
+	// Sessions not verified.
+	NotVerified int `pulumi:"notVerified"`
 	// The sessions read.
 	Sessions []TwoFaSession `pulumi:"sessions"`
+	// Sessions of unknown outcome (gaps).
+	Unknown int `pulumi:"unknown"`
+	// Sessions verified.
+	Verified int `pulumi:"verified"`
 }
 
 func GetTwoFaEventsOutput(ctx *pulumi.Context, args GetTwoFaEventsOutputArgs, opts ...pulumi.InvokeOption) GetTwoFaEventsResultOutput {
@@ -73,14 +85,44 @@ func (o GetTwoFaEventsResultOutput) ChargeTotal() pulumi.StringOutput {
 	return o.ApplyT(func(v GetTwoFaEventsResult) string { return v.ChargeTotal }).(pulumi.StringOutput)
 }
 
+// False when some data could not be read: `findings` with `gap` name it.
+func (o GetTwoFaEventsResultOutput) Complete() pulumi.BoolOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) bool { return v.Complete }).(pulumi.BoolOutput)
+}
+
 // Events counted by status.
 func (o GetTwoFaEventsResultOutput) EventsByStatus() EventsByStatusOutput {
 	return o.ApplyT(func(v GetTwoFaEventsResult) EventsByStatus { return v.EventsByStatus }).(EventsByStatusOutput)
 }
 
+// What the audit says about this data (never dropped).
+func (o GetTwoFaEventsResultOutput) Findings() AuditFindingArrayOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) []AuditFinding { return v.Findings }).(AuditFindingArrayOutput)
+}
+
+// How many findings are data gaps.
+func (o GetTwoFaEventsResultOutput) GapCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) int { return v.GapCount }).(pulumi.IntOutput)
+}
+
+// Sessions not verified.
+func (o GetTwoFaEventsResultOutput) NotVerified() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) int { return v.NotVerified }).(pulumi.IntOutput)
+}
+
 // The sessions read.
 func (o GetTwoFaEventsResultOutput) Sessions() TwoFaSessionArrayOutput {
 	return o.ApplyT(func(v GetTwoFaEventsResult) []TwoFaSession { return v.Sessions }).(TwoFaSessionArrayOutput)
+}
+
+// Sessions of unknown outcome (gaps).
+func (o GetTwoFaEventsResultOutput) Unknown() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) int { return v.Unknown }).(pulumi.IntOutput)
+}
+
+// Sessions verified.
+func (o GetTwoFaEventsResultOutput) Verified() pulumi.IntOutput {
+	return o.ApplyT(func(v GetTwoFaEventsResult) int { return v.Verified }).(pulumi.IntOutput)
 }
 
 func init() {

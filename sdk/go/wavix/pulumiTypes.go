@@ -13,6 +13,80 @@ import (
 
 var _ = internal.GetEnvOrDefault
 
+// What the audit says about the data read: a gap (data that could not be read) or a warning.
+type AuditFinding struct {
+	// The finding's code (docs/AUDIT.md, Findings).
+	Code string `pulumi:"code"`
+	// True when it is a data gap: the result is then not complete.
+	Gap bool `pulumi:"gap"`
+	// What it says.
+	Message string `pulumi:"message"`
+	// `error` or `warning`.
+	Severity string `pulumi:"severity"`
+	// The session, service or brand it is about.
+	Subject string `pulumi:"subject"`
+}
+
+// What the audit says about the data read: a gap (data that could not be read) or a warning.
+type AuditFindingOutput struct{ *pulumi.OutputState }
+
+func (AuditFindingOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*AuditFinding)(nil)).Elem()
+}
+
+func (o AuditFindingOutput) ToAuditFindingOutput() AuditFindingOutput {
+	return o
+}
+
+func (o AuditFindingOutput) ToAuditFindingOutputWithContext(ctx context.Context) AuditFindingOutput {
+	return o
+}
+
+// The finding's code (docs/AUDIT.md, Findings).
+func (o AuditFindingOutput) Code() pulumi.StringOutput {
+	return o.ApplyT(func(v AuditFinding) string { return v.Code }).(pulumi.StringOutput)
+}
+
+// True when it is a data gap: the result is then not complete.
+func (o AuditFindingOutput) Gap() pulumi.BoolOutput {
+	return o.ApplyT(func(v AuditFinding) bool { return v.Gap }).(pulumi.BoolOutput)
+}
+
+// What it says.
+func (o AuditFindingOutput) Message() pulumi.StringOutput {
+	return o.ApplyT(func(v AuditFinding) string { return v.Message }).(pulumi.StringOutput)
+}
+
+// `error` or `warning`.
+func (o AuditFindingOutput) Severity() pulumi.StringOutput {
+	return o.ApplyT(func(v AuditFinding) string { return v.Severity }).(pulumi.StringOutput)
+}
+
+// The session, service or brand it is about.
+func (o AuditFindingOutput) Subject() pulumi.StringOutput {
+	return o.ApplyT(func(v AuditFinding) string { return v.Subject }).(pulumi.StringOutput)
+}
+
+type AuditFindingArrayOutput struct{ *pulumi.OutputState }
+
+func (AuditFindingArrayOutput) ElementType() reflect.Type {
+	return reflect.TypeOf((*[]AuditFinding)(nil)).Elem()
+}
+
+func (o AuditFindingArrayOutput) ToAuditFindingArrayOutput() AuditFindingArrayOutput {
+	return o
+}
+
+func (o AuditFindingArrayOutput) ToAuditFindingArrayOutputWithContext(ctx context.Context) AuditFindingArrayOutput {
+	return o
+}
+
+func (o AuditFindingArrayOutput) Index(i pulumi.IntInput) AuditFindingOutput {
+	return pulumi.All(o, i).ApplyT(func(vs []interface{}) AuditFinding {
+		return vs[0].([]AuditFinding)[vs[1].(int)]
+	}).(AuditFindingOutput)
+}
+
 // A 10DLC Brand's vettings and what they add up to.
 type Brand struct {
 	// The Brand's id.
@@ -881,18 +955,22 @@ func (o TwoFaServiceWindowArrayOutput) Index(i pulumi.IntInput) TwoFaServiceWind
 
 // A 2FA session and its events.
 type TwoFaSession struct {
-	// Exact sum of its event charges, as decimal text.
-	ChargeTotal string `pulumi:"chargeTotal"`
+	// The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap).
+	ChargeTotal *string `pulumi:"chargeTotal"`
 	// Its events.
 	Events []TwoFaEvent `pulumi:"events"`
+	// `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap).
+	EventsRead string `pulumi:"eventsRead"`
+	// Where verified and chargeTotal come from: `listing`, `events` or `none`.
+	FiguresFrom string `pulumi:"figuresFrom"`
 	// The service whose listing gave it (absent for a session named directly).
 	ServiceId *string `pulumi:"serviceId"`
 	// That service's name.
 	ServiceName *string `pulumi:"serviceName"`
 	// The session's UUID.
 	SessionId string `pulumi:"sessionId"`
-	// Has a successful `Verification` event.
-	Verified bool `pulumi:"verified"`
+	// The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap).
+	Verified *bool `pulumi:"verified"`
 }
 
 // A 2FA session and its events.
@@ -910,14 +988,24 @@ func (o TwoFaSessionOutput) ToTwoFaSessionOutputWithContext(ctx context.Context)
 	return o
 }
 
-// Exact sum of its event charges, as decimal text.
-func (o TwoFaSessionOutput) ChargeTotal() pulumi.StringOutput {
-	return o.ApplyT(func(v TwoFaSession) string { return v.ChargeTotal }).(pulumi.StringOutput)
+// The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap).
+func (o TwoFaSessionOutput) ChargeTotal() pulumi.StringPtrOutput {
+	return o.ApplyT(func(v TwoFaSession) *string { return v.ChargeTotal }).(pulumi.StringPtrOutput)
 }
 
 // Its events.
 func (o TwoFaSessionOutput) Events() TwoFaEventArrayOutput {
 	return o.ApplyT(func(v TwoFaSession) []TwoFaEvent { return v.Events }).(TwoFaEventArrayOutput)
+}
+
+// `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap).
+func (o TwoFaSessionOutput) EventsRead() pulumi.StringOutput {
+	return o.ApplyT(func(v TwoFaSession) string { return v.EventsRead }).(pulumi.StringOutput)
+}
+
+// Where verified and chargeTotal come from: `listing`, `events` or `none`.
+func (o TwoFaSessionOutput) FiguresFrom() pulumi.StringOutput {
+	return o.ApplyT(func(v TwoFaSession) string { return v.FiguresFrom }).(pulumi.StringOutput)
 }
 
 // The service whose listing gave it (absent for a session named directly).
@@ -935,9 +1023,9 @@ func (o TwoFaSessionOutput) SessionId() pulumi.StringOutput {
 	return o.ApplyT(func(v TwoFaSession) string { return v.SessionId }).(pulumi.StringOutput)
 }
 
-// Has a successful `Verification` event.
-func (o TwoFaSessionOutput) Verified() pulumi.BoolOutput {
-	return o.ApplyT(func(v TwoFaSession) bool { return v.Verified }).(pulumi.BoolOutput)
+// The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap).
+func (o TwoFaSessionOutput) Verified() pulumi.BoolPtrOutput {
+	return o.ApplyT(func(v TwoFaSession) *bool { return v.Verified }).(pulumi.BoolPtrOutput)
 }
 
 type TwoFaSessionArrayOutput struct{ *pulumi.OutputState }
@@ -967,6 +1055,8 @@ func init() {
 	pulumi.RegisterInputType(reflect.TypeOf((*DestinationArrayInput)(nil)).Elem(), DestinationArray{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TwoFaServiceWindowInput)(nil)).Elem(), TwoFaServiceWindowArgs{})
 	pulumi.RegisterInputType(reflect.TypeOf((*TwoFaServiceWindowArrayInput)(nil)).Elem(), TwoFaServiceWindowArray{})
+	pulumi.RegisterOutputType(AuditFindingOutput{})
+	pulumi.RegisterOutputType(AuditFindingArrayOutput{})
 	pulumi.RegisterOutputType(BrandOutput{})
 	pulumi.RegisterOutputType(BrandArrayOutput{})
 	pulumi.RegisterOutputType(BrandVettingOutput{})

@@ -15,6 +15,18 @@ export interface GetBrandVettingsResult {
      * The Brands read.
      */
     readonly brands: outputs.Brand[];
+    /**
+     * False when a Brand of the account could not be read (its vettings answer 404).
+     */
+    readonly complete: boolean;
+    /**
+     * What the audit says (pending, score fell, newest failed, gaps).
+     */
+    readonly findings: outputs.AuditFinding[];
+    /**
+     * How many findings are data gaps.
+     */
+    readonly gapCount: number;
 }
 /**
  * Vettings of the listed 10DLC Brands (or of every Brand of the account), with each Brand's effective score and pending flag: the same computation as `wavix-sync audit`. Reads only.

@@ -21,13 +21,37 @@ export interface GetTwoFaEventsResult {
      */
     readonly chargeTotal: string;
     /**
+     * False when some data could not be read: `findings` with `gap` name it.
+     */
+    readonly complete: boolean;
+    /**
      * Events counted by status.
      */
     readonly eventsByStatus: outputs.EventsByStatus;
     /**
+     * What the audit says about this data (never dropped).
+     */
+    readonly findings: outputs.AuditFinding[];
+    /**
+     * How many findings are data gaps.
+     */
+    readonly gapCount: number;
+    /**
+     * Sessions not verified.
+     */
+    readonly notVerified: number;
+    /**
      * The sessions read.
      */
     readonly sessions: outputs.TwoFaSession[];
+    /**
+     * Sessions of unknown outcome (gaps).
+     */
+    readonly unknown: number;
+    /**
+     * Sessions verified.
+     */
+    readonly verified: number;
 }
 /**
  * 2FA verification events of the listed sessions, and of every session of the listed services created in their windows (deduplicated), with charges summed exactly: the same computation as `wavix-sync audit`. Reads only.

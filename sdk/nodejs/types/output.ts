@@ -7,6 +7,32 @@ import * as outputs from "../types/output";
 import * as enums from "../types/enums";
 
 /**
+ * What the audit says about the data read: a gap (data that could not be read) or a warning.
+ */
+export interface AuditFinding {
+    /**
+     * The finding's code (docs/AUDIT.md, Findings).
+     */
+    code: string;
+    /**
+     * True when it is a data gap: the result is then not complete.
+     */
+    gap: boolean;
+    /**
+     * What it says.
+     */
+    message: string;
+    /**
+     * `error` or `warning`.
+     */
+    severity: string;
+    /**
+     * The session, service or brand it is about.
+     */
+    subject: string;
+}
+
+/**
  * A 10DLC Brand's vettings and what they add up to.
  */
 export interface Brand {
@@ -175,13 +201,21 @@ export interface TwoFaEvent {
  */
 export interface TwoFaSession {
     /**
-     * Exact sum of its event charges, as decimal text.
+     * The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap).
      */
-    chargeTotal: string;
+    chargeTotal?: string;
     /**
      * Its events.
      */
     events: outputs.TwoFaEvent[];
+    /**
+     * `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap).
+     */
+    eventsRead: string;
+    /**
+     * Where verified and chargeTotal come from: `listing`, `events` or `none`.
+     */
+    figuresFrom: string;
     /**
      * The service whose listing gave it (absent for a session named directly).
      */
@@ -195,8 +229,8 @@ export interface TwoFaSession {
      */
     sessionId: string;
     /**
-     * Has a successful `Verification` event.
+     * The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap).
      */
-    verified: boolean;
+    verified?: boolean;
 }
 

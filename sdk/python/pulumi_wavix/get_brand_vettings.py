@@ -24,10 +24,19 @@ __all__ = [
 
 @pulumi.output_type
 class GetBrandVettingsResult:
-    def __init__(__self__, brands=None):
+    def __init__(__self__, brands=None, complete=None, findings=None, gap_count=None):
         if brands and not isinstance(brands, list):
             raise TypeError("Expected argument 'brands' to be a list")
         pulumi.set(__self__, "brands", brands)
+        if complete and not isinstance(complete, bool):
+            raise TypeError("Expected argument 'complete' to be a bool")
+        pulumi.set(__self__, "complete", complete)
+        if findings and not isinstance(findings, list):
+            raise TypeError("Expected argument 'findings' to be a list")
+        pulumi.set(__self__, "findings", findings)
+        if gap_count and not isinstance(gap_count, int):
+            raise TypeError("Expected argument 'gap_count' to be a int")
+        pulumi.set(__self__, "gap_count", gap_count)
 
     @_builtins.property
     @pulumi.getter
@@ -37,6 +46,30 @@ class GetBrandVettingsResult:
         """
         return pulumi.get(self, "brands")
 
+    @_builtins.property
+    @pulumi.getter
+    def complete(self) -> _builtins.bool:
+        """
+        False when a Brand of the account could not be read (its vettings answer 404).
+        """
+        return pulumi.get(self, "complete")
+
+    @_builtins.property
+    @pulumi.getter
+    def findings(self) -> Sequence['outputs.AuditFinding']:
+        """
+        What the audit says (pending, score fell, newest failed, gaps).
+        """
+        return pulumi.get(self, "findings")
+
+    @_builtins.property
+    @pulumi.getter(name="gapCount")
+    def gap_count(self) -> _builtins.int:
+        """
+        How many findings are data gaps.
+        """
+        return pulumi.get(self, "gap_count")
+
 
 class AwaitableGetBrandVettingsResult(GetBrandVettingsResult):
     # pylint: disable=using-constant-test
@@ -44,7 +77,10 @@ class AwaitableGetBrandVettingsResult(GetBrandVettingsResult):
         if False:
             yield self
         return GetBrandVettingsResult(
-            brands=self.brands)
+            brands=self.brands,
+            complete=self.complete,
+            findings=self.findings,
+            gap_count=self.gap_count)
 
 
 def get_brand_vettings(brands: Optional[Union[Sequence[_builtins.str], _builtins.str]] = None,
@@ -60,7 +96,10 @@ def get_brand_vettings(brands: Optional[Union[Sequence[_builtins.str], _builtins
     __ret__ = pulumi.runtime.invoke('wavix:index:getBrandVettings', __args__, opts=opts, typ=GetBrandVettingsResult).value
 
     return AwaitableGetBrandVettingsResult(
-        brands=pulumi.get(__ret__, 'brands'))
+        brands=pulumi.get(__ret__, 'brands'),
+        complete=pulumi.get(__ret__, 'complete'),
+        findings=pulumi.get(__ret__, 'findings'),
+        gap_count=pulumi.get(__ret__, 'gap_count'))
 def get_brand_vettings_output(brands: pulumi.Input[Optional[Union[Sequence[_builtins.str], _builtins.str]]] = None,
                               opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBrandVettingsResult]:
     """
@@ -73,4 +112,7 @@ def get_brand_vettings_output(brands: pulumi.Input[Optional[Union[Sequence[_buil
     opts = pulumi.InvokeOutputOptions.merge(_utilities.get_invoke_opts_defaults(), opts)
     __ret__ = pulumi.runtime.invoke_output('wavix:index:getBrandVettings', __args__, opts=opts, typ=GetBrandVettingsResult)
     return __ret__.apply(lambda __response__: GetBrandVettingsResult(
-        brands=pulumi.get(__response__, 'brands')))
+        brands=pulumi.get(__response__, 'brands'),
+        complete=pulumi.get(__response__, 'complete'),
+        findings=pulumi.get(__response__, 'findings'),
+        gap_count=pulumi.get(__response__, 'gap_count')))

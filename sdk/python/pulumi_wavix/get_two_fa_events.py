@@ -25,16 +25,34 @@ __all__ = [
 
 @pulumi.output_type
 class GetTwoFaEventsResult:
-    def __init__(__self__, charge_total=None, events_by_status=None, sessions=None):
+    def __init__(__self__, charge_total=None, complete=None, events_by_status=None, findings=None, gap_count=None, not_verified=None, sessions=None, unknown=None, verified=None):
         if charge_total and not isinstance(charge_total, str):
             raise TypeError("Expected argument 'charge_total' to be a str")
         pulumi.set(__self__, "charge_total", charge_total)
+        if complete and not isinstance(complete, bool):
+            raise TypeError("Expected argument 'complete' to be a bool")
+        pulumi.set(__self__, "complete", complete)
         if events_by_status and not isinstance(events_by_status, dict):
             raise TypeError("Expected argument 'events_by_status' to be a dict")
         pulumi.set(__self__, "events_by_status", events_by_status)
+        if findings and not isinstance(findings, list):
+            raise TypeError("Expected argument 'findings' to be a list")
+        pulumi.set(__self__, "findings", findings)
+        if gap_count and not isinstance(gap_count, int):
+            raise TypeError("Expected argument 'gap_count' to be a int")
+        pulumi.set(__self__, "gap_count", gap_count)
+        if not_verified and not isinstance(not_verified, int):
+            raise TypeError("Expected argument 'not_verified' to be a int")
+        pulumi.set(__self__, "not_verified", not_verified)
         if sessions and not isinstance(sessions, list):
             raise TypeError("Expected argument 'sessions' to be a list")
         pulumi.set(__self__, "sessions", sessions)
+        if unknown and not isinstance(unknown, int):
+            raise TypeError("Expected argument 'unknown' to be a int")
+        pulumi.set(__self__, "unknown", unknown)
+        if verified and not isinstance(verified, int):
+            raise TypeError("Expected argument 'verified' to be a int")
+        pulumi.set(__self__, "verified", verified)
 
     @_builtins.property
     @pulumi.getter(name="chargeTotal")
@@ -43,6 +61,14 @@ class GetTwoFaEventsResult:
         Exact sum of every session's charges, as decimal text.
         """
         return pulumi.get(self, "charge_total")
+
+    @_builtins.property
+    @pulumi.getter
+    def complete(self) -> _builtins.bool:
+        """
+        False when some data could not be read: `findings` with `gap` name it.
+        """
+        return pulumi.get(self, "complete")
 
     @_builtins.property
     @pulumi.getter(name="eventsByStatus")
@@ -54,11 +80,51 @@ class GetTwoFaEventsResult:
 
     @_builtins.property
     @pulumi.getter
+    def findings(self) -> Sequence['outputs.AuditFinding']:
+        """
+        What the audit says about this data (never dropped).
+        """
+        return pulumi.get(self, "findings")
+
+    @_builtins.property
+    @pulumi.getter(name="gapCount")
+    def gap_count(self) -> _builtins.int:
+        """
+        How many findings are data gaps.
+        """
+        return pulumi.get(self, "gap_count")
+
+    @_builtins.property
+    @pulumi.getter(name="notVerified")
+    def not_verified(self) -> _builtins.int:
+        """
+        Sessions not verified.
+        """
+        return pulumi.get(self, "not_verified")
+
+    @_builtins.property
+    @pulumi.getter
     def sessions(self) -> Sequence['outputs.TwoFaSession']:
         """
         The sessions read.
         """
         return pulumi.get(self, "sessions")
+
+    @_builtins.property
+    @pulumi.getter
+    def unknown(self) -> _builtins.int:
+        """
+        Sessions of unknown outcome (gaps).
+        """
+        return pulumi.get(self, "unknown")
+
+    @_builtins.property
+    @pulumi.getter
+    def verified(self) -> _builtins.int:
+        """
+        Sessions verified.
+        """
+        return pulumi.get(self, "verified")
 
 
 class AwaitableGetTwoFaEventsResult(GetTwoFaEventsResult):
@@ -68,8 +134,14 @@ class AwaitableGetTwoFaEventsResult(GetTwoFaEventsResult):
             yield self
         return GetTwoFaEventsResult(
             charge_total=self.charge_total,
+            complete=self.complete,
             events_by_status=self.events_by_status,
-            sessions=self.sessions)
+            findings=self.findings,
+            gap_count=self.gap_count,
+            not_verified=self.not_verified,
+            sessions=self.sessions,
+            unknown=self.unknown,
+            verified=self.verified)
 
 
 def get_two_fa_events(services: Optional[Sequence[Union['TwoFaServiceWindow', 'TwoFaServiceWindowDict']]] = None,
@@ -89,8 +161,14 @@ def get_two_fa_events(services: Optional[Sequence[Union['TwoFaServiceWindow', 'T
 
     return AwaitableGetTwoFaEventsResult(
         charge_total=pulumi.get(__ret__, 'charge_total'),
+        complete=pulumi.get(__ret__, 'complete'),
         events_by_status=pulumi.get(__ret__, 'events_by_status'),
-        sessions=pulumi.get(__ret__, 'sessions'))
+        findings=pulumi.get(__ret__, 'findings'),
+        gap_count=pulumi.get(__ret__, 'gap_count'),
+        not_verified=pulumi.get(__ret__, 'not_verified'),
+        sessions=pulumi.get(__ret__, 'sessions'),
+        unknown=pulumi.get(__ret__, 'unknown'),
+        verified=pulumi.get(__ret__, 'verified'))
 def get_two_fa_events_output(services: pulumi.Input[Optional[Optional[Sequence[Union['TwoFaServiceWindow', 'TwoFaServiceWindowDict']]]]] = None,
                              sessions: pulumi.Input[Optional[Optional[Sequence[_builtins.str]]]] = None,
                              opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetTwoFaEventsResult]:
@@ -107,5 +185,11 @@ def get_two_fa_events_output(services: pulumi.Input[Optional[Optional[Sequence[U
     __ret__ = pulumi.runtime.invoke_output('wavix:index:getTwoFaEvents', __args__, opts=opts, typ=GetTwoFaEventsResult)
     return __ret__.apply(lambda __response__: GetTwoFaEventsResult(
         charge_total=pulumi.get(__response__, 'charge_total'),
+        complete=pulumi.get(__response__, 'complete'),
         events_by_status=pulumi.get(__response__, 'events_by_status'),
-        sessions=pulumi.get(__response__, 'sessions')))
+        findings=pulumi.get(__response__, 'findings'),
+        gap_count=pulumi.get(__response__, 'gap_count'),
+        not_verified=pulumi.get(__response__, 'not_verified'),
+        sessions=pulumi.get(__response__, 'sessions'),
+        unknown=pulumi.get(__response__, 'unknown'),
+        verified=pulumi.get(__response__, 'verified')))

@@ -17,6 +17,7 @@ from . import outputs
 from ._enums import *
 
 __all__ = [
+    'AuditFinding',
     'Brand',
     'BrandVetting',
     'DefaultDestinationsState',
@@ -25,6 +26,73 @@ __all__ = [
     'TwoFaEvent',
     'TwoFaSession',
 ]
+
+@pulumi.output_type
+class AuditFinding(dict):
+    """
+    What the audit says about the data read: a gap (data that could not be read) or a warning.
+    """
+    def __init__(__self__, *,
+                 code: _builtins.str,
+                 gap: _builtins.bool,
+                 message: _builtins.str,
+                 severity: _builtins.str,
+                 subject: _builtins.str):
+        """
+        What the audit says about the data read: a gap (data that could not be read) or a warning.
+
+        :param _builtins.str code: The finding's code (docs/AUDIT.md, Findings).
+        :param _builtins.bool gap: True when it is a data gap: the result is then not complete.
+        :param _builtins.str message: What it says.
+        :param _builtins.str severity: `error` or `warning`.
+        :param _builtins.str subject: The session, service or brand it is about.
+        """
+        pulumi.set(__self__, "code", code)
+        pulumi.set(__self__, "gap", gap)
+        pulumi.set(__self__, "message", message)
+        pulumi.set(__self__, "severity", severity)
+        pulumi.set(__self__, "subject", subject)
+
+    @_builtins.property
+    @pulumi.getter
+    def code(self) -> _builtins.str:
+        """
+        The finding's code (docs/AUDIT.md, Findings).
+        """
+        return pulumi.get(self, "code")
+
+    @_builtins.property
+    @pulumi.getter
+    def gap(self) -> _builtins.bool:
+        """
+        True when it is a data gap: the result is then not complete.
+        """
+        return pulumi.get(self, "gap")
+
+    @_builtins.property
+    @pulumi.getter
+    def message(self) -> _builtins.str:
+        """
+        What it says.
+        """
+        return pulumi.get(self, "message")
+
+    @_builtins.property
+    @pulumi.getter
+    def severity(self) -> _builtins.str:
+        """
+        `error` or `warning`.
+        """
+        return pulumi.get(self, "severity")
+
+    @_builtins.property
+    @pulumi.getter
+    def subject(self) -> _builtins.str:
+        """
+        The session, service or brand it is about.
+        """
+        return pulumi.get(self, "subject")
+
 
 @pulumi.output_type
 class Brand(dict):
@@ -508,38 +576,38 @@ class TwoFaSession(dict):
     A 2FA session and its events.
     """
     def __init__(__self__, *,
-                 charge_total: _builtins.str,
                  events: Sequence['outputs.TwoFaEvent'],
+                 events_read: _builtins.str,
+                 figures_from: _builtins.str,
                  session_id: _builtins.str,
-                 verified: _builtins.bool,
+                 charge_total: Optional[_builtins.str] = None,
                  service_id: Optional[_builtins.str] = None,
-                 service_name: Optional[_builtins.str] = None):
+                 service_name: Optional[_builtins.str] = None,
+                 verified: Optional[_builtins.bool] = None):
         """
         A 2FA session and its events.
 
-        :param _builtins.str charge_total: Exact sum of its event charges, as decimal text.
         :param Sequence['TwoFaEvent'] events: Its events.
+        :param _builtins.str events_read: `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap).
+        :param _builtins.str figures_from: Where verified and chargeTotal come from: `listing`, `events` or `none`.
         :param _builtins.str session_id: The session's UUID.
-        :param _builtins.bool verified: Has a successful `Verification` event.
+        :param _builtins.str charge_total: The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap).
         :param _builtins.str service_id: The service whose listing gave it (absent for a session named directly).
         :param _builtins.str service_name: That service's name.
+        :param _builtins.bool verified: The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap).
         """
-        pulumi.set(__self__, "charge_total", charge_total)
         pulumi.set(__self__, "events", events)
+        pulumi.set(__self__, "events_read", events_read)
+        pulumi.set(__self__, "figures_from", figures_from)
         pulumi.set(__self__, "session_id", session_id)
-        pulumi.set(__self__, "verified", verified)
+        if charge_total is not None:
+            pulumi.set(__self__, "charge_total", charge_total)
         if service_id is not None:
             pulumi.set(__self__, "service_id", service_id)
         if service_name is not None:
             pulumi.set(__self__, "service_name", service_name)
-
-    @_builtins.property
-    @pulumi.getter(name="chargeTotal")
-    def charge_total(self) -> _builtins.str:
-        """
-        Exact sum of its event charges, as decimal text.
-        """
-        return pulumi.get(self, "charge_total")
+        if verified is not None:
+            pulumi.set(__self__, "verified", verified)
 
     @_builtins.property
     @pulumi.getter
@@ -550,6 +618,22 @@ class TwoFaSession(dict):
         return pulumi.get(self, "events")
 
     @_builtins.property
+    @pulumi.getter(name="eventsRead")
+    def events_read(self) -> _builtins.str:
+        """
+        `read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap).
+        """
+        return pulumi.get(self, "events_read")
+
+    @_builtins.property
+    @pulumi.getter(name="figuresFrom")
+    def figures_from(self) -> _builtins.str:
+        """
+        Where verified and chargeTotal come from: `listing`, `events` or `none`.
+        """
+        return pulumi.get(self, "figures_from")
+
+    @_builtins.property
     @pulumi.getter(name="sessionId")
     def session_id(self) -> _builtins.str:
         """
@@ -558,12 +642,12 @@ class TwoFaSession(dict):
         return pulumi.get(self, "session_id")
 
     @_builtins.property
-    @pulumi.getter
-    def verified(self) -> _builtins.bool:
+    @pulumi.getter(name="chargeTotal")
+    def charge_total(self) -> Optional[_builtins.str]:
         """
-        Has a successful `Verification` event.
+        The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap).
         """
-        return pulumi.get(self, "verified")
+        return pulumi.get(self, "charge_total")
 
     @_builtins.property
     @pulumi.getter(name="serviceId")
@@ -580,5 +664,13 @@ class TwoFaSession(dict):
         That service's name.
         """
         return pulumi.get(self, "service_name")
+
+    @_builtins.property
+    @pulumi.getter
+    def verified(self) -> Optional[_builtins.bool]:
+        """
+        The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap).
+        """
+        return pulumi.get(self, "verified")
 
 

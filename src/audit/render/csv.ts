@@ -47,7 +47,7 @@ function meta(head: AuditReportHead): Cell[] {
   return [head.account.id, head.period?.from ?? null, head.period?.to ?? null, head.generated_at, head.tool.version];
 }
 
-const figures = (f: SessionFigures): Cell[] => [f.sessions, f.verified, f.not_verified, f.failure_ratio, f.charge_total];
+const figures = (f: SessionFigures): Cell[] => [f.sessions, f.verified, f.not_verified, f.unknown, f.failure_ratio, f.charge_total];
 
 /** Each table's own columns (after the five shared ones). */
 export const CSV_COLUMNS: Record<CsvTable, readonly string[]> = {
@@ -64,11 +64,13 @@ export const CSV_COLUMNS: Record<CsvTable, readonly string[]> = {
     "sessions",
     "verified",
     "not_verified",
+    "unknown",
     "failure_ratio",
     "charge_total",
     "previous_sessions",
     "previous_verified",
     "previous_not_verified",
+    "previous_unknown",
     "previous_failure_ratio",
     "previous_charge_total",
     "change_sessions",
@@ -79,25 +81,57 @@ export const CSV_COLUMNS: Record<CsvTable, readonly string[]> = {
     "brands",
     "errors",
     "warnings",
+    "complete",
+    "gap_count",
+    "gap_codes",
+    "format_version",
+    "api_root",
+    "key_fingerprint",
+    "requests",
+    "retries",
+    "rate_limited",
+    "runner",
+    "events_read",
+    "max_vetting_age_days",
   ],
-  sessions: ["session_id", "service_id", "service_name", "verified", "events", "charge_total", "first_event_at", "last_event_at", "last_event", "last_event_status"],
+  sessions: [
+    "session_id",
+    "service_id",
+    "service_name",
+    "created_at",
+    "verified",
+    "charge_total",
+    "figures_from",
+    "events_read",
+    "events",
+    "first_event_at",
+    "last_event_at",
+    "last_event",
+    "last_event_status",
+  ],
   events: ["session_id", "service_id", "created_at", "event", "status", "charge", "error"],
-  daily: ["date", "sessions", "verified", "not_verified", "failure_ratio", "charge_total", "events_success", "events_failed", "events_pending"],
+  daily: ["date", "sessions", "verified", "not_verified", "unknown", "failure_ratio", "charge_total", "events_success", "events_failed", "events_pending"],
   services: [
     "service_id",
     "service_name",
     "service_period_from",
     "service_period_to",
+    "service_previous_from",
+    "service_previous_to",
+    "listed_from",
+    "listed_to",
     "max_failure_ratio",
     "max_failure_ratio_source",
     "sessions",
     "verified",
     "not_verified",
+    "unknown",
     "failure_ratio",
     "charge_total",
     "previous_sessions",
     "previous_verified",
     "previous_not_verified",
+    "previous_unknown",
     "previous_failure_ratio",
     "previous_charge_total",
     "change_sessions",
@@ -137,6 +171,18 @@ function headRows(table: Exclude<CsvTable, "sessions" | "events">, head: AuditRe
           head.ten_dlc.brands.length,
           errors,
           head.findings.length - errors,
+          head.complete,
+          head.gaps.count,
+          Object.keys(head.gaps.by_code).sort().join(" "),
+          head.format_version,
+          head.source.api_root,
+          head.source.key_fingerprint,
+          head.source.requests?.total ?? null,
+          head.source.requests?.retries ?? null,
+          head.source.requests?.rate_limited ?? null,
+          head.runner.kind,
+          head.asked.events,
+          head.asked.ten_dlc.max_vetting_age_days,
         ],
       ];
     }
@@ -148,6 +194,10 @@ function headRows(table: Exclude<CsvTable, "sessions" | "events">, head: AuditRe
         s.service_name,
         s.period.from,
         s.period.to,
+        s.previous_period.from,
+        s.previous_period.to,
+        s.listed_days.current.from,
+        s.listed_days.current.to,
         s.max_failure_ratio,
         s.max_failure_ratio_source,
         ...figures(s.current),
@@ -187,7 +237,23 @@ function sessionRows(table: "sessions" | "events", s: AuditSession): Cell[][] {
   if (table === "events") return s.events.map((e) => [s.session_id, s.service_id, e.created_at, e.event, e.status, e.charge, e.error]);
   const first = s.events[0];
   const last = s.events[s.events.length - 1];
-  return [[s.session_id, s.service_id, s.service_name, s.verified, s.events.length, s.charge_total, first?.created_at, last?.created_at, last?.event, last?.status]];
+  return [
+    [
+      s.session_id,
+      s.service_id,
+      s.service_name,
+      s.created_at,
+      s.verified,
+      s.charge_total,
+      s.figures_from,
+      s.events_read,
+      s.events_read === "read" ? s.events.length : null,
+      first?.created_at,
+      last?.created_at,
+      last?.event,
+      last?.status,
+    ],
+  ];
 }
 
 /** One table of a report held in memory. */

@@ -15,7 +15,7 @@
 import Decimal from "decimal.js";
 import { sampleOf, type SessionSample } from "../store";
 import type { AuditReport, AuditReportHead, DailyFigures, SessionFigures } from "../types";
-import { askedText, periodText, ratioWithPercent, signed, verdict } from "./summary";
+import { askedText, completenessText, eventsText, periodText, ratioWithPercent, runnerText, signed, sourceText, verdict, verifiedText } from "./summary";
 
 /** Chart colours, each at least 3:1 against the chart (#fff) and the bar track (#f3f3f3). */
 export const COLOUR = { verified: "#2e7d32", not_verified: "#c62828", pending: "#9a6200", neutral: "#767676" } as const;
@@ -40,6 +40,11 @@ function percent(part: number, whole: number): string {
 
 /** Width (CSS px) the layout is checked against on a phone. */
 const PHONE_CHART_PX = 340;
+/** The narrowest chart (CSS px) that shows the `wide` labels: a 600 px window less the page's padding. */
+const WIDE_CHART_PX = 560;
+/** Width of one character of a charge label (11 px digits: DejaVu Sans and system fonts stay under 0.64 em), and the gap between labels. */
+const MONEY_CHAR_PX = 7.1;
+const MONEY_GAP_PX = 8;
 
 function niceMax(n: number): number {
   if (n <= 5) return Math.max(1, n);
@@ -65,6 +70,11 @@ function dailyChart(days: readonly DailyFigures[]): string {
   // the others carry class "wide" and are hidden on narrow screens (the stylesheet).
   const wide = Math.ceil(days.length / 14);
   const narrow = wide * Math.ceil(Math.ceil(days.length / 6) / wide);
+  // Charge labels: as far apart as the longest one needs, on the narrowest chart of each kind.
+  const moneyNeed = Math.max(...days.map((d) => d.charge_total.length)) * MONEY_CHAR_PX + MONEY_GAP_PX;
+  const slotPx = (chartPx: number) => (slot * chartPx) / 100;
+  const moneyWide = wide * Math.max(1, Math.ceil(moneyNeed / (slotPx(WIDE_CHART_PX) * wide)));
+  const moneyNarrow = moneyWide * Math.max(1, Math.ceil(moneyNeed / (slotPx(PHONE_CHART_PX) * moneyWide)), Math.ceil(narrow / moneyWide));
   const parts: string[] = [];
   const steps = max <= 5 ? max : 5;
   for (let i = 0; i <= steps; i++) {
@@ -98,7 +108,16 @@ function dailyChart(days: readonly DailyFigures[]): string {
       const ax = pct(anchor === "start" ? left + slot * i : anchor === "end" ? left + slot * (i + 1) : x + barW / 2);
       if (d.sessions > 0) parts.push(`<text x="${ax}" y="${y(d.sessions) - 4}" text-anchor="${anchor}" class="count${cls}">${d.sessions}</text>`);
       parts.push(`<text x="${ax}" y="${top + plotH + 16}" text-anchor="${anchor}" class="tick${cls}">${esc(d.date.slice(5))}</text>`);
-      if (d.sessions > 0) parts.push(`<text x="${ax}" y="${top + plotH + 32}" text-anchor="${anchor}" class="money${cls}">${esc(d.charge_total)}</text>`);
+    }
+    if (d.sessions > 0 && i % moneyWide === 0) {
+      // A charge label never overlaps the next one (they are spaced by the longest label) and is
+      // never cut by the chart's edge (anchored inside it when half of it would stick out).
+      const cls = i % moneyNarrow === 0 ? "" : " wide";
+      const halfPct = ((moneyNeed / 2) * 100) / PHONE_CHART_PX;
+      const centre = x + barW / 2;
+      const anchor = centre - halfPct < 0 ? "start" : centre + halfPct > 100 ? "end" : "middle";
+      const ax = pct(anchor === "start" ? left + slot * i : anchor === "end" ? left + slot * (i + 1) : centre);
+      parts.push(`<text x="${ax}" y="${top + plotH + 32}" text-anchor="${anchor}" class="money${cls}">${esc(d.charge_total)}</text>`);
     }
     parts.push(`</g>`);
   });
@@ -267,6 +286,7 @@ svg .grid{stroke:#eee}svg .track{fill:#f3f3f3}svg .value.bad{fill:#c62828;font-w
 svg .threshold{stroke:#1d1d1f;stroke-width:2;stroke-dasharray:5 3}svg .threshold-label{font-weight:600}
 @media (max-width:599px){svg .wide{display:none}}
 .note{color:#595959;font-size:13px;margin:4px 0 8px}
+.incomplete{color:#c62828;font-weight:600}
 .empty{color:#595959;font-style:italic}details{margin:8px 0}summary{cursor:pointer;color:#333}
 `;
 
@@ -278,10 +298,29 @@ function coversSection(head: AuditReportHead): string {
     `<dl class="covers" ${attrs}>` +
     row("account", "Account", esc(head.account.id)) +
     row("period", "Period", `${esc(periodText(p))}${p ? ` <small>(${esc(p.from)} to ${esc(p.to)}, end excluded)</small>` : ""}`) +
-    (head.previous_period ? row("previous-period", "Compared with", `${esc(periodText(head.previous_period))}, the previous period`) : "") +
+    (head.previous_period
+      ? row("previous-period", "Compared with", `${esc(periodText(head.previous_period))}, the previous period`)
+      : head.two_fa.services.length > 0
+        ? row("previous-period", "Compared with", "each service's own previous period (the services' periods differ)")
+        : "") +
     row("asked", "Asked", esc(askedText(head) || "nothing")) +
-    row("generated", "Generated", `<time datetime="${esc(head.generated_at)}">${esc(head.generated_at)}</time> by ${esc(head.tool.name)} ${esc(head.tool.version)}`) +
+    row("generated", "Generated", `<time datetime="${esc(head.generated_at)}">${esc(head.generated_at)}</time> by ${esc(head.tool.name)} ${esc(head.tool.version)} (report format ${head.format_version}), ${esc(runnerText(head))}`) +
+    row("source", "Read from", esc(sourceText(head))) +
+    row("completeness", "Completeness", `<span class="${head.complete ? "complete" : "incomplete"}" data-complete="${head.complete}" data-gaps="${head.gaps.count}">${esc(completenessText(head))}</span>`) +
     `</dl>`
+  );
+}
+
+/** How the figures are made, and every data gap (the first 100; all are in audit.json). */
+function methodSection(head: AuditReportHead): string {
+  const gaps = head.gaps.items.slice(0, 100);
+  return (
+    `<section id="methodology"><h2>How the figures are made</h2><ul>${head.methodology.map((m) => `<li>${esc(m)}</li>`).join("")}</ul></section>` +
+    (head.complete
+      ? ""
+      : `<section id="gaps"><h2>Data gaps</h2><div class="table"><table class="findings"><thead><tr><th>Code</th><th>Subject</th><th>What is missing</th></tr></thead><tbody>${gaps
+          .map((g) => `<tr class="gap" data-code="${esc(g.code)}"><td class="code"><code>${esc(g.code)}</code></td><td><code>${esc(g.subject)}</code></td><td>${esc(g.message)}</td></tr>`)
+          .join("")}</tbody></table></div>${head.gaps.count > gaps.length ? `<p class="note">… and ${head.gaps.count - gaps.length} more (every gap is in audit.json).</p>` : ""}</section>`)
   );
 }
 
@@ -353,7 +392,7 @@ function twoFaSection(head: AuditReportHead, sample: SessionSample): string {
   const sessionRows = sample.sessions
     .map(
       (s) =>
-        `<tr><td><code>${esc(s.session_id)}</code></td><td>${s.service_name !== undefined ? `${esc(s.service_name)} ` : ""}${s.service_id !== undefined ? `<code>${esc(s.service_id)}</code>` : "named in the file"}</td><td>${s.verified ? "yes" : "no"}</td><td class="num">${s.events.length}</td><td class="num">${esc(s.charge_total)}</td></tr>`,
+        `<tr><td><code>${esc(s.session_id)}</code></td><td>${s.service_name !== undefined ? `${esc(s.service_name)} ` : ""}${s.service_id !== undefined ? `<code>${esc(s.service_id)}</code>` : "named in the file"}</td><td>${verifiedText(s.verified)}</td><td class="num">${esc(eventsText(s))}</td><td class="num">${esc(s.charge_total ?? "unknown")}</td></tr>`,
     )
     .join("");
   const sessionsTitle =
@@ -416,6 +455,7 @@ ${coversSection(head)}
 ${findingsSection(head, sample.total)}
 ${twoFaSection(head, sample)}
 ${tenDlcSection(head)}
+${methodSection(head)}
 </main>
 </body>
 </html>

@@ -8,7 +8,7 @@
 import { mdCode, mdText } from "../../plan/md";
 import { sampleOf, type SessionSample } from "../store";
 import type { AuditReport, AuditReportHead } from "../types";
-import { askedText, figuresText, periodText, ratioWithPercent, signed, verdict } from "./summary";
+import { askedText, completenessText, eventsText, figuresText, periodText, ratioWithPercent, runnerText, signed, sourceText, verdict, verifiedText } from "./summary";
 
 /**
  * A table cell, inert like plan.md's values (`mdText`): HTML special characters as entities (a
@@ -48,9 +48,15 @@ export function renderMarkdownHead(head: AuditReportHead, sample: SessionSample)
     "",
     `- **Account:** ${mdCell(head.account.id)}`,
     `- **Period:** ${mdCell(periodText(head.period))}${head.period ? ` — from ${mdCell(head.period.from)} to ${mdCell(head.period.to)} (end excluded)` : ""}`,
-    ...(head.previous_period ? [`- **Compared with:** ${mdCell(periodText(head.previous_period))}, the previous period of the same length`] : []),
+    ...(head.previous_period
+      ? [`- **Compared with:** ${mdCell(periodText(head.previous_period))}, the previous period of the same length`]
+      : t.services.length > 0
+        ? ["- **Compared with:** each service's own previous period (the services' periods differ; see Per service)"]
+        : []),
     `- **Asked:** ${mdCell(askedText(head)) || "nothing"}`,
-    `- **Generated:** ${mdCell(head.generated_at)} by ${mdCell(head.tool.name)} ${mdCell(head.tool.version)}`,
+    `- **Generated:** ${mdCell(head.generated_at)} by ${mdCell(head.tool.name)} ${mdCell(head.tool.version)} (report format ${head.format_version}), ${mdCell(runnerText(head))}`,
+    `- **Read from:** ${mdCell(sourceText(head))}`,
+    `- **Completeness:** ${mdCell(completenessText(head))}`,
     "",
     `**Result:** ${mdCell(v.text)}`,
     "",
@@ -79,13 +85,16 @@ export function renderMarkdownHead(head: AuditReportHead, sample: SessionSample)
     lines.push("### Per service", "");
     lines.push(
       ...table(
-        ["Service", "Sessions", "Not verified", "Failure ratio", "Max", "Previous sessions", "Previous ratio", "Change in ratio", "Charges (USD)", "Change (USD)"],
+        ["Service", "Period", "Sessions", "Not verified", "Unknown", "Failure ratio", "Max", "Previous period", "Previous sessions", "Previous ratio", "Change in ratio", "Charges (USD)", "Change (USD)"],
         t.services.map((s) => [
           s.service_name !== undefined ? `${s.service_name} (${s.service_id})` : s.service_id,
+          periodText(s.period),
           s.current.sessions,
           s.current.not_verified,
+          s.current.unknown,
           `${ratioWithPercent(s.current.failure_ratio)}${s.exceeded ? " — above max" : ""}`,
           s.max_failure_ratio === null ? "–" : `${s.max_failure_ratio}${s.max_failure_ratio_source === "two_fa" ? " (default)" : ""}`,
+          periodText(s.previous_period),
           s.previous.sessions,
           ratioWithPercent(s.previous.failure_ratio),
           signed(s.change.failure_ratio),
@@ -120,8 +129,8 @@ export function renderMarkdownHead(head: AuditReportHead, sample: SessionSample)
             return [
               s.session_id,
               s.service_name ?? s.service_id ?? "named in the file",
-              s.verified ? "yes" : "no",
-              s.events.length,
+              verifiedText(s.verified),
+              eventsText(s),
               s.charge_total,
               last ? `${last.event} (${last.status}) at ${last.created_at}` : null,
             ];
@@ -159,6 +168,14 @@ export function renderMarkdownHead(head: AuditReportHead, sample: SessionSample)
       ),
       "",
     );
+  }
+  lines.push("## How the figures are made", "", ...head.methodology.map((m) => `- ${mdCell(m)}`), "");
+  if (!head.complete) {
+    lines.push("## Data gaps", "");
+    const shown = head.gaps.items.slice(0, 100);
+    lines.push(...table(["Code", "Subject", "What is missing"], shown.map((g) => [{ md: mdCode(g.code) }, g.subject, g.message])));
+    if (head.gaps.count > shown.length) lines.push("", `… and ${head.gaps.count - shown.length} more (every gap is in audit.json).`);
+    lines.push("");
   }
   return `${lines.join("\n").replace(/\n+$/, "")}\n`;
 }

@@ -76,3 +76,37 @@ export function verdict(head: AuditReportHead, sessionCount: number): { kind: Ve
   if (sessionCount === 0 && brands === 0) return { kind: "empty", errors, warnings, text: "Nothing to check: no 2FA session in the period and no 10DLC brand." };
   return { kind: "ok", errors, warnings, text: `No findings: ${checked}, all within the thresholds.` };
 }
+
+/** `complete`, or `NOT complete: 3 data gaps (2 session_events_not_found, 1 period_incomplete)`. */
+export function completenessText(head: AuditReportHead): string {
+  if (head.complete) return "complete: every session and brand the report covers was read";
+  const codes = Object.entries(head.gaps.by_code)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([code, n]) => `${n} ${code}`)
+    .join(", ");
+  return `NOT complete: ${head.gaps.count} data gap${head.gaps.count === 1 ? "" : "s"} (${codes}); the figures lack what the gaps name`;
+}
+
+/** The API root, the key's fingerprint, the requests: where the data was read from. */
+export function sourceText(head: AuditReportHead): string {
+  const r = head.source.requests;
+  return `${head.source.api_root}, key ${head.source.key_fingerprint ?? "not stated"}${r ? `; ${r.total} requests (${r.retries} retries, ${r.rate_limited} answered 429)` : ""}`;
+}
+
+/** Who made it: the CI job, else the host. */
+export function runnerText(head: AuditReportHead): string {
+  const ci = head.runner.ci ?? {};
+  const job = ci.GITHUB_RUN_ID ?? ci.CI_JOB_ID ?? ci.BUILD_ID;
+  const where = ci.GITHUB_REPOSITORY ?? ci.CI_PROJECT_PATH;
+  return head.runner.kind === "local" ? `host ${head.runner.host}` : `${head.runner.kind}${where ? ` ${where}` : ""}${job ? ` job ${job}` : ""} on ${head.runner.host}`;
+}
+
+/** A session's outcome as a cell: yes, no, or unknown (a gap). */
+export function verifiedText(v: boolean | null): string {
+  return v === null ? "unknown" : v ? "yes" : "no";
+}
+
+/** A session's events as a cell: how many, or why there are none. */
+export function eventsText(s: { events_read: "read" | "not_requested" | "not_found"; events: unknown[] }): string {
+  return s.events_read === "read" ? String(s.events.length) : s.events_read === "not_found" ? "not found (404)" : "not read";
+}

@@ -72,11 +72,25 @@ const FUNCTION_TYPES: Record<string, TypeSchema> = {
       sessionId: str("The session's UUID."),
       serviceId: str("The service whose listing gave it (absent for a session named directly)."),
       serviceName: str("That service's name."),
-      verified: { type: "boolean", description: "Has a successful `Verification` event." },
-      chargeTotal: str("Exact sum of its event charges, as decimal text."),
+      verified: { type: "boolean", description: "The listing's status is `verified` (a session named directly: a successful `Verification` event); absent when neither can be read (a gap)." },
+      chargeTotal: str("The listing's charge, else the exact sum of its event charges, as decimal text; absent when neither can be read (a gap)."),
+      figuresFrom: str("Where verified and chargeTotal come from: `listing`, `events` or `none`."),
+      eventsRead: str("`read`, or `not_found` (the API answered 404: the listing's figures stand in, a gap)."),
       events: { type: "array", items: typeRef("TwoFaEvent"), description: "Its events." },
     },
-    required: ["sessionId", "verified", "chargeTotal", "events"],
+    required: ["sessionId", "figuresFrom", "eventsRead", "events"],
+  },
+  AuditFinding: {
+    type: "object",
+    description: "What the audit says about the data read: a gap (data that could not be read) or a warning.",
+    properties: {
+      severity: str("`error` or `warning`."),
+      code: str("The finding's code (docs/AUDIT.md, Findings)."),
+      subject: str("The session, service or brand it is about."),
+      message: str("What it says."),
+      gap: { type: "boolean", description: "True when it is a data gap: the result is then not complete." },
+    },
+    required: ["severity", "code", "subject", "message", "gap"],
   },
   EventsByStatus: {
     type: "object",
@@ -130,11 +144,17 @@ const FUNCTIONS = {
     },
     outputs: {
       properties: {
+        complete: { type: "boolean", description: "False when some data could not be read: `findings` with `gap` name it." },
+        gapCount: int("How many findings are data gaps."),
+        findings: { type: "array", items: typeRef("AuditFinding"), description: "What the audit says about this data (never dropped)." },
         chargeTotal: str("Exact sum of every session's charges, as decimal text."),
         eventsByStatus: { ...typeRef("EventsByStatus"), description: "Events counted by status." },
+        verified: int("Sessions verified."),
+        notVerified: int("Sessions not verified."),
+        unknown: int("Sessions of unknown outcome (gaps)."),
         sessions: { type: "array", items: typeRef("TwoFaSession"), description: "The sessions read." },
       },
-      required: ["chargeTotal", "eventsByStatus", "sessions"],
+      required: ["complete", "gapCount", "findings", "chargeTotal", "eventsByStatus", "verified", "notVerified", "unknown", "sessions"],
     },
   },
   [token("getBrandVettings")]: {
@@ -150,8 +170,13 @@ const FUNCTIONS = {
       required: ["brands"],
     },
     outputs: {
-      properties: { brands: { type: "array", items: typeRef("Brand"), description: "The Brands read." } },
-      required: ["brands"],
+      properties: {
+        complete: { type: "boolean", description: "False when a Brand of the account could not be read (its vettings answer 404)." },
+        gapCount: int("How many findings are data gaps."),
+        findings: { type: "array", items: typeRef("AuditFinding"), description: "What the audit says (pending, score fell, newest failed, gaps)." },
+        brands: { type: "array", items: typeRef("Brand"), description: "The Brands read." },
+      },
+      required: ["complete", "gapCount", "findings", "brands"],
     },
   },
 };
