@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
 import {
+  APPLY_MARKER,
   applyJson,
   applyPlan,
   computePlan,
@@ -182,7 +183,7 @@ async function alreadyAppliedReport(plan: Plan, flags: ApplyFlags, route: Routin
     format === "json"
       ? JSON.stringify({ ...applyJson(plan, none), already_applied: true }, null, 2) + "\n"
       : format === "md"
-        ? `### wavix-sync: already applied\n\n${line}\n`
+        ? `${APPLY_MARKER}\n**Already applied:** ${line.replace(/^Already applied: /, "")}\n`
         : line + "\n";
   process.stdout.write(render(route.terminal));
   run.written = true;
