@@ -68,14 +68,14 @@ export function registerExport(program: Command): void {
         const out = flags.out;
         let summary = { subAccounts: 0, numbers: 0 };
         await writeFileAtomicStream(out, async (write) => {
-          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning, accountId });
+          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
         });
         process.stderr.write(`Wrote ${out} (${formatCount(summary.subAccounts)} sub-accounts, ${formatCount(summary.numbers)} numbers).\n`);
       } else {
         // A failed write is reported once by the command (writeStdout rejects); not again as an event.
         const quiet = (): void => undefined;
         process.stdout.on("error", quiet);
-        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH, onWarning, accountId });
+        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
       }
     });
 }

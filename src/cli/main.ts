@@ -110,7 +110,7 @@ export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command("wavix-sync")
     .description("Keep a Wavix account in the state declared by a YAML file.")
     .version(versionText(), "-V, --version", "print the version and the API root")
-    .showHelpAfterError()
+    .showHelpAfterError("(wavix-sync --help lists the commands)")
     .exitOverride();
   // The top level has no option taking a value, so the first operand is the command.
   const named = argv?.slice(2).find((a) => !a.startsWith("-"));
@@ -121,14 +121,39 @@ export function buildProgram(argv?: readonly string[]): Command {
     const examples = EXAMPLES[cmd.name()] ?? [];
     const head = examples.length > 0 ? `\nExamples:\n${examples.map((e) => `  ${e}`).join("\n")}\n` : "";
     cmd.addHelpText("after", `${head}\n${helpFooter(cmd.name())}\n`);
+    // A usage error is one line and what to do, not the whole help (issue #36).
+    cmd.showHelpAfterError(`(wavix-sync ${cmd.name()} --help lists its options)`);
   }
   return program;
+}
+
+/**
+ * Terraform's single-dash long options (`-auto-approve`, `-out`): commander reads them as bundled
+ * short flags. When the command has the long option, one line saying which to type instead.
+ */
+function singleDashHint(program: Command, argv: readonly string[]): string | undefined {
+  const args = argv.slice(2);
+  const cmd = program.commands.find((c) => c.name() === args.find((a) => !a.startsWith("-")));
+  if (!cmd) return undefined;
+  for (const a of args) {
+    const m = /^-([a-z][a-z0-9-]+)(=.*)?$/.exec(a);
+    if (!m || m[1].length < 2) continue;
+    if (cmd.options.some((o) => o.long === `--${m[1]}`)) {
+      return `error: unknown option '${a}': wavix-sync's long options take two dashes: --${m[1]}${m[2] ?? ""}\n(wavix-sync ${cmd.name()} --help lists its options)\n`;
+    }
+  }
+  return undefined;
 }
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv);
   const end = startRun();
   try {
+    const hint = singleDashHint(program, argv);
+    if (hint) {
+      process.stderr.write(hint);
+      return 1;
+    }
     await program.parseAsync(argv);
     return typeof process.exitCode === "number" ? process.exitCode : 0;
   } catch (err) {

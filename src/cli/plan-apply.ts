@@ -3,6 +3,7 @@ import { Option, type Command } from "commander";
 import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
 import {
+  APPLY_MARKER,
   applyJson,
   applyPlan,
   computePlan,
@@ -172,6 +173,26 @@ function planOptions(flags: { prune?: boolean; sendCallbacks?: boolean; rotatePa
   return { prune: flags.prune, flags: flags.sendCallbacks ? ["send-callbacks"] : [], rotate: flags.rotatePassword ?? [] };
 }
 
+/**
+ * A saved plan every change of which is already in effect (a re-run of an apply that succeeded):
+ * one line saying so, exit 0, nothing written; `--out` and machine formats say the same.
+ */
+async function alreadyAppliedReport(plan: Plan, flags: ApplyFlags, route: Routing, run: RunReport): Promise<void> {
+  const n = plan.changes.length;
+  const digest = plan.saved ? ` ${plan.saved.digest}` : "";
+  const line = `Already applied: the account already holds every change of the saved plan${digest} (${formatCount(n)} change${n === 1 ? "" : "s"}); nothing was written.`;
+  const none: ApplyResult = { results: [], pending: [], ok: true };
+  const render = (format: PlanFormat): string =>
+    format === "json"
+      ? JSON.stringify({ ...applyJson(plan, none), already_applied: true }, null, 2) + "\n"
+      : format === "md"
+        ? `${APPLY_MARKER}\n**Already applied:** ${line.replace(/^Already applied: /, "")}\n`
+        : line + "\n";
+  process.stdout.write(render(route.terminal));
+  run.written = true;
+  if (route.file) await writeOut(route.file.path, render(route.file.format));
+}
+
 export function registerPlanApply(program: Command): void {
   withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
@@ -206,19 +227,13 @@ export function registerPlanApply(program: Command): void {
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
-    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; needs -f FILE, the file it was made from, which every change is verified against; refused if what it changes changed since")
+    .option("--plan <PLANFILE>", "carry out the saved plan PLANFILE (from `plan --save`) instead of planning afresh; -f FILE (default wavix.yaml) must be the file it was made from, which every change is verified against; refused if what it changes changed since, unless every change is already in effect (then: already applied, exit 0)")
     .option("--expect-digest <SHA256>", "with --plan: refuse the plan unless its digest is this one (sha256:…, the full digest the reviewed pull-request comment shows), before any request");
   apply
     // With --out, a failure (file, key, account pin, listing, safety limit, apply) is reported there too (guard.ts).
     .action(reported("apply", routing, async (flags: ApplyFlags, route, run) => {
-      // With --plan, the file the plan was made from is required: every saved change is verified against it.
+      // With --plan, -f names the file the plan was made from (default wavix.yaml, as everywhere): every saved change is verified against it.
       const saved = flags.plan;
-      if (saved !== undefined && apply.getOptionValueSource("file") !== "cli") {
-        run.stage = "saved-plan";
-        run.problems = ["apply --plan needs -f FILE: the reviewed desired-state file the plan was made from, which every change of the plan is verified against; nothing was applied"];
-        process.stderr.write(`Error: ${run.problems[0]}.\n`);
-        throw new CliExit(1);
-      }
       if (flags.expectDigest !== undefined && saved === undefined) {
         run.stage = "saved-plan";
         run.problems = ["--expect-digest needs --plan PLANFILE: it names the saved plan that was reviewed; nothing was applied"];
@@ -234,6 +249,10 @@ export function registerPlanApply(program: Command): void {
         saved === undefined
           ? undefined
           : await loadPlanFile(client, run, { planFile: saved, file: flags.file, desired, prune: flags.prune, sendCallbacks: flags.sendCallbacks, rotate: flags.rotatePassword, expectDigest: flags.expectDigest });
+      if (fromSaved?.alreadyApplied) {
+        await alreadyAppliedReport(fromSaved.prepared.plan, flags, route, run);
+        return;
+      }
       const prepared = fromSaved ? fromSaved.prepared : await computePlan(client, desired, planOptions(flags));
       if (wantsMarkdown(route)) await run.account(client);
       const { plan } = prepared;

@@ -11,6 +11,7 @@ import {
   AccountMismatchError,
   checkExpectedDigest,
   checkFile,
+  computePlan,
   checkTarget,
   MAX_SAVED_PLAN_BYTES,
   parseSavedPlan,
@@ -158,7 +159,7 @@ export async function loadPlanFile(
     /** `--expect-digest`: the digest the reviewer saw; any other plan is refused before any request. */
     expectDigest?: string;
   },
-): Promise<{ prepared: PreparedPlan; file: string }> {
+): Promise<{ prepared: PreparedPlan; file: string; alreadyApplied?: boolean }> {
   let text: string;
   try {
     // The size is bounded before anything is read into memory.
@@ -198,9 +199,43 @@ export async function loadPlanFile(
       flags: optIns.sendCallbacks ? ["send-callbacks"] : [],
       rotate: optIns.rotate,
     });
-    await recheckSavedPlan(client, loaded.prepared);
+    try {
+      await recheckSavedPlan(client, loaded.prepared);
+    } catch (err) {
+      // A re-run of an apply that succeeded reads the plan's own writes as "changed since": when the
+      // account now holds every change of the plan, exactly, that is not a refusal but "already applied".
+      if (err instanceof SavedPlanError && (await alreadyApplied(client, options.desired, document, optIns))) {
+        return { prepared: loaded.prepared, file: document.plan.file.path, alreadyApplied: true };
+      }
+      throw err;
+    }
     return { prepared: loaded.prepared, file: document.plan.file.path };
   } catch (err) {
     refuse(err, run);
   }
+}
+
+/**
+ * Whether every change of the saved plan is already in effect in the account, exactly: a fresh plan
+ * of the (verified, identical) file, with the plan's prune and opt-ins, holds no change and no
+ * problem for any item the plan changes. The plan was verified to be what the file implies, so "the
+ * file implies no change of it now" is "the account holds what the plan writes". A change the API
+ * cannot show back (the account callbacks, a rotated password) always plans again, so such a plan
+ * never counts as applied; anything short of all of them still refuses.
+ */
+async function alreadyApplied(
+  client: WavixClient,
+  desired: DesiredState,
+  document: SavedPlanDocument,
+  optIns: { sendCallbacks: boolean; rotate: string[] },
+): Promise<boolean> {
+  if (document.plan.changes.length === 0) return false;
+  let fresh;
+  try {
+    fresh = await computePlan(client, desired, { prune: document.plan.prune, flags: optIns.sendCallbacks ? ["send-callbacks"] : [], rotate: optIns.rotate });
+  } catch {
+    return false;
+  }
+  const pending = new Set([...fresh.plan.changes, ...fresh.plan.problems].map((c) => `${c.kind}\u0000${c.key}`));
+  return document.plan.changes.every((c) => !pending.has(`${c.kind}\u0000${c.key}`));
 }

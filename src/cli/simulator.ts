@@ -1,6 +1,7 @@
 /**
  * `wavix-sync simulator`: serve the local Wavix API (docs/CONTRACT.md part 7) on loopback until SIGINT/SIGTERM.
  */
+import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import {
   DEFAULT_ORGANIZATION_ID,
@@ -266,7 +267,13 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
       print(`Try: WAVIX_BASE_URL=${sim.url} WAVIX_API_KEY=<key> wavix-sync plan`);
       print("Press Ctrl+C to stop.");
       await new Promise<void>((resolve) => {
+        // `kill` of the `npx` that started it does not reach this process (npm does not pass
+        // SIGTERM on): when that npx is gone, stop too rather than hold the port (issue #36).
+        const npx = npxAncestor();
+        const orphaned = npx === undefined ? undefined : setInterval(() => !alive(npx) && stop(), 500);
+        orphaned?.unref();
         const stop = (): void => {
+          if (orphaned) clearInterval(orphaned);
           process.off("SIGINT", stop);
           process.off("SIGTERM", stop);
           hooks.stop?.removeEventListener("abort", stop);
@@ -280,4 +287,32 @@ export function registerSimulator(program: Command, hooks: SimulatorCommandHooks
       await sim.close();
       print("Wavix simulator stopped.");
     });
+}
+
+/**
+ * The pid of the `npx` / `npm exec` that started this process: the parent, or the parent's parent
+ * (npm runs the bin through `sh -c`). Linux (/proc) only; undefined elsewhere or when not under npx.
+ */
+function npxAncestor(): number | undefined {
+  try {
+    let pid = process.ppid;
+    for (let depth = 0; depth < 2 && pid > 1; depth++) {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").join(" ");
+      if (/(^|\/)(npx|npm)(-cli\.js)?( |$)|npm exec|npx-cli\.js/.test(cmd) && !/ (test|run|start)( |$)/.test(cmd)) return pid;
+      // The parent's parent: field 4 of /proc/PID/stat (after the command in parentheses).
+      pid = Number(readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ")[1]);
+    }
+  } catch {
+    // No /proc: not watched.
+  }
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

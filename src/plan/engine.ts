@@ -12,7 +12,7 @@ import type { AnyKind } from "../kinds";
 import type { OpBase, ReadCache, Write, WriteNote } from "../kit/contract";
 import { actionEffects, orderedEffects, type ChangeShape, type DestructiveEffect } from "../kit/change/effects";
 import type { ApplyResult, ChangeKind, ChangeOwner, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
-import { describeError } from "../kit/change/error-text";
+import { describeError, needsAPerson } from "../kit/change/error-text";
 import { compareAccounts, keyAccount, WriteGate, type AccountPin, type BlastLimits } from "../kit/gate";
 
 export interface PlanOptions {
@@ -397,7 +397,8 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     const ops = opsOf.get(kind.name);
     if (!ops) continue;
     const out = await kind.confirm(confirmCtx, ops, reports.get(kind.name) ?? new Report());
-    for (const r of out.results) results.push({ kind: kind.name, ...r });
+    // A failure a re-run cannot fix (a scope the key lacks, a password variable unset) is never promised to a re-run.
+    for (const r of out.results) results.push({ kind: kind.name, ...r, ...(r.outcome === "failed" && r.error && needsAPerson(r.error) ? { rerunHelps: false as const } : {}) });
     pending.push(...(out.pending ?? []));
   }
 

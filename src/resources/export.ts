@@ -32,7 +32,21 @@ export interface StreamExportOptions {
    * the profile), said in a comment where the pin would be. @default undefined (no pin, no comment)
    */
   accountId?: string | null;
+  /**
+   * Ends the file with a starter `audit:` section (every 10DLC brand's vettings, no threshold), so
+   * the first scheduled `audit` has something to audit and runs green; the comment above it says
+   * what to add. Audits are not account state: plan and apply ignore the section.
+   * @default false
+   */
+  starterAudit?: boolean;
 }
+
+/** The starter `audit:` section `export` ends with (`starterAudit`). */
+export const STARTER_AUDIT =
+  "# What `wavix-sync audit` checks (docs/AUDIT.md); plan and apply ignore this section. A start: the\n" +
+  "# vettings of every 10DLC brand. Add 2FA services (two_fa: services: [{ service_id: ... }]) and\n" +
+  "# thresholds (ten_dlc: min_vetting_score: 75, two_fa: max_failure_ratio: 0.2) to fail on findings.\n" +
+  "audit:\n  ten_dlc:\n    brands: all\n";
 
 /** The `account_id:` line of an export (or the comment saying why there is none). */
 function accountLine(accountId: string | null | undefined): string {
@@ -83,6 +97,7 @@ export async function streamExport(
     buffer = "";
     for (let j = 0; j < part.items.length; j += chunkItems) await write(part.items.slice(j, j + chunkItems).join(""));
   }
+  if (options.starterAudit) buffer += STARTER_AUDIT;
   if (buffer !== "") await write(buffer);
   // The summary's public shape (the CLI's "Wrote FILE (N sub-accounts, M numbers)"), by file key.
   return { subAccounts: items.sub_accounts ?? 0, numbers: items.numbers ?? 0 };

@@ -127,6 +127,11 @@ export function consumerRepo(pkg: PackedPackage, files: Record<string, string>):
   git(dir, "init", "-q");
   git(dir, "add", "-A");
   git(dir, "commit", "-q", "-m", "wavix-sync account repository");
+  return repoAt(dir, pkg);
+}
+
+/** A ConsumerRepo over an existing repository `dir` (on `main`), e.g. a clone of one a user made by hand. */
+export function repoAt(dir: string, pkg: PackedPackage): ConsumerRepo {
   const repo: ConsumerRepo = {
     dir,
     pkg,

@@ -226,8 +226,45 @@ describe("apply --plan", () => {
     expect(run.stderr).toContain('call_webhook "on-call": url was null when planned, now "https://someone.else/on"');
     expect(run.stdout).toBe("");
     noSecrets(run.stdout + run.stderr);
-    // The account, then the same bounded recheck as above.
-    expect(sim.log.length - before).toBe(4);
+    // The account, then the same bounded recheck as above; then, the changes being not the plan's
+    // own (not "already applied"), reads only.
+    expect(requests(sim.log.slice(before, before + 4))).toEqual(["GET /v1/calls/webhooks", "GET /v1/numbers/11", "GET /v1/profile", "GET /v1/sub-organizations"]);
+    expect(sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+  });
+
+  it("a re-run of an apply that succeeded says \"already applied\" and exits 0, writing nothing; -f defaults to wavix.yaml", async () => {
+    const { sim, env } = await start();
+    const { dir, planFile } = await savePlan(env);
+    // -f left out: wavix.yaml in the working directory, as for every other command.
+    const first = await runCli(["apply", "--plan", planFile, "--auto-approve"], env, dir);
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    const written = writes(sim).length;
+    expect(written).toBeGreaterThan(0);
+    const again = await runCli(["apply", "--plan", planFile, "--auto-approve"], env, dir);
+    expect(again.stderr).toBe("");
+    expect(again.code).toBe(0);
+    const digest = JSON.parse(readFileSync(planFile, "utf8")).digest as string;
+    expect(again.stdout).toBe(`Already applied: the account already holds every change of the saved plan ${digest} (4 changes); nothing was written.\n`);
+    expect(writes(sim).length).toBe(written);
+    const json = await runCli(["apply", "--plan", planFile, "--auto-approve", "--json"], env, dir);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ already_applied: true });
+    expect(writes(sim).length).toBe(written);
+  });
+
+  it("a re-run after part of the plan was undone, or with one change in effect and another not, still refuses", async () => {
+    const { sim, env } = await start();
+    const { dir, planFile } = await savePlan(env);
+    expect((await runCli(["apply", "--plan", planFile, "--auto-approve"], env, dir)).code).toBe(0);
+    const written = writes(sim).length;
+    // Someone points the on-call webhook elsewhere: one change of the plan is no longer in effect.
+    sim.store.webhooksOf(sim.store.masterId).set("on-call", "https://someone.else/on");
+    const run = await runCli(["apply", "--plan", planFile, "--auto-approve"], env, dir);
+    expect(run.code).toBe(1);
+    expect(run.stdout).not.toContain("Already applied");
+    expect(run.stderr).toContain("the account changed since the plan was made");
+    expect(writes(sim).length).toBe(written);
   });
 
   it("applies when what changed is something the plan does not touch", async () => {
@@ -324,15 +361,14 @@ describe("apply --plan", () => {
     expect(missing.stderr).toMatch(/cannot read --plan .*none\.json: no such file; nothing was applied/);
   });
 
-  it("needs -f (the file the plan is verified against), and checks its digest, before any request", async () => {
+  it("checks the digest of -f (the file the plan is verified against; default wavix.yaml), before any request", async () => {
     const { sim, env } = await start();
     const { file, planFile } = await savePlan(env);
     const planned = sim.log.length;
-    const without = await runCli(["apply", "--plan", planFile, "--auto-approve"], env);
+    // Run elsewhere: no wavix.yaml there, the default is named.
+    const without = await runCli(["apply", "--plan", planFile, "--auto-approve"], env, scratch());
     expect(without.code).toBe(1);
-    expect(without.stderr).toBe(
-      "Error: apply --plan needs -f FILE: the reviewed desired-state file the plan was made from, which every change of the plan is verified against; nothing was applied.\n",
-    );
+    expect(without.stderr).toMatch(/wavix\.yaml/);
     writeFileSync(file, FILE.replace("https://hooks.example/on", "https://hooks.example/on2"));
     const run = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
     expect(run.code).toBe(1);

@@ -4,7 +4,25 @@
  * What the error was about (the request line, the path) is kept; the internals are dropped.
  * Used by the engine for per-item failures and by the CLI for what ends a command.
  */
-import { isNetworkError, isWavixApiError, protocolMismatch } from "../../client";
+import { isNetworkError, isRateLimitedError, isWavixApiError, protocolMismatch } from "../../client";
+
+/**
+ * The connection failure behind a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN) and its
+ * address or host, from the message the client kept (`connect ECONNREFUSED 127.0.0.1:1`,
+ * `getaddrinfo ENOTFOUND api.example`): the scrubbed cause keeps the text, not the fields.
+ */
+function causeCode(err: Error): { code: string; where?: string } | undefined {
+  for (let e: unknown = err, depth = 0; e instanceof Error && depth < 6; e = e.cause, depth++) {
+    const m = /\b(ECONNREFUSED|ENOTFOUND|EAI_AGAIN)\b(?: ([^\s)]+))?/.exec(e.message);
+    if (m) return { code: m[1], ...(m[2] ? { where: m[2] } : {}) };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ECONNREFUSED" || code === "ENOTFOUND" || code === "EAI_AGAIN") return { code };
+  }
+  return undefined;
+}
+
+/** What to do when nothing answers at the API root (the hint of issue #36). */
+const CHECK_BASE_URL = "check WAVIX_BASE_URL (the API root; unset, it is https://api.wavix.com) and that the server there is running";
 
 /** Characters of a non-JSON body quoted in a message. */
 const BODY_SHOWN = 80;
@@ -48,6 +66,14 @@ export function describeError(err: unknown): string {
       // fetch over http:// to a TLS server reads a handshake it cannot parse.
       return `${request}: the server did not answer in HTTP: it may expect https; check the scheme in WAVIX_BASE_URL`;
     }
+    if (isNetworkError(err)) {
+      const cause = causeCode(err);
+      if (cause?.code === "ECONNREFUSED") return `${request}: connection refused${cause.where ? ` by ${cause.where}` : ""}: nothing answers there; ${CHECK_BASE_URL}`;
+      if (cause?.code === "ENOTFOUND" || cause?.code === "EAI_AGAIN") return `${request}: no such host${cause.where ? ` ${cause.where}` : ""}: ${CHECK_BASE_URL}`;
+    }
+    if (isRateLimitedError(err)) {
+      return `${text}; the API still limited the rate after every retry: lower it with --max-rps (e.g. --max-rps 5) or --concurrency 2, or run again later`;
+    }
     const got = /^expected JSON, got (?!malformed)(.+) \(\d+\)$/.exec(text.slice(request.length + 2));
     if (err.name === "ResponseFormatError" && got) {
       const raw = typeof err.body === "string" ? err.body : "";
@@ -62,7 +88,11 @@ export function describeError(err: unknown): string {
         `${request}: the API answered with ${kind} (${err.status}) as ${as}` +
         (shown ? ` (${JSON.stringify(shown)})` : "") +
         " instead of JSON" +
-        (err.status >= 500 ? "; the fault is on the API's side or a proxy in between: try again later" : "")
+        (err.status >= 500
+          ? "; the fault is on the API's side or a proxy in between: try again later"
+          : html && err.status === 404
+            ? `: this is not the Wavix API; check WAVIX_BASE_URL (the API root, with no path: unset, it is https://api.wavix.com)`
+            : "")
       );
     }
     return text;
@@ -72,4 +102,13 @@ export function describeError(err: unknown): string {
     if (t) return t;
   }
   return err instanceof Error ? err.message : String(err);
+}
+
+/**
+ * Whether a failure's message is one a re-run cannot fix by itself (a person must act first): the
+ * key lacks a scope or is refused (403, 401), or a variable a write needs is not set. A re-run after
+ * a network error or a 5xx finishes the rest; after these it fails the same way (issue #36).
+ */
+export function needsAPerson(message: string): boolean {
+  return /\b(forbidden \(403\)|unauthorized \(401\))|which this API key lacks|is not set or empty/.test(message);
 }

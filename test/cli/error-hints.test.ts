@@ -1,0 +1,118 @@
+/**
+ * Errors that say what to do (issue #36, item 5): each is one line on stderr, with its hint, and no
+ * stack. Run through the CLI (a child process) against real servers on loopback: the simulator, a
+ * port nothing listens on, a plain HTML server, a server that answers 429 to everything.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { createServer } from "node:net";
+import { startSimulator, type SimApiKey, type Simulator } from "../../src/simulator";
+import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { createHttpTestServer, type HttpTestServer } from "../helpers/http-test-server";
+
+const KEY = "hint-key-7c1d";
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((c) => c()));
+});
+
+const FILE = 'version: 1\ncall_webhooks:\n  post-call: "https://hooks.example/post"\n';
+const file = () => writeYaml(scratch(), "wavix.yaml", FILE);
+
+/** A loopback port nothing listens on (taken, then let go). */
+function deadPort(): Promise<number> {
+  return new Promise((done) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => done(port));
+    });
+  });
+}
+
+async function server(): Promise<HttpTestServer> {
+  const s = await createHttpTestServer();
+  closers.push(() => s.close());
+  return s;
+}
+
+async function sim(apiKeys: SimApiKey[]): Promise<Simulator> {
+  const s = await startSimulator({ port: 0, seed: "demo", apiKeys, asyncDelayMs: 20 });
+  closers.push(() => s.close());
+  return s;
+}
+
+/** stderr's lines other than retry notices (progress, not the error). */
+const errorLines = (stderr: string) => stderr.split("\n").filter((l) => l !== "" && !l.startsWith("Retrying "));
+
+describe("errors that say what to do", () => {
+  it("connection refused: one line naming the address, and to check WAVIX_BASE_URL", async () => {
+    const port = await deadPort();
+    const r = await runCli(["plan", "-f", file()], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: `http://127.0.0.1:${port}` });
+    expect(r.code).toBe(1);
+    // Whichever read fails first (they run at once) is named.
+    const lines = errorLines(r.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Error: GET \/v1\/[a-z/-]+: connection refused by 127\.0\.0\.1:(\d+): nothing answers there; /);
+    expect(lines[0]).toContain(`127.0.0.1:${port}`);
+    expect(lines[0]).toMatch(/; check WAVIX_BASE_URL \(the API root; unset, it is https:\/\/api\.wavix\.com\) and that the server there is running$/);
+  }, 60_000);
+
+  it("an HTML 404 (a web server, not the API): one line saying it is not the Wavix API, and to check WAVIX_BASE_URL", async () => {
+    const s = await server();
+    s.handle((_req, res) => {
+      res.writeHead(404, { "content-type": "text/html" });
+      res.end("<html><head><title>404 Not Found</title></head><body>nope</body></html>");
+    });
+    const r = await runCli(["plan", "-f", file()], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    const lines = errorLines(r.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^Error: GET \/v1\/[a-z/-]+: the API answered with status 404 \(404\) as an HTML page \("404 Not Found"\) instead of JSON: this is not the Wavix API; check WAVIX_BASE_URL \(the API root, with no path: unset, it is https:\/\/api\.wavix\.com\)$/,
+    );
+  });
+
+  it("the final 429: one line saying to lower the rate with --max-rps", async () => {
+    const s = await server();
+    s.handle((_req, res) => {
+      res.writeHead(429, { "content-type": "application/json", "retry-after": "0" });
+      res.end(JSON.stringify({ success: false, message: "Too many requests" }));
+    });
+    const r = await runCli(["plan", "-f", file()], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    const lines = errorLines(r.stderr);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^Error: GET \/v1\/[a-z/-]+: rate limited \(429\).*; the API still limited the rate after every retry: lower it with --max-rps \(e\.g\. --max-rps 5\) or --concurrency 2, or run again later$/);
+    expect(s.requests.length).toBeGreaterThan(1);
+  }, 60_000);
+
+  it("a 403 at apply: the failure names the scope, and the summary does not promise that a re-run finishes it", async () => {
+    const s = await sim([{ key: KEY, restricted: { account: "read", numbers: "read", subaccounts: "read", webhooks: "read", trunks: "read", messages: "read", campaigns: "read" } }]);
+    const r = await runCli(["apply", "-f", file(), "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/Failed: call_webhook "post-call" \(update\): .*forbidden \(403\).*webhooks:write/);
+    expect(r.stdout).toContain("(a re-run will not fix it: see each message)");
+    expect(r.stdout).not.toContain("a re-run finishes the rest");
+  });
+
+  it("a SIP trunk's password_env unset at apply: no promise that a re-run finishes it", async () => {
+    const s = await sim([{ key: KEY }]);
+    const trunk = "version: 1\nsip_trunks:\n  - label: hint-pbx\n    password_env: HINT_PBX_PASSWORD\n    multiple_numbers: true\n";
+    const r = await runCli(["apply", "-f", writeYaml(scratch(), "wavix.yaml", trunk), "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url, HINT_PBX_PASSWORD: undefined });
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain("HINT_PBX_PASSWORD (password_env) is not set or empty");
+    expect(r.stdout).toContain("1 failed (a re-run will not fix it: see each message)");
+    expect(r.stdout + r.stderr).not.toContain("a re-run finishes the rest");
+  });
+
+  it("an unknown option: one line and where the options are, not the whole help", async () => {
+    const r = await runCli(["plan", "--bogus"], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("error: unknown option '--bogus'\n(wavix-sync plan --help lists its options)\n");
+  });
+
+  it("Terraform's -auto-approve (one dash): the option to type instead", async () => {
+    const r = await runCli(["apply", "-auto-approve"], {});
+    expect(r.code).toBe(1);
+    expect(r.stderr).toBe("error: unknown option '-auto-approve': wavix-sync's long options take two dashes: --auto-approve\n(wavix-sync apply --help lists its options)\n");
+  });
+});
