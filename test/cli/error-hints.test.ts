@@ -94,13 +94,16 @@ describe("errors that say what to do", () => {
     expect(r.stdout).not.toContain("a re-run finishes the rest");
   });
 
-  it("a SIP trunk's password_env unset at apply: no promise that a re-run finishes it", async () => {
+  it("a SIP trunk's password_env unset at apply: refused before any write, saying what to set, no promise that a re-run finishes it", async () => {
     const s = await sim([{ key: KEY }]);
     const trunk = "version: 1\nsip_trunks:\n  - label: hint-pbx\n    password_env: HINT_PBX_PASSWORD\n    multiple_numbers: true\n";
     const r = await runCli(["apply", "-f", writeYaml(scratch(), "wavix.yaml", trunk), "--auto-approve"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url, HINT_PBX_PASSWORD: undefined });
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain("HINT_PBX_PASSWORD (password_env) is not set or empty");
-    expect(r.stdout).toContain("1 failed (a re-run will not fix it: see each message)");
+    // Since every trunk write needs its password (the API requires it with each PUT), apply refuses
+    // before any write when one is unset (docs/GUARD-RAILS.md): the hint is the variable to set.
+    expect(r.stderr).toContain("Apply refused (nothing was written): 1 item needs a secret this run cannot read. Set the variable named, then run apply again.");
+    expect(s.log.filter((q) => q.method !== "GET")).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain("a re-run finishes the rest");
   });
 
