@@ -103,7 +103,8 @@ describe("plan and apply with tenants' numbers", () => {
     expect(plan.stdout).toContain('# number "15550000011" of sub_account "Tenant Alpha" (id 2001) will be updated in place');
     expect(plan.stdout).toContain('# number "15550000021" of sub_account "Tenant Beta" (id 2002) will be updated in place');
     expect(plan.stdout).toContain('# number "15550000001" will be updated in place');
-    expect(plan.stdout).toContain("Plan: 0 to create, 5 to update, 0 to delete, 2 unchanged.");
+    // 15550000021 turns SMS off: destructive (docs/GUARD-RAILS.md), under the default limits.
+    expect(plan.stdout).toContain("Plan: 0 to create, 5 to update, 0 to delete, 2 unchanged; 1 destructive.");
     const json = JSON.parse(readFileSync(planOut, "utf8"));
     const alpha = json.changes.find((c: { key: string }) => c.key === "15550000012");
     expect(alpha.owner).toEqual({ kind: "sub_account", key: "Tenant Alpha", id: 2001 });
