@@ -6,8 +6,9 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only gRPC and the stubs; the kinds and the
- * API client load on the first call that needs them.
+ * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
+ * port; the kinds, the file's checks and the API client load right after it, a step at a time
+ * between the engine's first calls (WavixProvider.preloadSteps).
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
@@ -30,6 +31,25 @@ function loadStubs(): Stubs {
   };
 }
 
+/**
+ * Runs the steps one per turn of the event loop, after the port is printed: the engine's calls
+ * are served between them. A step that fails is left to the call that needs it, which reports it.
+ */
+function preload(steps: Array<() => void>): void {
+  const next = (i: number): void => {
+    if (i >= steps.length) return;
+    setImmediate(() => {
+      try {
+        steps[i]();
+      } catch {
+        // The call that needs it loads it again and reports the error.
+      }
+      next(i + 1);
+    });
+  };
+  next(0);
+}
+
 function fail(message: string): never {
   process.stderr.write(`pulumi-resource-wavix: ${message}\n`);
   process.exit(1);
@@ -49,13 +69,15 @@ export function main(): Promise<number> {
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  server.addService(stubs.service, new WavixProvider(stubs).handlers());
+  const provider = new WavixProvider(stubs);
+  server.addService(stubs.service, provider.handlers());
   return new Promise((resolve) => {
     server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
       if (err) fail(`cannot listen on a loopback port: ${err.message}`);
       // The engine reads the port from the first line of standard output.
       process.stdout.write(`${port}\n`);
       resolve(port);
+      preload(provider.preloadSteps());
     });
     // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
     const stop = () => {

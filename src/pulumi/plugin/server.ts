@@ -176,6 +176,38 @@ export class WavixProvider {
     return this.stubs.Struct.fromJavaScript(encode(props, secrets) as { [key: string]: JsonValue });
   }
 
+  /**
+   * What the first calls need, loaded while the engine is still busy elsewhere (connecting, the
+   * language host running the program): the schema's text, the kinds, the file's checks, the
+   * client and the resource types, each a step of a few tens of milliseconds, so that a call
+   * arriving meanwhile waits for one step at most. Loading them on the first Check instead made
+   * it come 0.6–0.8 s after the handshake (docs/SPEED.md, "The native plugin's start").
+   */
+  preloadSteps(): Array<() => void> {
+    const kindFolders = ["sub-account", "number", "call-webhook", "sip-trunk", "sender-id", "ten-dlc-number", "account-callbacks"];
+    return [
+      () => void this.schema(),
+      () => void lazy.config,
+      () => require("../../client"),
+      ...kindFolders.map((k) => () => require(`../../kinds/${k}`)),
+      () => void lazy.kinds,
+      () => require("../../config"),
+      () => void lazy.host,
+      () => void this.context(),
+      () => {
+        for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
+      },
+      // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
+      () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
+    ];
+  }
+
+  private schemaCache: string | undefined;
+  private schema(): string {
+    this.schemaCache ??= this.schemaText();
+    return this.schemaCache;
+  }
+
   /** The gRPC handlers, by method name. */
   handlers(): grpc.UntypedServiceImplementation {
     const pb = this.stubs.provider;
@@ -201,7 +233,7 @@ export class WavixProvider {
       }),
       getSchema: unary(() => {
         const r = new pb.GetSchemaResponse();
-        r.setSchema(this.schemaText());
+        r.setSchema(this.schema());
         return r;
       }),
       checkConfig: unary((req: providerPb.CheckRequest) => {
