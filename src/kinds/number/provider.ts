@@ -9,6 +9,7 @@ import { numberEffects } from "./effects";
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
 import { canonicalDestinations } from "./destinations";
+import { transportName } from "../../kit/file/transport";
 import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredNumber, NormalDestination, NumberPart, PhoneNumberOutputs, PhoneNumberState } from "./types";
 import { NumberReader } from "./reader";
@@ -215,7 +216,9 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     if (n.subAccountId !== UNKNOWN && (o.subAccountId ?? null) !== (n.subAccountId ?? null)) changed.push("subAccountId");
     if ((o.onDelete ?? "retain") !== (n.onDelete ?? "retain") || has(o, "onDelete") !== has(n, "onDelete")) changed.push("onDelete");
     const changes = replaces.length > 0 || changed.length > 0;
-    if (changed.includes("destinations")) {
+    // Destinations not known yet (a trunk being replaced: its login and id come from its create)
+    // say nothing about what the update removes: no warning until they are known.
+    if (changed.includes("destinations") && !hasUnknown(n.destinations)) {
       const before = Array.isArray(o.destinations) ? o.destinations : null;
       const after = Array.isArray(known.destinations) ? known.destinations : null;
       warnDestructive(ctx, `PhoneNumber ${digitsOf(o.number)}`, numberEffects, "update", [{ path: "destinations", before, after }]);
@@ -282,7 +285,10 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const given = phoneFromDesired({ number: n.number, path: "", ...cur } as DesiredNumber, subAccountId);
     const checked = await numberProvider.check(ctx, {} as PhoneNumberState, given);
     if (checked.failures.length > 0) throw new Error(`PhoneNumber ${n.number} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    return { id: String(n.id), props: { ...checked.inputs, wavixId: n.id }, inputs: checked.inputs as PhoneNumberOutputs };
+    // The inputs are what `pulumi import` writes into the program it generates: a transport by its
+    // name (`sip`, the schema's enum), as a person writes it, not its code; state keeps the code.
+    const inputs = checked.inputs.destinations === undefined ? checked.inputs : { ...checked.inputs, destinations: checked.inputs.destinations.map((x) => ({ ...x, transport: transportName(x.transport) })) };
+    return { id: String(n.id), props: { ...checked.inputs, wavixId: n.id }, inputs: inputs as unknown as PhoneNumberOutputs };
   },
 
   async delete(ctx, id, props) {

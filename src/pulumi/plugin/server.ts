@@ -55,6 +55,9 @@ const lazy = {
   get config(): typeof import("./config") {
     return require("./config");
   },
+  get guards(): typeof import("../../kit/provider/guards") {
+    return require("../../kit/provider/guards");
+  },
   get invoke(): typeof import("./invoke") {
     return require("./invoke");
   },
@@ -125,6 +128,8 @@ export class WavixProvider {
   private readonly types = new Map<string, ResourceType>();
   /** The URN of the request being served, so a kind's warning is shown under its resource. */
   private readonly current = new AsyncLocalStorage<string>();
+  /** URNs this process imported (a Read with no state): their next Check is the import's, no create follows. */
+  private readonly imported = new Set<string>();
   private readonly warn: (message: string, urn: string) => void;
   private readonly schemaText: () => string;
 
@@ -147,7 +152,13 @@ export class WavixProvider {
     return new lazy.session.ProviderSession({
       credentials,
       missingApiKeyHint: MISSING_KEY_HINT,
-      warn: (message) => this.warn(message, this.current.getStore() ?? ""),
+      warn: (message) => {
+        const urn = this.current.getStore() ?? "";
+        // `pulumi import` checks the resource it has just read with no old inputs, as if a create
+        // followed; none does: the adoption hint would be false (docs/PULUMI.md, "Import").
+        if (this.imported.has(urn) && message.includes(lazy.guards.ADOPTION_HINT)) return;
+        this.warn(message, urn);
+      },
       checkEntry: validateEntry,
     });
   }
@@ -364,7 +375,9 @@ export class WavixProvider {
     const inputs = decode(req.getInputs());
     const ctx = this.context();
     // No state: `pulumi import` (or a program's `get`): the id is the kind's import id.
-    const result = isEmpty(props.props) && isEmpty(inputs.props) ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
+    const importing = isEmpty(props.props) && isEmpty(inputs.props);
+    if (importing) this.imported.add(req.getUrn());
+    const result = importing ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
     const r = new this.stubs.provider.ReadResponse();
     if (result.id === undefined) return r; // gone: the engine drops it from the state
     r.setId(result.id);
