@@ -7,8 +7,9 @@
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
  * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
- * port; the kinds, the file's checks and the API client load right after it, a step at a time
- * between the engine's first calls (WavixProvider.preloadSteps).
+ * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * the kinds, the file's checks and the API client a step at a time between the engine's calls
+ * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
@@ -32,8 +33,7 @@ function loadStubs(): Stubs {
 }
 
 /**
- * Runs the steps one per turn of the event loop, after the port is printed: the engine's calls
- * are served between them. A step that fails is left to the call that needs it, which reports it.
+ * Runs the steps one per turn of the event loop: the engine's calls are served between them. A step that fails is left to the call that needs it, which reports it.
  */
 function preload(steps: Array<() => void>): void {
   const next = (i: number): void => {
@@ -69,7 +69,7 @@ export function main(): Promise<number> {
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  const provider = new WavixProvider(stubs);
+  const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
   server.addService(stubs.service, provider.handlers());
   return new Promise((resolve) => {
     server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
@@ -77,7 +77,6 @@ export function main(): Promise<number> {
       // The engine reads the port from the first line of standard output.
       process.stdout.write(`${port}\n`);
       resolve(port);
-      preload(provider.preloadSteps());
     });
     // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
     const stop = () => {

@@ -120,6 +120,13 @@ export interface ProviderOptions {
   schemaText?: () => string;
   /** Warnings for the person running the engine. @default the engine's Log service (src/pulumi/engine-log.ts) */
   warn?: (message: string, urn: string) => void;
+  /**
+   * Called once, on the first call that configures the provider or checks a resource (CheckConfig,
+   * Configure, Check): this instance serves resources, so what they need may be loaded. The
+   * engine also starts instances that only answer GetSchema (for the language host): they never
+   * load the kinds. @default nothing
+   */
+  onServing?: () => void;
 }
 
 /** The ResourceProvider service's methods over the registered kinds. */
@@ -132,12 +139,14 @@ export class WavixProvider {
   private readonly imported = new Set<string>();
   private readonly warn: (message: string, urn: string) => void;
   private readonly schemaText: () => string;
+  private onServing: (() => void) | undefined;
 
   constructor(
     private readonly stubs: Stubs,
     options: ProviderOptions = {},
   ) {
     this.warn = options.warn ?? warnEngine;
+    this.onServing = options.onServing;
     this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
   }
 
@@ -188,16 +197,15 @@ export class WavixProvider {
   }
 
   /**
-   * What the first calls need, loaded while the engine is still busy elsewhere (connecting, the
-   * language host running the program): the schema's text, the kinds, the file's checks, the
-   * client and the resource types, each a step of a few tens of milliseconds, so that a call
-   * arriving meanwhile waits for one step at most. Loading them on the first Check instead made
+   * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
+   * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
+   * kinds, the file's checks, the client and the resource types, each a step of a few tens of
+   * milliseconds, so that a call arriving meanwhile waits for one step at most. Loading them on the first Check instead made
    * it come 0.6–0.8 s after the handshake (docs/SPEED.md, "The native plugin's start").
    */
   preloadSteps(): Array<() => void> {
     const kindFolders = ["sub-account", "number", "call-webhook", "sip-trunk", "sender-id", "ten-dlc-number", "account-callbacks"];
     return [
-      () => void this.schema(),
       () => void lazy.config,
       () => require("../../client"),
       ...kindFolders.map((k) => () => require(`../../kinds/${k}`)),
@@ -213,6 +221,13 @@ export class WavixProvider {
     ];
   }
 
+  /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
+  private serving(): void {
+    const f = this.onServing;
+    this.onServing = undefined;
+    f?.();
+  }
+
   private schemaCache: string | undefined;
   private schema(): string {
     this.schemaCache ??= this.schemaText();
@@ -226,6 +241,7 @@ export class WavixProvider {
       <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
       (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
+        if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
           Promise.resolve()
             .then(() => fn(call.request))
@@ -236,6 +252,11 @@ export class WavixProvider {
         });
       };
 
+    const serving = new Set<unknown>();
+    const servingCall = <F>(fn: F): F => {
+      serving.add(fn);
+      return fn;
+    };
     return {
       getPluginInfo: unary(() => {
         const info = new this.stubs.plugin.PluginInfo();
@@ -247,7 +268,7 @@ export class WavixProvider {
         r.setSchema(this.schema());
         return r;
       }),
-      checkConfig: unary((req: providerPb.CheckRequest) => {
+      checkConfig: unary(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
@@ -256,12 +277,12 @@ export class WavixProvider {
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
         return r;
-      }),
+      })),
       diffConfig: unary((req: providerPb.DiffRequest) => {
         const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
         return this.diffResponse(changed, [], [], false, {}, {});
       }),
-      configure: unary((req: providerPb.ConfigureRequest) => {
+      configure: unary(servingCall((req: providerPb.ConfigureRequest) => {
         const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
         const variables = new Map<string, string>(req.getVariablesMap().entries());
         const next = lazy.config.credentialsOf(args, variables);
@@ -273,8 +294,8 @@ export class WavixProvider {
         r.setAcceptresources(false);
         r.setAcceptoutputs(false);
         return r;
-      }),
-      check: unary((req: providerPb.CheckRequest) => this.check(req)),
+      })),
+      check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
       create: unary((req: providerPb.CreateRequest) => this.create(req)),
       read: unary((req: providerPb.ReadRequest) => this.read(req)),
