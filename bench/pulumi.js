@@ -10,7 +10,12 @@
  * requests, wall time, the checkpoint's size and the bytes the CLI wrote. Then `profile`: one more
  * no-change `up` with its preview, its gRPC calls logged by the engine (PULUMI_DEBUG_GRPC), split
  * into the provider's busy time (the union of its calls, by method) and the rest (CLI, program,
- * engine, checkpoint); and, native, the plugin's start (spawn to its port). With the engine's checkpoint after every step, and with
+ * engine, checkpoint) and the first Check after the handshake; and, native, the plugin's start (spawn to its port).
+ * Native, each step also runs behind the same program with two no-op floor providers (docs/SPEED.md,
+ * "The floor": Go on Pulumi's provider helpers, tools/pulumi/floor; Node.js, bench/floor-node),
+ * interleaved round by round with ours, and each figure is given as a ratio to theirs. `program:
+ * "yaml"` runs a Pulumi YAML program of N PhoneNumbers instead of the root program (what
+ * `node bench/pulumi.js` runs by default: BENCH_PULUMI_PROGRAM=root for the other). With the engine's checkpoint after every step, and with
  * PULUMI_SKIP_CHECKPOINTS (one at the end). 10,000 numbers run only with PULUMI_SKIP_CHECKPOINTS:
  * an adopting `up` rewriting a 10 MB checkpoint after each of 10,000 steps writes some 100 GB.
  * Skipped, saying so, when the CLI has not been built.
