@@ -199,16 +199,13 @@ export class WavixProvider {
   /**
    * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
    * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
-   * kinds, the file's checks, the client and the resource types, each a step of a few tens of
-   * milliseconds, so that a call arriving meanwhile waits for one step at most. Loading them on the first Check instead made
-   * it come 0.6–0.8 s after the handshake (docs/SPEED.md, "The native plugin's start").
+   * kinds, the file's checks, the client and the resource types, a step at a time, so that a call
+   * arriving meanwhile waits for one step at most (docs/SPEED.md, "The native plugin's start").
    */
   preloadSteps(): Array<() => void> {
-    const kindFolders = ["sub-account", "number", "call-webhook", "sip-trunk", "sender-id", "ten-dlc-number", "account-callbacks"];
     return [
       () => void lazy.config,
       () => require("../../client"),
-      ...kindFolders.map((k) => () => require(`../../kinds/${k}`)),
       () => void lazy.kinds,
       () => require("../../config"),
       () => void lazy.host,
