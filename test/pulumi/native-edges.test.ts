@@ -11,7 +11,6 @@
  *    "removes its routing" (still said when the destinations are known to be emptied).
  * The real engine's own runs of these paths are in native-yaml.test.ts. Runs the built dist/.
  */
-import { createRequire } from "node:module";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import path from "node:path";
@@ -19,18 +18,11 @@ import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/s
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
 import { ROOT } from "../helpers/real-pulumi";
 
-// The built plugin (dist/, which the global set-up builds): its lazy requires load compiled modules.
+// The built plugin (dist/, which the global set-up builds): its lazy requires load compiled modules;
+// the stubs as the plugin loads them.
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 
-const from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
-const stubs: Stubs = {
-  grpc: from("@grpc/grpc-js"),
-  provider: from("./provider_pb"),
-  plugin: from("./plugin_pb"),
-  Struct: from("google-protobuf/google/protobuf/struct_pb").Struct,
-  Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
-  service: from("./provider_grpc_pb").ResourceProviderService,
-};
+const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
 const pb = stubs.provider;
 /** The engine's unknown value (pulumi/pulumi sdk/go/common/resource/plugin/rpc.go UnknownStringValue). */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -52,6 +44,15 @@ function call<T>(method: string, req: unknown): Promise<T> {
 
 const struct = (o: object) => stubs.Struct.fromJavaScript(o as never);
 const urnOf = (type: string, name: string) => `urn:pulumi:dev::p::wavix:index:${type}::${name}`;
+
+/** `pulumi import`'s Read: an id and no state. */
+function importReq(type: string, name: string, id: string) {
+  const r = new pb.ReadRequest();
+  r.setUrn(urnOf(type, name));
+  r.setType(`wavix:index:${type}`);
+  r.setId(id);
+  return r;
+}
 
 function checkReq(type: string, name: string, news: object, olds: object = {}) {
   const r = new pb.CheckRequest();
@@ -77,11 +78,7 @@ afterAll(async () => {
 
 describe("pulumi import", () => {
   it("says nothing of a create adopting what it imported; a real first create still hears it", async () => {
-    const read = new pb.ReadRequest();
-    read.setUrn(urnOf("CallWebhook", "imported"));
-    read.setType("wavix:index:CallWebhook");
-    read.setId("post-call");
-    const got = await call<InstanceType<typeof pb.ReadResponse>>("read", read);
+    const got = await call<InstanceType<typeof pb.ReadResponse>>("read", importReq("CallWebhook", "imported", "post-call"));
     const inputs = got.getInputs()!.toJavaScript();
     expect(inputs).toMatchObject({ eventType: "post-call" });
     warnings.length = 0;
@@ -93,11 +90,7 @@ describe("pulumi import", () => {
   });
 
   it("writes a destination's transport by its name in the inputs it hands the generated program; state keeps the code", async () => {
-    const read = new pb.ReadRequest();
-    read.setUrn(urnOf("PhoneNumber", "main"));
-    read.setType("wavix:index:PhoneNumber");
-    read.setId("15551230001");
-    const got = await call<InstanceType<typeof pb.ReadResponse>>("read", read);
+    const got = await call<InstanceType<typeof pb.ReadResponse>>("read", importReq("PhoneNumber", "main", "15551230001"));
     const inputs = got.getInputs()!.toJavaScript() as { destinations: Array<{ transport: unknown }> };
     const state = got.getProperties()!.toJavaScript() as { destinations: Array<{ transport: unknown }> };
     expect(inputs.destinations.map((d) => d.transport).sort()).toEqual(["pstn", "sip", "trunk"]);

@@ -15,7 +15,7 @@ import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 
 /** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
-function loadStubs(): Stubs {
+export function loadStubs(): Stubs {
   let from: NodeJS.Require;
   try {
     from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
