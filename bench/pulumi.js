@@ -10,14 +10,19 @@
  * requests, wall time, the checkpoint's size and the bytes the CLI wrote. Then `profile`: one more
  * no-change `up` with its preview, its gRPC calls logged by the engine (PULUMI_DEBUG_GRPC), split
  * into the provider's busy time (the union of its calls, by method) and the rest (CLI, program,
- * engine, checkpoint); and, native, the plugin's start (spawn to its port). With the engine's checkpoint after every step, and with
+ * engine, checkpoint) and the first Check after the handshake; and, native, the plugin's start (spawn to its port).
+ * Native, each step also runs behind the same program with two no-op floor providers (docs/SPEED.md,
+ * "The floor": Go on Pulumi's provider helpers, tools/pulumi/floor; Node.js, bench/floor-node),
+ * interleaved round by round with ours, and each figure is given as a ratio to theirs. `program:
+ * "yaml"` runs a Pulumi YAML program of N PhoneNumbers instead of the root program (what
+ * `node bench/pulumi.js` runs by default: BENCH_PULUMI_PROGRAM=root for the other). With the engine's checkpoint after every step, and with
  * PULUMI_SKIP_CHECKPOINTS (one at the end). 10,000 numbers run only with PULUMI_SKIP_CHECKPOINTS:
  * an adopting `up` rewriting a 10 MB checkpoint after each of 10,000 steps writes some 100 GB.
  * Skipped, saying so, when the CLI has not been built.
  */
 const { execFileSync, spawn } = require("node:child_process");
 const { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
-const { tmpdir } = require("node:os");
+const { loadavg, tmpdir } = require("node:os");
 const { join } = require("node:path");
 const ts = require("typescript");
 const { stringify } = require("yaml");
@@ -104,46 +109,128 @@ function profileOf(file, wallSeconds, startedMs) {
   for (const m of Object.keys(byMethod)) byMethod[m].busySeconds = Number(union(provider.filter((c) => c.method.endsWith(`/${m}`))).toFixed(3));
   const round = (x) => Number(x.toFixed(3));
   const busy = union(provider);
+  // The plugin's readiness: from the end of the engine's first call to it (the handshake:
+  // Handshake or GetPluginInfo) to the end of its first Check (docs/SPEED.md, "The native plugin's start").
+  const first = [...provider].sort((a, b) => a.end - b.end)[0];
+  const firstCheck = provider.filter((c) => c.method.endsWith("/Check")).sort((a, b) => a.end - b.end)[0];
   return {
     wallSeconds: round(wallSeconds),
     providerBusySeconds: round(busy),
     otherSeconds: round(wallSeconds - busy),
     providerCalls: byMethod,
+    ...(first && firstCheck ? { firstCheckAfterHandshakeSeconds: round((firstCheck.end - first.end) / 1000) } : {}),
   };
 }
 
 /**
- * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, provider?: "dynamic" | "native", samples?: number }} options
- *   `samples`: runs of each step that changes nothing, up to 1,000 numbers (default 3; `npm run bench` runs 1 without --full)
+ * The floors (docs/SPEED.md, "The floor"): no-op providers named `wavix` serving the same schema
+ * and answering at once, run behind the same program in the same runs as our plugin, so that each
+ * figure has the engine's own cost beside it. `go`: Pulumi's Go provider helpers
+ * (tools/pulumi/floor, built from the Go module proxy with the CLI's module and cached in
+ * .tools/pulumi-floor); `node`: @grpc/grpc-js and the stubs @pulumi/pulumi ships
+ * (bench/floor-node). A floor that cannot be had is left out, saying why.
+ * @returns {{ dirs: Record<string, string>, skipped: Record<string, string> }}
  */
-async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, provider = "dynamic", samples: repeat = 3 }) {
+function floorPlugins() {
+  const dirs = { node: join(__dirname, "floor-node") };
+  const skipped = {};
+  const { buildCached, hasGo } = require("../scripts/go-build");
+  if (!hasGo()) skipped.go = "no Go toolchain";
+  else {
+    const moduleDir = join(ROOT, "tools", "pulumi");
+    const bin = join(ROOT, ".tools", "pulumi-floor", "bin");
+    try {
+      buildCached({
+        moduleDir,
+        pkg: "./floor",
+        out: join(bin, "pulumi-resource-wavix"),
+        files: ["go.mod", "go.sum", "floor/main.go"],
+        label: "the Go floor provider",
+        log: (m) => process.stderr.write(`bench: ${m}\n`),
+      });
+      // The schema it serves, read beside the binary: this checkout's.
+      cpSync(join(ROOT, "schemas", "pulumi", "schema.json"), join(bin, "schema.json"));
+      dirs.go = bin;
+    } catch (e) {
+      skipped.go = e.message.split("\n")[0];
+    }
+  }
+  return { dirs, skipped };
+}
+
+/** A YAML program of the numbers as PhoneNumbers (logical name `n<digits>`), the same for every provider. */
+function yamlProgram(numbers, pluginDir) {
+  const resources = {};
+  for (const n of numbers) resources[`n${n.number}`] = { type: "wavix:index:PhoneNumber", properties: { number: n.number, smsEnabled: n.sms_enabled === true } };
+  return stringify({ name: "wavix-bench", runtime: "yaml", plugins: { providers: [{ name: "wavix", path: pluginDir }] }, resources }, { lineWidth: 0 });
+}
+
+/**
+ * Whether the floors run unless told: BENCH_PULUMI_FLOORS=1 or 0 decides; else behind the YAML
+ * program (what they were built for) and not behind the root program, whose runs in `npm run bench`
+ * would take three times as long (its floors have not been measured yet: BENCH_PULUMI_FLOORS=1).
+ */
+function floorsByDefault(program) {
+  const env = process.env.BENCH_PULUMI_FLOORS;
+  return env === undefined ? program === "yaml" : env !== "0";
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+/**
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, provider?: "dynamic" | "native", program?: "root" | "yaml", floors?: boolean, samples?: number }} options
+ *   `samples`: runs of each step that changes nothing, up to 1,000 numbers (default 3; `npm run bench` runs 1 without --full)
+ *   `program`: the root `Pulumi.yaml`'s program (default) or a YAML program of N PhoneNumbers
+ *   (native only). `floors` (native only; default: the YAML program's, see floorsByDefault): each
+ *   step also run, interleaved, behind the same program with each floor provider, its median and
+ *   ours as a ratio to it.
+ */
+async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, provider = "dynamic", program = "root", floors = floorsByDefault(program), samples: repeat = 3 }) {
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
   if (why) return { skipped: why };
+  if (program === "yaml" && provider !== "native") return { skipped: "a YAML program needs the native provider" };
   const seed = generateAccount({ numbers, subAccounts: 0 });
   const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs });
-  // A copy of the checkout (package.json, dist/, Pulumi.yaml; node_modules linked) with wavix.yaml.
-  const dir = mkdtempSync(join(tmpdir(), "wavix-bench-pulumi-"));
+  const variants = [{ name: "ours", pluginDir: join(ROOT, "bin") }];
+  const out = {};
+  if (provider === "native" && floors) {
+    const f = floorPlugins();
+    for (const [name, dir] of Object.entries(f.dirs)) variants.push({ name, pluginDir: dir });
+    if (Object.keys(f.skipped).length > 0) out.floorsSkipped = f.skipped;
+  }
+  const dirs = [];
   try {
-    for (const f of ["package.json", "Pulumi.yaml"]) cpSync(join(ROOT, f), join(dir, f));
-    if (provider === "native") {
-      writeFileSync(join(dir, "Pulumi.yaml"), `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}plugins:\n  providers:\n    - name: wavix\n      path: ${join(ROOT, "bin")}\n`);
+    for (const v of variants) {
+      // A copy of the checkout (package.json, dist/, Pulumi.yaml; node_modules linked) with wavix.yaml,
+      // or a folder with the YAML program alone.
+      const dir = mkdtempSync(join(tmpdir(), "wavix-bench-pulumi-"));
+      dirs.push(dir);
+      if (program === "yaml") writeFileSync(join(dir, "Pulumi.yaml"), yamlProgram(seed.numbers, v.pluginDir));
+      else {
+        for (const f of ["package.json", "Pulumi.yaml"]) cpSync(join(ROOT, f), join(dir, f));
+        if (provider === "native") {
+          writeFileSync(join(dir, "Pulumi.yaml"), `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}plugins:\n  providers:\n    - name: wavix\n      path: ${v.pluginDir}\n`);
+        }
+        for (const d of ["dist", "schemas"]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
+        symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+        const doc = { version: 1, numbers: seed.numbers.map((n) => ({ number: n.number, sms_enabled: n.sms_enabled === true })) };
+        writeFileSync(join(dir, "wavix.yaml"), stringify(doc, { lineWidth: 0 }));
+      }
+      v.dir = dir;
+      v.stack = new RealStack({
+        projectDir: dir,
+        config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url, ...(program === "root" ? { "wavix-sync:provider": provider } : {}) },
+        secretKeys: ["wavix:apiKey"],
+        env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
+        parallel,
+        skipOutputs: true,
+      });
     }
-    for (const d of ["dist", "schemas"]) cpSync(join(ROOT, d), join(dir, d), { recursive: true });
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-    const doc = { version: 1, numbers: seed.numbers.map((n) => ({ number: n.number, sms_enabled: n.sms_enabled === true })) };
-    writeFileSync(join(dir, "wavix.yaml"), stringify(doc, { lineWidth: 0 }));
-    const stack = new RealStack({
-      projectDir: dir,
-      config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url, "wavix-sync:provider": provider },
-      secretKeys: ["wavix:apiKey"],
-      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
-      parallel,
-      skipOutputs: true,
-    });
-    const out = {};
+    const ours = variants[0];
     // A shared machine's noise is larger than the gains being measured: steps that change nothing
-    // run `samples` (3) times up to 1,000 numbers (else once) and report the median.
+    // run `samples` (3) times up to 1,000 numbers (else once) and report the median; with floors,
+    // each round runs ours and then each floor, so that the load of the moment weighs on all alike.
     const runs = numbers <= 1000 ? repeat : 1;
     const steps = [
       ["upAdopt", "up"],
@@ -153,54 +240,111 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
       ["refresh", "refresh"],
     ];
     for (const [name, op] of steps) {
-      const samples = [];
+      const samples = new Map(variants.map((v) => [v.name, []]));
       let result;
+      let requests = 0;
       for (let i = 0; i < (name === "upAdopt" || name === "refresh" ? 1 : runs); i++) {
-        // The adopting up with per-step checkpoints leaves some 2 GB for the kernel to write back:
-        // flushed first, so each step is timed on its own, not with the previous one's disk writes.
-        execFileSync("sync");
-        sim.log.length = 0;
-        const started = process.hrtime.bigint();
-        result = await stack[op]();
-        samples.push(Number(process.hrtime.bigint() - started) / 1e9);
+        for (const v of variants) {
+          // The adopting up with per-step checkpoints leaves some 2 GB for the kernel to write back:
+          // flushed first, so each step is timed on its own, not with the previous one's disk writes.
+          execFileSync("sync");
+          sim.log.length = 0;
+          const started = process.hrtime.bigint();
+          const r = await v.stack[op]();
+          samples.get(v.name).push(Number(process.hrtime.bigint() - started) / 1e9);
+          if (v === ours) {
+            result = r;
+            requests = sim.log.length;
+          }
+        }
       }
-      const wallSeconds = [...samples].sort((a, b) => a - b)[Math.floor((samples.length - 1) / 2)];
-      const steps = {};
-      for (const s of result.steps) steps[s.op] = (steps[s.op] ?? 0) + 1;
-      const checkpointBytes = Buffer.byteLength(stack.checkpointText());
+      const wallSeconds = median(samples.get("ours"));
+      const stepCounts = {};
+      for (const st of result.steps) stepCounts[st.op] = (stepCounts[st.op] ?? 0) + 1;
+      const checkpointBytes = Buffer.byteLength(ours.stack.checkpointText());
       out[name] = {
-        requests: sim.log.length,
+        requests,
         wallSeconds,
-        ...(samples.length > 1 ? { samples } : {}),
+        ...(samples.get("ours").length > 1 ? { samples: samples.get("ours") } : {}),
         checkpointBytes,
         bytesPerNumber: Math.round(checkpointBytes / numbers),
         bytesWritten: result.bytesWritten ?? null,
-        steps,
+        steps: stepCounts,
       };
+      if (variants.length > 1) {
+        out[name].floors = {};
+        for (const v of variants.slice(1)) {
+          const floor = median(samples.get(v.name));
+          out[name].floors[v.name] = { wallSeconds: Number(floor.toFixed(3)), ratio: Number((wallSeconds / floor).toFixed(2)), samples: samples.get(v.name) };
+        }
+      }
     }
-    // One more no-change up with its preview, its gRPC calls logged: where the time goes.
-    const grpcLog = join(dir, "grpc.log");
-    stack.setEnv("PULUMI_DEBUG_GRPC", grpcLog);
-    const started = process.hrtime.bigint();
-    const startedMs = Date.now();
-    await stack.upWithPreview();
-    out.profile = profileOf(grpcLog, Number(process.hrtime.bigint() - started) / 1e9, startedMs);
-    stack.setEnv("PULUMI_DEBUG_GRPC", undefined);
+    // One more no-change up with its preview each, its gRPC calls logged: where the time goes.
+    for (const v of variants) {
+      const grpcLog = join(v.dir, "grpc.log");
+      v.stack.setEnv("PULUMI_DEBUG_GRPC", grpcLog);
+      const started = process.hrtime.bigint();
+      const startedMs = Date.now();
+      await v.stack.upWithPreview();
+      const profile = profileOf(grpcLog, Number(process.hrtime.bigint() - started) / 1e9, startedMs);
+      v.stack.setEnv("PULUMI_DEBUG_GRPC", undefined);
+      if (v === ours) out.profile = profile;
+      else {
+        out.floorProfiles ??= {};
+        out.floorProfiles[v.name] = profile;
+      }
+    }
     if (provider === "native") out.pluginStartMs = await pluginStartMs();
+    out.loadAverage = loadavg().map((x) => Number(x.toFixed(2)));
     return out;
   } finally {
     await sim.close();
-    rmSync(dir, { recursive: true, force: true });
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
   }
 }
 
-module.exports = { runPulumiScenario, requireTs, pluginStartMs };
+/**
+ * The scenario's lines: each step's absolute time beside each floor's and the ratio to it, and
+ * where an up's time goes (per method and call, and the first Check after the handshake).
+ */
+function pulumiLines(label, numbers, r) {
+  if (r.skipped) return [`${label}: skipped: ${r.skipped}`];
+  const lines = [];
+  for (const [name, x] of Object.entries(r)) {
+    if (typeof x !== "object" || x === null || x.wallSeconds === undefined || x.requests === undefined) continue;
+    const floors = Object.entries(x.floors ?? {})
+      .map(([f, y]) => `; ${f} floor ${y.wallSeconds.toFixed(2)} s: ${y.ratio.toFixed(2)}×`)
+      .join("");
+    lines.push(`${`${label} ${name} (${numbers})`.padEnd(60)} ${String(x.requests).padStart(6)} req  ${x.wallSeconds.toFixed(2).padStart(7)} s${floors}`);
+  }
+  const perCall = (p) =>
+    Object.entries(p.providerCalls)
+      .filter(([m]) => m === "Check" || m === "Diff")
+      .map(([m, c]) => `${m} ${((c.busySeconds / c.calls) * 1000).toFixed(2)} ms`)
+      .join(" + ");
+  const describe = (who, p) =>
+    `${`${label} ${who}: where an up's time goes`.padEnd(60)} ${p.wallSeconds.toFixed(2)} s, provider busy ${p.providerBusySeconds.toFixed(2)} s (a call: ${perCall(p)})` +
+    (p.firstCheckAfterHandshakeSeconds !== undefined ? `, first Check ${p.firstCheckAfterHandshakeSeconds.toFixed(2)} s after the handshake` : "");
+  if (r.profile) lines.push(describe("ours", r.profile));
+  for (const [f, p] of Object.entries(r.floorProfiles ?? {})) lines.push(describe(`${f} floor`, p));
+  for (const [f, why] of Object.entries(r.floorsSkipped ?? {})) lines.push(`${label}: the ${f} floor skipped: ${why}`);
+  if (r.pluginStartMs !== undefined) lines.push(`${`${label} plugin start (spawn to port)`.padEnd(60)} ${r.pluginStartMs} ms`);
+  if (r.loadAverage) lines.push(`${label}: load average at the end ${r.loadAverage.join(" ")}`);
+  return lines;
+}
+
+module.exports = { runPulumiScenario, requireTs, pluginStartMs, pulumiLines, floorPlugins };
 
 if (require.main === module) {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
   const provider = process.env.BENCH_PULUMI_PROVIDER ?? "native";
-  runPulumiScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), skipCheckpoints: process.env.BENCH_SKIP_CHECKPOINTS === "1", provider }).then(
-    (r) => process.stdout.write(JSON.stringify(r, null, 2) + "\n"),
+  const program = process.env.BENCH_PULUMI_PROGRAM ?? "yaml";
+  const skipCheckpoints = process.env.BENCH_SKIP_CHECKPOINTS === "1";
+  runPulumiScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), skipCheckpoints, provider, program }).then(
+    (r) => {
+      process.stdout.write(JSON.stringify(r, null, 2) + "\n");
+      process.stdout.write(pulumiLines(`pulumi ${provider} ${program} program${skipCheckpoints ? " (skip checkpoints)" : ""}`, numbers, r).join("\n") + "\n");
+    },
     (e) => {
       process.stderr.write(`pulumi bench failed: ${e.message}\n${e.result ? e.result.programOutput.slice(-2000) : ""}\n`);
       process.exitCode = 1;

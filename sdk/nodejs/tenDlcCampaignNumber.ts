@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks it. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
+ * One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks a link the stack made, while an adopted or imported one stays unless `onDelete: "delete"`. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
  */
 export class TenDlcCampaignNumber extends pulumi.CustomResource {
     /**

@@ -17,7 +17,7 @@ import { formatPath, locate, nodeLinePos, pointerToSegments, scalarSource, type 
 import { schemaErrors } from "./schema";
 import { closestKey, orList, valueErrorMessage, valueErrorRank } from "../kit/file/messages";
 import { asciiUrls, findSecretKeys, findSecretValues, isSecretKey, SECRET_KEY_MESSAGE, SECRET_VALUE_MESSAGE, semanticProblems, type RawProblem } from "./semantic";
-import { normalizeDesiredState } from "./normalize";
+import { normalizeDesiredState, type PositionLookup } from "./normalize";
 import { decodeConfigBytes, MAX_CONFIG_BYTES, tooLargeMessage } from "./decode";
 import { checkExpansion, MAX_EXPANDED_VALUES } from "./aliases";
 import { fastParse, linePositions } from "./fast-parse";
@@ -90,13 +90,38 @@ export function parseDesiredState(text: string, file: string, options: LoadOptio
 }
 
 /**
+ * A document already in memory (a Pulumi resource's args as the file's entry) through the same
+ * checks as a file, without writing it out and parsing it again: the fast path's checks on a copy
+ * of the data; only when one finds a problem is the document written as JSON (which is YAML) and
+ * read by the full path, which words every problem. Its state carries no positions. The native
+ * plugin's Check runs this once per resource (docs/SPEED.md, "The native plugin's per-call cost").
+ */
+export function checkDesiredData(doc: Record<string, unknown>, file: string): LoadResult {
+  const text = JSON.stringify(doc);
+  // A copy: the checks rewrite URLs in place (asciiUrls), and JSON is what the full path would read.
+  const data = JSON.parse(text) as unknown;
+  return validFast(data, file, {}, () => undefined) ?? parseWithPositions(text, file);
+}
+
+/**
  * The fast path: the state of a plain, valid file, or `undefined` (not plain, or some check
  * failed: the caller then reads the file again with positions and words the problems).
  */
 function parseValidFast(text: string, file: string, options: LoadOptions): LoadResult | undefined {
   const parsed = fastParse(text);
   if (!parsed) return undefined;
-  const { data } = parsed;
+  let at: ((offset: number) => { line: number; col: number }) | undefined;
+  return validFast(parsed.data, file, options, (segs) => {
+    const offset = segs.length === 2 ? parsed.itemOffsets.get(String(segs[0]))?.[Number(segs[1])] : undefined;
+    if (offset === undefined) return undefined;
+    // Lines are only needed for the items' positions, once the checks have passed.
+    at ??= linePositions(text);
+    return { file, ...at(offset) };
+  });
+}
+
+/** The fast path's checks and normalising of parsed data; `undefined` when any check fails. */
+function validFast(data: unknown, file: string, options: LoadOptions, position: PositionLookup): LoadResult | undefined {
   if (data === null || typeof data !== "object" || Array.isArray(data)) return undefined;
   if (hasSecretKey(data)) return undefined;
   if (hasSecretValue(data, secretValuesOf(options))) return undefined;
@@ -105,11 +130,7 @@ function parseValidFast(text: string, file: string, options: LoadOptions): LoadR
   if (schemaErrors(data).length > 0) return undefined;
   // Lines are only needed to word a problem, and any problem goes to the full path anyway.
   if (semanticProblems(data, () => 0, formatPath).length > 0) return undefined;
-  const at = linePositions(text);
-  const state = normalizeDesiredState(data as Record<string, unknown>, file, (segs) => {
-    const offset = segs.length === 2 ? parsed.itemOffsets.get(String(segs[0]))?.[Number(segs[1])] : undefined;
-    return offset === undefined ? undefined : { file, ...at(offset) };
-  });
+  const state = normalizeDesiredState(data as Record<string, unknown>, file, position);
   return { ok: true, state };
 }
 

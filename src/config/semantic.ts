@@ -96,8 +96,10 @@ export function isHttpUrl(s: string): boolean {
 }
 
 /** Where the file holds URLs (docs/CONTRACT.md part 3), as paths with `*` for any list index: each kind's. */
+let URL_FIELDS: (readonly string[])[] | undefined;
 function urlFields(): (readonly string[])[] {
-  return kindsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
+  URL_FIELDS ??= kindsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
+  return URL_FIELDS;
 }
 
 /**

@@ -48,9 +48,11 @@ export function kindRank(name: string): number {
   return i < 0 ? KINDS.length : i;
 }
 
-/** The kinds in the order their keys sit in the file (schema, export). */
-export function kindsInFileOrder(): AnyKind[] {
-  return [...KINDS].sort((a, b) => a.file.order - b.file.order);
+const IN_FILE_ORDER: readonly AnyKind[] = [...KINDS].sort((a, b) => a.file.order - b.file.order);
+
+/** The kinds in the order their keys sit in the file (schema, export); one list, computed once (every check of a Pulumi resource walks it). */
+export function kindsInFileOrder(): readonly AnyKind[] {
+  return IN_FILE_ORDER;
 }
 
 /**

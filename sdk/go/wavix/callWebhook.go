@@ -12,7 +12,7 @@ import (
 	"wavix-sync/sdk/go/wavix/internal"
 )
 
-// An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).
+// An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: "delete"`. Import id: the event type (`on-call`, `post-call`).
 type CallWebhook struct {
 	pulumi.CustomResourceState
 

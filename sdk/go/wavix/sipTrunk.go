@@ -12,7 +12,7 @@ import (
 	"wavix-sync/sdk/go/wavix/internal"
 )
 
-// A Wavix SIP trunk. Only the settings given are managed. It is never deleted while a number routes to it. Import id: its exact label, or `id:<Wavix id>` to pin one.
+// A Wavix SIP trunk. Only the settings given are managed. Deleting the resource deletes a trunk the stack made; one it adopted or imported stays unless `onDelete: "delete"`; and never while a number routes to it: the delete then warns naming the numbers, drops the trunk from the state and leaves it in the account. Import id: its exact label, or `id:<Wavix id>` to pin one.
 type SipTrunk struct {
 	pulumi.CustomResourceState
 

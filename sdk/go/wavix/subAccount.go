@@ -12,7 +12,7 @@ import (
 	"wavix-sync/sdk/go/wavix/internal"
 )
 
-// A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.
+// A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: "delete"`. Import id: its exact name, or `id:<Wavix id>` to pin one.
 type SubAccount struct {
 	pulumi.CustomResourceState
 
@@ -32,7 +32,7 @@ type SubAccount struct {
 	OnDelete OnDeletePtrOutput `pulumi:"onDelete"`
 	// True when the inputs pin `subAccountId` (a refresh keeps the pin).
 	Pinned pulumi.BoolPtrOutput `pulumi:"pinned"`
-	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
 	Status SubAccountStatusPtrOutput `pulumi:"status"`
 	// Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.
 	SubAccountId pulumi.IntOutput `pulumi:"subAccountId"`
@@ -91,7 +91,7 @@ type subAccountArgs struct {
 	Name string `pulumi:"name"`
 	// What deleting the resource does: `delete` disables the sub-account even when the stack adopted it; `retain` never does. Not given: one the stack created is, one it adopted (found in place at create) is left as it is.
 	OnDelete *OnDelete `pulumi:"onDelete"`
-	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
 	Status *SubAccountStatus `pulumi:"status"`
 	// Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.
 	SubAccountId *int `pulumi:"subAccountId"`
@@ -105,7 +105,7 @@ type SubAccountArgs struct {
 	Name pulumi.StringInput
 	// What deleting the resource does: `delete` disables the sub-account even when the stack adopted it; `retain` never does. Not given: one the stack created is, one it adopted (found in place at create) is left as it is.
 	OnDelete OnDeletePtrInput
-	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+	// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
 	Status SubAccountStatusPtrInput
 	// Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.
 	SubAccountId pulumi.IntPtrInput
@@ -188,7 +188,7 @@ func (o SubAccountOutput) Pinned() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v *SubAccount) pulumi.BoolPtrOutput { return v.Pinned }).(pulumi.BoolPtrOutput)
 }
 
-// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+// `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
 func (o SubAccountOutput) Status() SubAccountStatusPtrOutput {
 	return o.ApplyT(func(v *SubAccount) SubAccountStatusPtrOutput { return v.Status }).(SubAccountStatusPtrOutput)
 }

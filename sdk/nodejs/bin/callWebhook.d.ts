@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as enums from "./types/enums";
 /**
- * An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).
+ * An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: "delete"`. Import id: the event type (`on-call`, `post-call`).
  */
 export declare class CallWebhook extends pulumi.CustomResource {
     /**

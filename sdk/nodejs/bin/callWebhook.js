@@ -39,7 +39,7 @@ exports.CallWebhook = void 0;
 const pulumi = __importStar(require("@pulumi/pulumi"));
 const utilities = __importStar(require("./utilities"));
 /**
- * An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).
+ * An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: "delete"`. Import id: the event type (`on-call`, `post-call`).
  */
 class CallWebhook extends pulumi.CustomResource {
     /**

@@ -3,7 +3,7 @@ import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as enums from "./types/enums";
 /**
- * A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.
+ * A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: "delete"`. Import id: its exact name, or `id:<Wavix id>` to pin one.
  */
 export declare class SubAccount extends pulumi.CustomResource {
     /**
@@ -53,7 +53,7 @@ export declare class SubAccount extends pulumi.CustomResource {
      */
     readonly pinned: pulumi.Output<boolean | undefined>;
     /**
-     * `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+     * `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
      */
     readonly status: pulumi.Output<enums.SubAccountStatus | undefined>;
     /**
@@ -86,7 +86,7 @@ export interface SubAccountArgs {
      */
     onDelete?: pulumi.Input<enums.OnDelete | undefined>;
     /**
-     * `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+     * `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
      */
     status?: pulumi.Input<enums.SubAccountStatus | undefined>;
     /**

@@ -39,7 +39,7 @@ exports.SubAccount = void 0;
 const pulumi = __importStar(require("@pulumi/pulumi"));
 const utilities = __importStar(require("./utilities"));
 /**
- * A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.
+ * A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: "delete"`. Import id: its exact name, or `id:<Wavix id>` to pin one.
  */
 class SubAccount extends pulumi.CustomResource {
     /**

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as enums from "./types/enums";
 /**
- * One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks it. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
+ * One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks a link the stack made, while an adopted or imported one stays unless `onDelete: "delete"`. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
  */
 export declare class TenDlcCampaignNumber extends pulumi.CustomResource {
     /**

@@ -83,7 +83,7 @@ class CallWebhook(pulumi.CustomResource):
                  url: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).
+        An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: "delete"`. Import id: the event type (`on-call`, `post-call`).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -98,7 +98,7 @@ class CallWebhook(pulumi.CustomResource):
                  args: CallWebhookArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).
+        An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: "delete"`. Import id: the event type (`on-call`, `post-call`).
 
         :param str resource_name: The name of the resource.
         :param CallWebhookArgs args: The arguments to use to populate this resource's properties.

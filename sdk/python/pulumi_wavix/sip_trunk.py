@@ -475,7 +475,7 @@ class SipTrunk(pulumi.CustomResource):
                  trunk_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A Wavix SIP trunk. Only the settings given are managed. It is never deleted while a number routes to it. Import id: its exact label, or `id:<Wavix id>` to pin one.
+        A Wavix SIP trunk. Only the settings given are managed. Deleting the resource deletes a trunk the stack made; one it adopted or imported stays unless `onDelete: "delete"`; and never while a number routes to it: the delete then warns naming the numbers, drops the trunk from the state and leaves it in the account. Import id: its exact label, or `id:<Wavix id>` to pin one.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -513,7 +513,7 @@ class SipTrunk(pulumi.CustomResource):
                  args: SipTrunkArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Wavix SIP trunk. Only the settings given are managed. It is never deleted while a number routes to it. Import id: its exact label, or `id:<Wavix id>` to pin one.
+        A Wavix SIP trunk. Only the settings given are managed. Deleting the resource deletes a trunk the stack made; one it adopted or imported stays unless `onDelete: "delete"`; and never while a number routes to it: the delete then warns naming the numbers, drops the trunk from the state and leaves it in the account. Import id: its exact label, or `id:<Wavix id>` to pin one.
 
         :param str resource_name: The name of the resource.
         :param SipTrunkArgs args: The arguments to use to populate this resource's properties.

@@ -33,7 +33,7 @@ class SubAccountArgs:
         :param pulumi.Input[_builtins.str] name: Company name of the sub-account: its identity within the account (an existing sub-account with this exact name is adopted, never duplicated). Without `subAccountId`, a new name replaces the resource; with it, a new name renames the sub-account in place.
         :param pulumi.Input['DefaultDestinationsArgs'] default_destinations: Default endpoints of the sub-account; either key may be omitted (left as it is).
         :param pulumi.Input['OnDelete'] on_delete: What deleting the resource does: `delete` disables the sub-account even when the stack adopted it; `retain` never does. Not given: one the stack created is, one it adopted (found in place at create) is left as it is.
-        :param pulumi.Input['SubAccountStatus'] status: `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+        :param pulumi.Input['SubAccountStatus'] status: `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
         :param pulumi.Input[_builtins.int] sub_account_id: Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.
         """
         pulumi.set(__self__, "name", name)
@@ -86,7 +86,7 @@ class SubAccountArgs:
     @pulumi.getter
     def status(self) -> pulumi.Input[Optional['SubAccountStatus']]:
         """
-        `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+        `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
         """
         return pulumi.get(self, "status")
 
@@ -120,14 +120,14 @@ class SubAccount(pulumi.CustomResource):
                  sub_account_id: pulumi.Input[Optional[_builtins.int]] = None,
                  __props__=None):
         """
-        A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.
+        A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: "delete"`. Import id: its exact name, or `id:<Wavix id>` to pin one.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union['DefaultDestinationsArgs', 'DefaultDestinationsArgsDict']] default_destinations: Default endpoints of the sub-account; either key may be omitted (left as it is).
         :param pulumi.Input[_builtins.str] name: Company name of the sub-account: its identity within the account (an existing sub-account with this exact name is adopted, never duplicated). Without `subAccountId`, a new name replaces the resource; with it, a new name renames the sub-account in place.
         :param pulumi.Input['OnDelete'] on_delete: What deleting the resource does: `delete` disables the sub-account even when the stack adopted it; `retain` never does. Not given: one the stack created is, one it adopted (found in place at create) is left as it is.
-        :param pulumi.Input['SubAccountStatus'] status: `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+        :param pulumi.Input['SubAccountStatus'] status: `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
         :param pulumi.Input[_builtins.int] sub_account_id: Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.
         """
         ...
@@ -137,7 +137,7 @@ class SubAccount(pulumi.CustomResource):
                  args: SubAccountArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.
+        A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: "delete"`. Import id: its exact name, or `id:<Wavix id>` to pin one.
 
         :param str resource_name: The name of the resource.
         :param SubAccountArgs args: The arguments to use to populate this resource's properties.
@@ -284,7 +284,7 @@ class SubAccount(pulumi.CustomResource):
     @pulumi.getter
     def status(self) -> pulumi.Output[Optional['SubAccountStatus']]:
         """
-        `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete).
+        `enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: "delete"`.
         """
         return pulumi.get(self, "status")
 

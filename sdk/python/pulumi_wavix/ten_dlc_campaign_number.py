@@ -99,7 +99,7 @@ class TenDlcCampaignNumber(pulumi.CustomResource):
                  on_delete: pulumi.Input[Optional['OnDelete']] = None,
                  __props__=None):
         """
-        One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks it. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
+        One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks a link the stack made, while an adopted or imported one stays unless `onDelete: "delete"`. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -115,7 +115,7 @@ class TenDlcCampaignNumber(pulumi.CustomResource):
                  args: TenDlcCampaignNumberArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks it. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
+        One number linked to a 10DLC Campaign of a Brand (both created outside wavix-sync: they must exist). A number already linked is adopted; deleting the resource unlinks a link the stack made, while an adopted or imported one stays unless `onDelete: "delete"`. The resource ID and the import id are `BRAND/CAMPAIGN/NUMBER`.
 
         :param str resource_name: The name of the resource.
         :param TenDlcCampaignNumberArgs args: The arguments to use to populate this resource's properties.

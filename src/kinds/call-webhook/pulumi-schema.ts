@@ -16,7 +16,7 @@ const inputs: SchemaProperties = {
 
 export const callWebhookSchema: KindSchemaPart = {
   resource: {
-    description: "An account-wide call webhook, one per event type. Deleting the resource deletes the webhook. Import id: the event type (`on-call`, `post-call`).",
+    description: "An account-wide call webhook, one per event type. Deleting the resource deletes a webhook the stack made; one it adopted (found in place at create) or imported stays unless `onDelete: \"delete\"`. Import id: the event type (`on-call`, `post-call`).",
     inputProperties: inputs,
     requiredInputs: ["eventType", "url"],
     properties: { ...inputs, ...ORIGIN_OUTPUTS },

@@ -9,6 +9,7 @@ import { numberEffects } from "./effects";
 import type { WavixClient } from "../../client";
 import type { WavixNumber } from "../../client/types";
 import { canonicalDestinations } from "./destinations";
+import { transportName } from "../../kit/file/transport";
 import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredNumber, NormalDestination, NumberPart, PhoneNumberOutputs, PhoneNumberState } from "./types";
 import { NumberReader } from "./reader";
@@ -219,10 +220,13 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     // Every managed field the new inputs set and the change touches, in the file's names: the
     // kind's effects (numberEffects) name what it does — routing removed, narrowed or diverted, a
     // callback cleared, SMS turned off. A field the inputs drop is left as it is (not managed).
+    // Destinations not known yet (a trunk being replaced: its login and id come from its create)
+    // say nothing about what the update removes: no warning for them until they are known.
     const before = phoneSettings(o);
     const after = phoneSettings(known);
     const fields = changedNumberFields(before, after)
       .filter((f) => after[f] !== undefined)
+      .filter((f) => f !== "destinations" || !hasUnknown(n.destinations))
       .map((f) => ({ path: f, before: before[f] ?? null, after: after[f] ?? null }));
     if (replaces.length === 0 && fields.length > 0) warnDestructive(ctx, `PhoneNumber ${digitsOf(o.number)}`, numberEffects, "update", fields);
     return {
@@ -291,7 +295,10 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const given = phoneFromDesired({ number: n.number, path: "", ...cur } as DesiredNumber, subAccountId);
     const checked = await numberProvider.check(ctx, {} as PhoneNumberState, given);
     if (checked.failures.length > 0) throw new Error(`PhoneNumber ${n.number} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    return { id: String(n.id), props: { ...checked.inputs, wavixId: n.id }, inputs: checked.inputs as PhoneNumberOutputs };
+    // The inputs are what `pulumi import` writes into the program it generates: a transport by its
+    // name (`sip`, the schema's enum), as a person writes it, not its code; state keeps the code.
+    const inputs = checked.inputs.destinations === undefined ? checked.inputs : { ...checked.inputs, destinations: checked.inputs.destinations.map((x) => ({ ...x, transport: transportName(x.transport) })) };
+    return { id: String(n.id), props: { ...checked.inputs, wavixId: n.id }, inputs: inputs as unknown as PhoneNumberOutputs };
   },
 
   async delete(ctx, id, props) {

@@ -20,7 +20,7 @@ const inputs: SchemaProperties = {
     description:
       "Pins one sub-account by its Wavix ID (the file's `id:`; Pulumi reserves the name `id`): needed when two existing sub-accounts share the name, and makes a new `name` a rename. Always set in the outputs.",
   },
-  status: { ...typeRef("SubAccountStatus"), description: "`enabled` or `disabled`; left as it is when omitted. Deleting the resource disables the sub-account (the API has no delete)." },
+  status: { ...typeRef("SubAccountStatus"), description: "`enabled` or `disabled`; left as it is when omitted. Deleting the resource disables a sub-account the stack made (the API has no delete); one it adopted or imported stays as it is unless `onDelete: \"delete\"`." },
   defaultDestinations: { ...typeRef("DefaultDestinations"), description: d("default_destinations") },
   onDelete: onDeleteProperty("disables the sub-account"),
 };
@@ -28,7 +28,7 @@ const inputs: SchemaProperties = {
 export const subAccountSchema: KindSchemaPart = {
   resource: {
     description:
-      "A Wavix sub-account (sub-organization). Deleting the resource disables it: the API has no delete. Import id: its exact name, or `id:<Wavix id>` to pin one.",
+      "A Wavix sub-account (sub-organization). Deleting the resource disables one the stack made (the API has no delete); one it adopted (found by name at create) or imported stays as it is unless `onDelete: \"delete\"`. Import id: its exact name, or `id:<Wavix id>` to pin one.",
     inputProperties: inputs,
     requiredInputs: ["name"],
     properties: {

@@ -111,6 +111,9 @@ export async function checkAccount(ctx: ProviderContext, what: string, stored: P
   if (now !== recorded) throw new OtherAccountError(what, doing, recorded, now);
 }
 
+/** The words of {@link adoptionHint}: a face that knows no create follows (an import) leaves the warning out. */
+export const ADOPTION_HINT = "the create will adopt it, not make it";
+
 /**
  * Before a resource's first create (`olds` empty, every input known): says, as a warning, that the
  * create will adopt an existing object rather than make one (`find` names it, or gives undefined).
@@ -138,7 +141,7 @@ export async function adoptionHint(
     inputs.onDelete === "delete"
       ? `a delete will ${VERB[effect]} it (onDelete: "delete")`
       : `a destroy will leave it as it is (onDelete: "delete" to ${VERB[effect]} it)`;
-  ctx.warn(`${what}: ${found} exists already: the create will adopt it, not make it${note ? `; ${note}` : ""}; ${after}`);
+  ctx.warn(`${what}: ${found} exists already: ${ADOPTION_HINT}${note ? `; ${note}` : ""}; ${after}`);
 }
 
 

@@ -6,14 +6,16 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only gRPC and the stubs; the kinds and the
- * API client load on the first call that needs them.
+ * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
+ * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * the kinds, the file's checks and the API client a step at a time between the engine's calls
+ * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 
 /** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
-function loadStubs(): Stubs {
+export function loadStubs(): Stubs {
   let from: NodeJS.Require;
   try {
     from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
@@ -28,6 +30,24 @@ function loadStubs(): Stubs {
     Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
     service: from("./provider_grpc_pb").ResourceProviderService,
   };
+}
+
+/**
+ * Runs the steps one per turn of the event loop: the engine's calls are served between them. A step that fails is left to the call that needs it, which reports it.
+ */
+function preload(steps: Array<() => void>): void {
+  const next = (i: number): void => {
+    if (i >= steps.length) return;
+    setImmediate(() => {
+      try {
+        steps[i]();
+      } catch {
+        // The call that needs it loads it again and reports the error.
+      }
+      next(i + 1);
+    });
+  };
+  next(0);
 }
 
 function fail(message: string): never {
@@ -49,7 +69,8 @@ export function main(): Promise<number> {
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  server.addService(stubs.service, new WavixProvider(stubs).handlers());
+  const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
+  server.addService(stubs.service, provider.handlers());
   return new Promise((resolve) => {
     server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
       if (err) fail(`cannot listen on a loopback port: ${err.message}`);

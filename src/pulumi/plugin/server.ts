@@ -36,7 +36,7 @@ import { packageRoot } from "../../util/package-root";
 import { warnEngine } from "../engine-log";
 import { SCHEMA_FILE } from "./schema-file";
 import { packageVersion } from "./version";
-import { decode, encode, type JsonValue } from "./wire";
+import { decode, encode, sameJson, type JsonValue } from "./wire";
 
 /**
  * What serving a call needs beyond gRPC, loaded on the first call that needs it: the plugin prints
@@ -54,6 +54,9 @@ const lazy = {
   },
   get config(): typeof import("./config") {
     return require("./config");
+  },
+  get guards(): typeof import("../../kit/provider/guards") {
+    return require("../../kit/provider/guards");
   },
   get invoke(): typeof import("./invoke") {
     return require("./invoke");
@@ -120,6 +123,13 @@ export interface ProviderOptions {
   schemaText?: () => string;
   /** Warnings for the person running the engine. @default the engine's Log service (src/pulumi/engine-log.ts) */
   warn?: (message: string, urn: string) => void;
+  /**
+   * Called once, on the first call that configures the provider or checks a resource (CheckConfig,
+   * Configure, Check): this instance serves resources, so what they need may be loaded. The
+   * engine also starts instances that only answer GetSchema (for the language host): they never
+   * load the kinds. @default nothing
+   */
+  onServing?: () => void;
 }
 
 /** The ResourceProvider service's methods over the registered kinds. */
@@ -128,14 +138,18 @@ export class WavixProvider {
   private readonly types = new Map<string, ResourceType>();
   /** The URN of the request being served, so a kind's warning is shown under its resource. */
   private readonly current = new AsyncLocalStorage<string>();
+  /** URNs this process imported (a Read with no state): their next Check is the import's, no create follows. */
+  private readonly imported = new Set<string>();
   private readonly warn: (message: string, urn: string) => void;
   private readonly schemaText: () => string;
+  private onServing: (() => void) | undefined;
 
   constructor(
     private readonly stubs: Stubs,
     options: ProviderOptions = {},
   ) {
     this.warn = options.warn ?? warnEngine;
+    this.onServing = options.onServing;
     this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
   }
 
@@ -150,7 +164,13 @@ export class WavixProvider {
     return new lazy.session.ProviderSession({
       credentials,
       missingApiKeyHint: MISSING_KEY_HINT,
-      warn: (message) => this.warn(message, this.current.getStore() ?? ""),
+      warn: (message) => {
+        const urn = this.current.getStore() ?? "";
+        // `pulumi import` checks the resource it has just read with no old inputs, as if a create
+        // followed; none does: the adoption hint would be false (docs/PULUMI.md, "Import").
+        if (this.imported.has(urn) && message.includes(lazy.guards.ADOPTION_HINT)) return;
+        this.warn(message, urn);
+      },
       checkEntry: validateEntry,
     });
   }
@@ -179,6 +199,41 @@ export class WavixProvider {
     return this.stubs.Struct.fromJavaScript(encode(props, secrets) as { [key: string]: JsonValue });
   }
 
+  /**
+   * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
+   * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
+   * kinds, the file's checks, the client and the resource types, a step at a time, so that a call
+   * arriving meanwhile waits for one step at most (docs/SPEED.md, "The native plugin's start").
+   */
+  preloadSteps(): Array<() => void> {
+    return [
+      () => void lazy.config,
+      () => require("../../client"),
+      () => void lazy.kinds,
+      () => require("../../config"),
+      () => void lazy.host,
+      () => void this.context(),
+      () => {
+        for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
+      },
+      // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
+      () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
+    ];
+  }
+
+  /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
+  private serving(): void {
+    const f = this.onServing;
+    this.onServing = undefined;
+    f?.();
+  }
+
+  private schemaCache: string | undefined;
+  private schema(): string {
+    this.schemaCache ??= this.schemaText();
+    return this.schemaCache;
+  }
+
   /** The gRPC handlers, by method name. */
   handlers(): grpc.UntypedServiceImplementation {
     const pb = this.stubs.provider;
@@ -186,6 +241,7 @@ export class WavixProvider {
       <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
       (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
+        if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
           Promise.resolve()
             .then(() => fn(call.request))
@@ -196,6 +252,11 @@ export class WavixProvider {
         });
       };
 
+    const serving = new Set<unknown>();
+    const servingCall = <F>(fn: F): F => {
+      serving.add(fn);
+      return fn;
+    };
     return {
       getPluginInfo: unary(() => {
         const info = new this.stubs.plugin.PluginInfo();
@@ -204,10 +265,10 @@ export class WavixProvider {
       }),
       getSchema: unary(() => {
         const r = new pb.GetSchemaResponse();
-        r.setSchema(this.schemaText());
+        r.setSchema(this.schema());
         return r;
       }),
-      checkConfig: unary((req: providerPb.CheckRequest) => {
+      checkConfig: unary(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
@@ -216,12 +277,12 @@ export class WavixProvider {
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
         return r;
-      }),
+      })),
       diffConfig: unary((req: providerPb.DiffRequest) => {
         const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
         return this.diffResponse(changed, [], [], false, {}, {});
       }),
-      configure: unary((req: providerPb.ConfigureRequest) => {
+      configure: unary(servingCall((req: providerPb.ConfigureRequest) => {
         const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
         const variables = new Map<string, string>(req.getVariablesMap().entries());
         const next = lazy.config.credentialsOf(args, variables);
@@ -233,8 +294,8 @@ export class WavixProvider {
         r.setAcceptresources(false);
         r.setAcceptoutputs(false);
         return r;
-      }),
-      check: unary((req: providerPb.CheckRequest) => this.check(req)),
+      })),
+      check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
       create: unary((req: providerPb.CreateRequest) => this.create(req)),
       read: unary((req: providerPb.ReadRequest) => this.read(req)),
@@ -258,7 +319,10 @@ export class WavixProvider {
     const news = decode(req.getNews());
     const result = await t.provider.check(this.context(), olds.props, news.props);
     const r = new this.stubs.provider.CheckResponse();
-    r.setInputs(this.struct(result.inputs as Props, [...t.secretInputs, ...news.secrets]));
+    const inputs = encode(result.inputs as Props, [...t.secretInputs, ...news.secrets]);
+    // Inputs already in their checked form (every Check of a stack that changes nothing) go back
+    // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
+    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : this.stubs.Struct.fromJavaScript(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }
@@ -336,6 +400,7 @@ export class WavixProvider {
     const ctx = this.context();
     // No state: `pulumi import` (or a program's `get`): the id is the kind's import id.
     const importing = isEmpty(props.props) && isEmpty(inputs.props);
+    if (importing) this.imported.add(req.getUrn());
     let result = importing ? await t.provider.import(ctx, req.getId()) : await t.provider.read(ctx, req.getId(), props.props);
     // An imported object existed before the stack (adopted, never made: a destroy leaves it unless
     // onDelete says "delete"), and belongs to the key's account: both recorded (issue #33 item 9).

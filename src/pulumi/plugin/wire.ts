@@ -47,12 +47,15 @@ const DYNAMIC_PROVIDER_KEY = "__provider";
 export interface Decoded {
   readonly props: Props;
   readonly secrets: ReadonlySet<string>;
+  /** The values as the engine sent them (secrets wrapped), to tell whether an answer may send them back as they came. */
+  readonly raw: { [key: string]: JsonValue };
 }
 
 export function decode(struct: StructLike | undefined): Decoded {
   const props: Props = {};
   const secrets = new Set<string>();
-  for (const [k, v] of Object.entries(struct?.toJavaScript() ?? {})) {
+  const raw = struct?.toJavaScript() ?? {};
+  for (const [k, v] of Object.entries(raw)) {
     // The dynamic provider's text, left in the state of a resource migrated from its dynamic twin
     // (docs/PULUMI.md, "Migrating from the dynamic resources"): never ours, dropped on the next read.
     if (k === DYNAMIC_PROVIDER_KEY) continue;
@@ -60,7 +63,20 @@ export function decode(struct: StructLike | undefined): Decoded {
     props[k] = unwrap(v, found);
     if (found.secret) secrets.add(k);
   }
-  return { props, secrets };
+  return { props, secrets, raw };
+}
+
+/** Whether two JSON values are equal, whatever the order of their keys. */
+export function sameJson(a: JsonValue | undefined, b: JsonValue | undefined): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((x, i) => sameJson(x, b[i]));
+  }
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && sameJson(a[k], b[k]));
 }
 
 /** A JSON value without `undefined` anywhere (a Struct refuses it). */
