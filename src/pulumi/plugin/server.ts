@@ -61,9 +61,6 @@ const lazy = {
   get invoke(): typeof import("./invoke") {
     return require("./invoke");
   },
-  get guards(): typeof import("../../kit/provider/guards") {
-    return require("../../kit/provider/guards");
-  },
 };
 
 /** The generated stubs and the gRPC library they load (one instance, so their classes match). */
