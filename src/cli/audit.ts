@@ -277,8 +277,13 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
     written.push(file);
     return file;
   };
-  // The manifest goes last; until then no manifest says the directory is one report.
-  rmSync(join(dir, MANIFEST), { force: true });
+  // The manifest goes last; until then no manifest says the directory is one report. (A path
+  // that cannot hold it is said by the first write, naming the folder.)
+  try {
+    rmSync(join(dir, MANIFEST), { force: true });
+  } catch {
+    // ENOTDIR and the like: the writes below report it.
+  }
   await writeFileAtomicStream(target("audit.json"), (write) => writeJson(head, sessions, write));
   await writeFileAtomic(target("audit.md"), renderMarkdownHead(head, sample));
   await writeFileAtomic(target("audit.html"), renderHtmlHead(head, sample));

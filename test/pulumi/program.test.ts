@@ -197,8 +197,9 @@ describe("data sources", () => {
     expect(data.sessions[0]).toMatchObject({ sessionId: "8753d4308f2e11ecb75fcdafd6d2d690", verified: true, chargeTotal: "0.0525" });
     expect(data.chargeTotal).toBe("0.0525");
     // Only camelCase is enumerable: what a stack output or JSON shows.
-    expect(Object.keys(data)).toEqual(["chargeTotal", "eventsByStatus", "sessions"]);
-    expect(Object.keys(data.sessions[0])).toEqual(["sessionId", "verified", "chargeTotal", "events"]);
+    expect(Object.keys(data)).toEqual(["complete", "gapCount", "findings", "chargeTotal", "eventsByStatus", "verified", "notVerified", "unknown", "sessions"]);
+    expect([data.complete, data.gapCount, data.findings]).toEqual([true, 0, []]);
+    expect(Object.keys(data.sessions[0])).toEqual(["sessionId", "verified", "chargeTotal", "figuresFrom", "eventsRead", "events"]);
     expect(Object.keys(data.sessions[0].events[0])).toEqual(["createdAt", "event", "status", "charge", "error"]);
     expect(JSON.stringify(data)).not.toMatch(/_(total|id|at|by)/);
   });

@@ -110,7 +110,7 @@ describe("no key in any output channel", () => {
       ["export", ["export"]],
       ["export --out", ["export", "--out", join(dir, "exported.yaml")]],
       ["audit md", ["audit", "-f", file]],
-      ["audit json --out", ["audit", "-f", file, "--format", "json", "--out", join(dir, "audit")]],
+      ["audit json --out", ["audit", "-f", file, "--format", "json", "--events", "--out", join(dir, "audit")]],
       ["audit csv", ["audit", "-f", file, "--format", "csv"]],
       ["audit html", ["audit", "-f", file, "--format", "html"]],
     ];
@@ -134,6 +134,7 @@ describe("no key in any output channel", () => {
         "daily.csv",
         "events.csv",
         "findings.csv",
+        "manifest.sha256",
         "plan.md",
         "report.csv",
         "services.csv",
