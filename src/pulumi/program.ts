@@ -94,6 +94,7 @@ export async function declareResourcesStreamed(state: DesiredState, opts: pulumi
  * (yield) after each part. No stack trace is captured while a part is declared (withoutStackTraces).
  */
 function* declaring(state: DesiredState, opts: pulumi.CustomResourceOptions, chunk: number): Generator<void, DeclaredResources> {
+  checkFileGuards(state);
   const out: Record<string, Record<string, unknown>> = {};
   for (const kind of kindsInFileOrder()) {
     const declared = kind.declared(state);
@@ -215,16 +216,38 @@ function loadForProgram(options: RunProgramOptions): DesiredState {
   setResourceFace(provider);
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
-  // The file's account pin is the providers' `wavix:accountId` (they check it before any request).
-  const pin = new sdk.Config("wavix").get("accountId");
+  checkFileGuards(state);
+  return state;
+}
+
+/**
+ * The file's guard rails, carried to the providers' write gate (src/kit/gate/) through the stack
+ * config they read, before any resource is declared — in the ready program and in a user's own
+ * program (`declareResources(loadStateOrThrow(...))`, issue #33 item 1): the file's `account_id:`
+ * must be the providers' `wavix:accountId` (they compare it before any write), and the file's
+ * `safety.max_destructive_total`, when stricter than the providers' limit (`wavix:maxDestructive`,
+ * default 20), must be set as that limit. Throws a RunError saying which command sets it.
+ */
+export function checkFileGuards(state: DesiredState): void {
+  const file = state.file;
+  const config = new sdk.Config("wavix");
+  const pin = config.get("accountId");
   if (state.account_id !== undefined && pin?.trim() !== String(state.account_id)) {
     throw new sdk.RunError(
       pin === undefined
-        ? `${file} pins account_id ${state.account_id}: set the same pin for the providers with \`pulumi config set wavix:accountId ${state.account_id}\``
-        : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account`,
+        ? `${file} pins account_id ${state.account_id}: set the same pin for the providers with \`pulumi config set wavix:accountId ${state.account_id}\`; nothing was declared or written`
+        : `${file} pins account_id ${state.account_id}, but the stack config wavix:accountId is ${pin}: make them the same account; nothing was declared or written`,
     );
   }
-  return state;
+  const fileLimit = state.safety?.max_destructive_total;
+  const configured = config.get("maxDestructive");
+  const limit = configured === undefined ? 20 : Number(configured);
+  if (fileLimit !== undefined && !(limit <= fileLimit)) {
+    throw new sdk.RunError(
+      `${file} limits destructive changes to safety.max_destructive_total ${fileLimit}, but the providers' limit (wavix:maxDestructive) is ${configured ?? "20, the default"}: ` +
+        `set it with \`pulumi config set wavix:maxDestructive ${fileLimit}\`; nothing was declared or written`,
+    );
+  }
 }
 
 /** The stack outputs of declared resources: each kind's, in file order, and the audit's. */

@@ -12,7 +12,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { warnEngine } from "./engine-log";
 import { checkDesiredData, type LoadResult } from "../config";
 import type { KindProvider, ProviderContext } from "../kit/provider/contract";
-import { ProviderSession, accountIdOf, sameCredentials, type Credentials } from "../kit/provider/session";
+import { ProviderSession, accountIdOf, gateSettingsOf, sameCredentials, type Credentials } from "../kit/provider/session";
 import type { Props } from "../kit/provider/props";
 
 /** What the engine sends for a value not known during preview (`@pulumi/pulumi` runtime/rpc). */
@@ -47,7 +47,7 @@ export function applyConfig(req: pulumi.dynamic.ConfigureRequest): void {
     const v = req.config.get(`wavix:${k}`) ?? req.config.get(`wavix:config:${k}`);
     return typeof v === "string" && v.trim() !== "" ? v : undefined;
   };
-  const next: Credentials = { apiKey: get("apiKey"), baseUrl: get("baseUrl"), accountId: accountIdOf(get("accountId")) };
+  const next: Credentials = { apiKey: get("apiKey"), baseUrl: get("baseUrl"), accountId: accountIdOf(get("accountId")), ...gateSettingsOf(get) };
   if (!sameCredentials(next, session.credentials)) session = sessionFor(next);
 }
 

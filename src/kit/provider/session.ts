@@ -82,6 +82,19 @@ export function accountIdOf(v: string | undefined): number | undefined {
   return /^\s*[1-9]\d{0,15}\s*$/.test(v) ? Number(v) : NaN;
 }
 
+/**
+ * `wavix:maxDestructive` (a whole number; anything else is 0: nothing destructive passes until it is
+ * fixed) and `wavix:force` (`true`), read from a face's configuration.
+ */
+export function gateSettingsOf(get: (k: string) => string | undefined): Pick<Credentials, "maxDestructive" | "force"> {
+  const max = get("maxDestructive");
+  const force = get("force");
+  return {
+    ...(max !== undefined ? { maxDestructive: /^\s*\d{1,9}\s*$/.test(max) ? Number(max) : 0 } : {}),
+    ...(force !== undefined && force.trim() === "true" ? { force: true } : {}),
+  };
+}
+
 /** The fetch a client uses when given none. */
 function plainFetch(): FetchLike {
   return (input, init) => globalThis.fetch(input, init);

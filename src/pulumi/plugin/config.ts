@@ -6,13 +6,13 @@
  * as for the dynamic provider (src/pulumi/provider-host.ts).
  */
 import { resolveBaseUrl } from "../../client/base-url";
-import { accountIdOf, type Credentials } from "../../kit/provider/session";
+import { accountIdOf, gateSettingsOf, type Credentials } from "../../kit/provider/session";
 import type { CheckFailure } from "../../kit/provider/checks";
 import { closestKey } from "../../kit/file/messages";
 import { UNKNOWN, type Props } from "../../kit/provider/props";
 
 /** The provider's own settings. */
-export const SETTINGS = ["apiKey", "baseUrl", "accountId"] as const;
+export const SETTINGS = ["apiKey", "baseUrl", "accountId", "maxDestructive", "force"] as const;
 
 /**
  * Keys of the `wavix:` config namespace the provider receives but does not use: the engine's own
@@ -79,5 +79,5 @@ export function changedSettings(olds: Props, news: Props): string[] {
  */
 export function credentialsOf(args: Props | undefined, variables: ReadonlyMap<string, string>): Credentials {
   const get = (k: string): string | undefined => text(args && args[k] !== undefined ? args[k] : (variables.get(`wavix:config:${k}`) ?? variables.get(`wavix:${k}`)));
-  return { apiKey: get("apiKey"), baseUrl: get("baseUrl"), accountId: accountIdOf(get("accountId")) };
+  return { apiKey: get("apiKey"), baseUrl: get("baseUrl"), accountId: accountIdOf(get("accountId")), ...gateSettingsOf(get) };
 }
