@@ -19,7 +19,13 @@ if (unavailable) process.stdout.write(`real OpenTofu tests skipped: ${unavailabl
 const LONG = 300_000;
 
 /** One of each kind: made (a sub-account, a trunk, a Sender ID, a 10DLC link, the on-call webhook) or adopted (a number, the post-call webhook). */
-function config(url: string, o: { subName?: string; smsEndpoint?: string; onCall?: string } = {}): string {
+const CALLBACKS = `resource "wavix_account_callbacks" "account" {
+  sms_relay_url = "https://hooks.tofu.example/account-sms"
+  dlr_relay_url = "https://hooks.tofu.example/account-dlr"
+}
+`;
+
+function config(url: string, o: { subName?: string; smsEndpoint?: string; onCall?: string; callbacks?: boolean } = {}): string {
   return `${providerBlock(url)}
 variable "trunk_password" {
   type      = string
@@ -75,11 +81,7 @@ resource "wavix_ten_dlc_campaign_number" "link" {
   number      = "15551230004"
 }
 
-resource "wavix_account_callbacks" "account" {
-  sms_relay_url = "https://hooks.tofu.example/account-sms"
-  dlr_relay_url = "https://hooks.tofu.example/account-dlr"
-}
-
+${o.callbacks ? CALLBACKS : ""}
 output "tenant_key" {
   value     = wavix_sub_account.tenant.api_key
   sensitive = true
@@ -90,7 +92,8 @@ output "tenant_key" {
 let server: StrictServer;
 let project: TofuProject;
 const ENV = { TF_VAR_wavix_api_key: KEY, TF_VAR_trunk_password: PASSWORD };
-const writes = (from: number): string[] => server.sim.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+const writes = (from: number): string[] =>
+  server.sim.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}${e.query ? `?${e.query}` : ""}`);
 const noSecrets = (text: string) => {
   expect(text).not.toContain(KEY);
   expect(text).not.toContain(PASSWORD);
@@ -113,7 +116,7 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
   it("plan shows one of each kind to create; apply makes or adopts them; a second plan has no changes", async () => {
     const plan = await project.must(["plan", "-no-color", "-detailed-exitcode", "-out=tfplan"], [2]);
     noSecrets(plan.stdout + plan.stderr);
-    expect(plan.stdout).toContain("Plan: 8 to add, 0 to change, 0 to destroy.");
+    expect(plan.stdout).toContain("Plan: 7 to add, 0 to change, 0 to destroy.");
     expect(plan.stdout).toMatch(/password\s+= \(sensitive value\)/);
     const mark = server.sim.log.length;
     const apply = await project.must(["apply", "-no-color", "tfplan"]);
@@ -125,7 +128,6 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
     expect(w).toContain("POST /v1/calls/webhooks");
     expect(w).toContain("POST /v3/messages/sender-ids");
     expect(w).toContain("POST /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230004");
-    expect(w).toContain("PUT /v1/profile");
     const again = server.sim.log.length;
     const second = await project.run(["plan", "-no-color", "-detailed-exitcode"]);
     expect(second.code, second.stdout + second.stderr).toBe(0);
@@ -174,6 +176,17 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
     expect(fix.stdout).toContain("1 to change");
     await project.must(["apply", "-no-color", "-auto-approve"]);
     expect(hooks.get("on-call")).toBe("https://hooks.tofu.example/on-call-2");
+  }, LONG);
+
+  it("account callbacks: the strict server's profile lacks what a PUT would reset, so the apply refuses and sends nothing", async () => {
+    project.write({ "main.tf": config(server.url, { smsEndpoint: "https://hooks.tofu.example/sms2", onCall: "https://hooks.tofu.example/on-call-2", subName: "Tofu Tenant Two", callbacks: true }) });
+    const mark = server.sim.log.length;
+    const r = await project.run(["apply", "-no-color", "-auto-approve"]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/account callbacks are not sent \(PUT \/v1\/profile may replace the whole profile\)/);
+    expect(writes(mark)).toEqual([]);
+    project.write({ "main.tf": config(server.url, { smsEndpoint: "https://hooks.tofu.example/sms2", onCall: "https://hooks.tofu.example/on-call-2", subName: "Tofu Tenant Two" }) });
+    expect((await project.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
   }, LONG);
 
   it("destroy deletes what the configuration made and leaves what it adopted", async () => {

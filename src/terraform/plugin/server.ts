@@ -215,13 +215,15 @@ export class TerraformProvider {
     const olds = this.kindState(r, state, req.private);
     const result = await this.kindProvider(r).read(this.context(), String(state.id), olds);
     if (result.id === undefined) return { new_state: this.encode(r, null) };
-    const outs = (result.props ?? {}) as Props;
+    const outs: Props = { ...((result.props ?? {}) as Props) };
+    // A setting the API does not show (the official answer need not carry it) is not known to have
+    // changed: state keeps it, and the kind keeps comparing against it.
+    for (const a of r.block.attributes) if (a.input && outs[a.prop] === undefined && olds[a.prop] !== undefined) outs[a.prop] = olds[a.prop];
     const next = fromKind({ ...outs, id: result.id }, r.block.attributes);
     for (const a of r.block.attributes) {
-      // A setting read back as the kind holds it already keeps the configuration's spelling.
-      if (a.input && sameValue(outs[a.prop], olds[a.prop])) next[a.name] = state[a.name] ?? null;
-      // A setting the configuration leaves out and the kind does not read stays as state had it.
-      else if (a.input && outs[a.prop] === undefined && olds[a.prop] === undefined) next[a.name] = state[a.name] ?? null;
+      // A setting read back as the kind holds it already keeps the configuration's spelling;
+      // one the configuration leaves out and the kind does not read stays as state had it.
+      if (a.input && (sameValue(outs[a.prop], olds[a.prop]) || outs[a.prop] === undefined)) next[a.name] = state[a.name] ?? null;
     }
     return { new_state: this.encode(r, next), private: this.privateOf(r, outs) };
   }
@@ -249,11 +251,9 @@ export class TerraformProvider {
     if (diff.replaces.length === 0) ctx.recordKept(r.kind.pulumi.type, String(prior.id));
     if (!diff.changes) return { planned_state: this.encode(r, planned), planned_private: req.prior_private };
     const replaceAttrs = [...new Set(diff.replaces.map((p) => p.split(/[.[]/)[0]))];
-    // What an update leaves as it is, the kind says (`stables`); what else it decides is not known yet.
-    const stable = new Set(["id", ...diff.stables]);
-    for (const a of r.block.attributes) {
-      if (a.computed && !a.input && !stable.has(a.prop)) planned[a.name] = UNKNOWN_VALUE;
-    }
+    // A replacement is planned again as a create (prior null). An update in place keeps what the
+    // resource's outputs were (its ids, key, origin): apply returns them as planned, and a later
+    // refresh shows any that the API changed.
     return {
       planned_state: this.encode(r, planned),
       planned_private: req.prior_private,
