@@ -164,13 +164,23 @@ function resourceAttribute(prop: string, p: SchemaProperty, isInput: boolean, re
   const base = { name: snake(prop), prop, ...shape, description: p.description, input: isInput, ...(p.secret ? { sensitive: true } : {}) };
   if (!isInput) return { ...base, computed: true };
   if (requiredInput) return { ...base, required: true };
+  // Left out, it is left as it is: so is every field inside it (Terraform keeps a left-out nested
+  // value only when none of its fields is non-computed: OpenTofu internal/plans/objchange).
+  const nested = shape.nested ? { nested: { ...shape.nested, attributes: shape.nested.attributes.map(leftAsIs) } } : {};
   return {
     ...base,
+    ...nested,
     optional: true,
     computed: true,
     ...(alwaysOut ? { decidedByCreate: true } : {}),
     ...(/clears it/.test(p.description) && shape.type === "string" ? { emptyClears: true } : {}),
   };
+}
+
+/** An attribute that may be left out, and is then left as it is (the kind's check still requires what it requires). */
+function leftAsIs(a: TfAttribute): TfAttribute {
+  const nested = a.nested ? { nested: { ...a.nested, attributes: a.nested.attributes.map(leftAsIs) } } : {};
+  return { ...a, ...nested, required: false, optional: true, computed: true };
 }
 
 /** The resource of a kind. */

@@ -237,7 +237,7 @@ export class TerraformProvider {
     const ctx = this.context();
     const provider = this.kindProvider(r);
     const olds = prior ? this.kindState(r, prior, req.prior_private) : {};
-    const checked = await provider.check(ctx, olds, toKind(config, r.block.attributes));
+    const checked = await provider.check(ctx, olds, inputsOf(r, config, olds));
     if (checked.failures.length > 0) {
       return { planned_state: req.proposed_new_state, diagnostics: checked.failures.map((f) => ({ severity: "ERROR", summary: `${r.typeName}: ${f.reason}`, attribute: pathOf(f.property) })) };
     }
@@ -273,7 +273,7 @@ export class TerraformProvider {
     }
     const config = decodeValue(req.config) as TfObject | null;
     const olds = prior ? this.kindState(r, prior, req.planned_private) : {};
-    const checked = await provider.check(ctx, olds, toKind(config, r.block.attributes));
+    const checked = await provider.check(ctx, olds, inputsOf(r, config, olds));
     if (checked.failures.length > 0) throw new Error(`${r.typeName}: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
     let id: string;
     let outs: Props;
@@ -346,6 +346,24 @@ interface ApplyRequest {
   config?: DynamicValue;
   planned_private?: Buffer;
 }
+
+/**
+ * The kind's inputs: the configuration's, and for a setting it leaves out (null: not managed) the
+ * value the kind holds already, so that the kind sees no change where Terraform plans none (an
+ * optional setting left out keeps its state value; a nested object's left-out fields too).
+ */
+function inputsOf(r: TfResource, config: TfObject | null, olds: Props): Props {
+  const news = toKind(config, r.block.attributes);
+  for (const a of r.block.attributes) {
+    if (!a.input || !a.optional || olds[a.prop] === undefined) continue;
+    const v = news[a.prop];
+    if (v === undefined) news[a.prop] = olds[a.prop];
+    else if (a.nested?.nesting === "single" && isPlain(v) && isPlain(olds[a.prop])) news[a.prop] = { ...(olds[a.prop] as Props), ...v };
+  }
+  return news;
+}
+
+const isPlain = (v: unknown): v is Props => v !== null && typeof v === "object" && !Array.isArray(v);
 
 function pick(o: TfObject, attributes: readonly TfAttribute[]): TfObject {
   const out: TfObject = {};
