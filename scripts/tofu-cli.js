@@ -11,7 +11,7 @@
  */
 "use strict";
 const { spawnSync } = require("node:child_process");
-const { GO_ENV, hasGo } = require("./go-build.js");
+const { GO_ENV, hasGo, onPath } = require("./go-build.js");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
@@ -34,19 +34,6 @@ function versionOf(cli) {
   return r.status === 0 && m ? m.slice(1).map(Number) : undefined;
 }
 
-const atLeast = (v, min) => v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2];
-
-function onPath() {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!dir || path.resolve(dir) === BIN) continue;
-    const candidate = path.join(dir, "tofu");
-    if (fs.existsSync(candidate)) {
-      const v = versionOf(candidate);
-      if (v && atLeast(v, MIN_VERSION)) return candidate;
-    }
-  }
-  return undefined;
-}
 
 /** Runs a Go command quietly; a failure carries the end of what Go printed. */
 function go(args, cwd) {
@@ -88,7 +75,7 @@ function* walk(dir) {
 
 function main() {
   fs.mkdirSync(BIN, { recursive: true });
-  const found = onPath();
+  const found = onPath("tofu", BIN, versionOf, MIN_VERSION);
   if (found) {
     log(`using ${found} (version ${versionOf(found).join(".")})`);
     fs.rmSync(CLI, { force: true });

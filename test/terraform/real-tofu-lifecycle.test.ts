@@ -3,7 +3,7 @@
  * server (test/helpers/strict-server.ts) seeded with the demo account: one of each kind through
  * init / plan / apply, a second plan with no changes (`-detailed-exitcode` 0), an edit, a
  * replacement, refresh-only, and destroy — which deletes what the configuration made and leaves
- * what it adopted. The API key and the trunk's password appear in no plan output, and in state only
+ * what it adopted (and a trunk an adopted number still routes to). The API key and the trunk's password appear in no plan output, and in state only
  * as sensitive attributes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -196,7 +196,8 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
     const w = writes(mark);
     // Made here: deleted (the sub-account disabled: the API has no delete).
     expect(w).toContain("DELETE /v1/calls/webhooks?event_type=on-call");
-    expect(w.some((x) => x.startsWith("DELETE /v1/trunks/"))).toBe(true);
+    // The trunk it made stays too: the adopted number, left as it is, still routes to it.
+    expect(w.some((x) => x.startsWith("DELETE /v1/trunks/"))).toBe(false);
     expect(w.some((x) => x.startsWith("DELETE /v3/messages/sender-ids/"))).toBe(true);
     expect(w).toContain("DELETE /v3/10dlc/brands/B6AI7PA/campaigns/CSIM001/numbers/15551230004");
     // Adopted: the post-call webhook of the demo account, the number (never released) stay.

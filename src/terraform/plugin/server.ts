@@ -355,7 +355,8 @@ interface ApplyRequest {
 function inputsOf(r: TfResource, config: TfObject | null, olds: Props): Props {
   const news = toKind(config, r.block.attributes);
   for (const a of r.block.attributes) {
-    if (!a.input || !a.optional || olds[a.prop] === undefined) continue;
+    // An id the create decided (`sub_account_id`, `trunk_id`) is no pin the configuration made.
+    if (!a.input || !a.optional || a.decidedByCreate || olds[a.prop] === undefined) continue;
     const v = news[a.prop];
     if (v === undefined) news[a.prop] = olds[a.prop];
     else if (a.nested?.nesting === "single" && isPlain(v) && isPlain(olds[a.prop])) news[a.prop] = { ...(olds[a.prop] as Props), ...v };
