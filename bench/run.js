@@ -9,7 +9,7 @@
  * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000),
  * BENCH_TENANTS (sub-accounts, default 100) × BENCH_TENANT_NUMBERS (numbers each, default 100),
  * BENCH_AUDIT_SESSIONS (2FA sessions of one service in the audited 30 days, default 100000),
- * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi; default all).
+ * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi, tofu; default all).
  *
  * The defaults run in minutes (docs/SPEED.md, "What the bench runs"): the audit at 10,000 sessions,
  * Pulumi at 1,000 numbers with the engine's checkpoints (dynamic and native), each step once.
@@ -324,6 +324,20 @@ async function main() {
       const pages = Math.ceil(numbers / 100);
       pulumiTargets.push([`pulumi refresh of ${numbers} numbers: requests (${tag})`, r.refresh.requests, numbers <= 1000 ? 120 : 2 * pages + 1, "<=", ""]);
       pulumiTargets.push([`pulumi checkpoint per number (${numbers}, ${tag})`, r.upNoChange.bytesPerNumber, 1024, "<=", "B"]);
+    }
+  }
+
+  // The Terraform provider under the real OpenTofu (bench/tofu.js): a no-change `tofu plan` of
+  // 1,000 numbers (BENCH_TOFU_NUMBERS), beside the native Pulumi provider's no-change up above.
+  if (want("tofu")) {
+    const { runTofuScenario } = require("./tofu");
+    const numbers = Number(process.env.BENCH_TOFU_NUMBERS ?? 1000);
+    const r = (results.tofu = await runTofuScenario({ numbers, latencyMs: LATENCY_MS }));
+    if (r.skipped) lines.push(`tofu: skipped: ${r.skipped}`);
+    else {
+      lines.push(`${`tofu apply adopting ${numbers} numbers`.padEnd(60)} ${String(r.apply.requests).padStart(6)} req  ${r.apply.wallSeconds.toFixed(2).padStart(7)} s`);
+      lines.push(`${`tofu no-change plan of ${numbers} numbers`.padEnd(60)} ${String(r.planNoChange.requests).padStart(6)} req  ${r.planNoChange.wallSeconds.toFixed(2).padStart(7)} s  state ${r.stateBytesPerNumber} B a number (median of ${r.planNoChange.samples.map((x) => x.toFixed(2)).join(" / ")})`);
+      pulumiTargets.push([`tofu no-change plan of ${numbers} numbers`, r.planNoChange.wallSeconds, 15, "<=", "s"]);
     }
   }
 

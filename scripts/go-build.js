@@ -61,4 +61,23 @@ function moduleDirOf(moduleDir, modulePath) {
   return execFileSync("go", ["list", "-m", "-f", "{{.Dir}}", modulePath], { cwd: moduleDir, env: GO_ENV, encoding: "utf8" }).trim();
 }
 
-module.exports = { GO_ENV, buildCached, goBuild, hasGo, hashOf, moduleDirOf };
+/** Whether version `v` ([major, minor, patch]) is at least `min`. */
+const atLeast = (v, min) => (v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2]);
+
+/**
+ * The first `name` on PATH (outside `ownBin`, the cache a tool script links from) whose version,
+ * as `versionOf(path)` reads it, is at least `min`; undefined when none is.
+ */
+function onPath(name, ownBin, versionOf, min) {
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (!dir || path.resolve(dir) === ownBin) continue;
+    const candidate = path.join(dir, name);
+    if (fs.existsSync(candidate)) {
+      const v = versionOf(candidate);
+      if (v && atLeast(v, min)) return candidate;
+    }
+  }
+  return undefined;
+}
+
+module.exports = { GO_ENV, atLeast, buildCached, goBuild, hasGo, hashOf, moduleDirOf, onPath };

@@ -22,7 +22,7 @@
  */
 "use strict";
 const { spawnSync } = require("node:child_process");
-const { buildCached, goBuild, hasGo, moduleDirOf } = require("./go-build.js");
+const { buildCached, goBuild, hasGo, moduleDirOf, onPath } = require("./go-build.js");
 const { ensurePythonEnv } = require("./python-env.js");
 const crypto = require("node:crypto");
 const fs = require("node:fs");
@@ -58,19 +58,6 @@ function versionOf(cli) {
   return r.status === 0 && m ? m.slice(1).map(Number) : undefined;
 }
 
-const atLeast = (v, min) => v[0] !== min[0] ? v[0] > min[0] : v[1] !== min[1] ? v[1] > min[1] : v[2] >= min[2];
-
-function onPath() {
-  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
-    if (!dir || path.resolve(dir) === BIN) continue;
-    const candidate = path.join(dir, "pulumi");
-    if (fs.existsSync(candidate)) {
-      const v = versionOf(candidate);
-      if (v && atLeast(v, MIN_VERSION)) return candidate;
-    }
-  }
-  return undefined;
-}
 
 function stamp(files = ["go.mod", "go.sum"]) {
   const h = crypto.createHash("sha256");
@@ -116,7 +103,7 @@ function main() {
   fs.mkdirSync(BIN, { recursive: true });
   const plugin = path.join(BIN, "pulumi-resource-pulumi-nodejs");
   fs.writeFileSync(plugin, PLUGIN, { mode: 0o755 });
-  const found = onPath();
+  const found = onPath("pulumi", BIN, versionOf, MIN_VERSION);
   if (found) {
     log(`using ${found} (version ${versionOf(found).join(".")})`);
     fs.rmSync(CLI, { force: true });

@@ -20,6 +20,7 @@ const COMMANDS: readonly [names: readonly string[], load: () => Register][] = [
   [["export"], () => (require("./export") as typeof import("./export")).registerExport],
   [["simulator"], () => (require("./simulator") as typeof import("./simulator")).registerSimulator],
   [["demo"], () => (program) => (require("./demo") as typeof import("./demo")).registerDemo(program, main)],
+  [["tofu-install"], () => (require("./tofu-install") as typeof import("./tofu-install")).registerTofuInstall],
 ];
 
 /** Examples shown under each command's --help (as kubectl and Terraform show them). */
@@ -35,6 +36,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   export: ["wavix-sync export --out wavix.yaml                     # the account as a file that plans clean"],
   simulator: ["wavix-sync simulator --port 8787", "WAVIX_BASE_URL=http://127.0.0.1:8787 WAVIX_API_KEY=sim-demo-key wavix-sync plan"],
   demo: ["wavix-sync demo                                         # plan, apply, plan against a local simulator"],
+  "tofu-install": ["wavix-sync tofu-install                                 # the OpenTofu/Terraform provider, in ~/.terraform.d/plugins"],
 };
 
 /** The environment variables, each with the commands that read it (a command's footer lists only its own). */

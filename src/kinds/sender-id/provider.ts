@@ -144,7 +144,8 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
       usecase: (found.usecase ?? p.usecase) as SenderIdInputs["usecase"],
       // Not shown back: kept as the state had it.
       monthlyVolume: p.monthlyVolume,
-      samples: has(p, "samples") ? [...new Set(found.samples ?? [])].sort() : undefined,
+      // Not in every answer (the official response does not require it): kept as the state had it then.
+      samples: has(p, "samples") ? (found.samples === undefined ? p.samples : [...new Set(found.samples)].sort()) : undefined,
       replace: p.replace,
       onDelete: p.onDelete,
       wavixId: found.id,

@@ -42,7 +42,7 @@ const str = (description: string) => ({ type: "string" as const, description });
 const int = (description: string) => ({ type: "integer" as const, description });
 
 /** The data sources' types (their results are the audit's, camelCase: src/audit). */
-const FUNCTION_TYPES: Record<string, TypeSchema> = {
+export const FUNCTION_TYPES: Record<string, TypeSchema> = {
   TwoFaServiceWindow: {
     type: "object",
     description: "A 2FA service and the days to read its sessions over.",
@@ -132,7 +132,8 @@ const FUNCTION_TYPES: Record<string, TypeSchema> = {
   },
 };
 
-const FUNCTIONS = {
+/** The functions (data sources), by token: served by the native plugin, and as Terraform data sources (src/terraform/schema.ts). */
+export const FUNCTION_SCHEMAS = {
   [token("getTwoFaEvents")]: {
     description:
       "2FA verification events of the listed sessions, and of every session of the listed services created in their windows (deduplicated), with charges summed exactly: the same computation as `wavix-sync audit`. Reads only.",
@@ -215,7 +216,7 @@ export function packageSchema(version: string = packageVersion()): Record<string
     },
     types: sortedTypes,
     resources,
-    functions: FUNCTIONS,
+    functions: FUNCTION_SCHEMAS,
     language: {
       nodejs: { packageName: NODEJS_PACKAGE, packageDescription: "The Wavix provider for Pulumi (wavix-sync's native plugin), TypeScript SDK." },
       python: { packageName: PYTHON_PACKAGE },
