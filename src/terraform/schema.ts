@@ -16,6 +16,7 @@
 import { KINDS, type AnyKind } from "../kinds";
 import { ON_DELETE_TYPE, type SchemaProperties, type SchemaProperty, type SchemaType, type TypeSchema } from "../kit/provider/schema";
 import { CONFIG, FUNCTION_SCHEMAS, FUNCTION_TYPES } from "../pulumi/plugin/schema";
+import { BLAST_DEFAULTS } from "../kit/gate/blast";
 
 /** A Terraform type (cty's JSON form: `"string"`, `["list", "string"]`). */
 export type TfType = "string" | "number" | "bool" | "dynamic" | readonly ["list" | "set" | "map", TfType];
@@ -210,16 +211,35 @@ export function providerBlock(): TfBlock {
   const text = (s: string) => s.replace(/`pulumi config set --secret wavix:apiKey <KEY>`; else /, "").replace(/Always secret: /, "Sensitive. Default: ");
   return {
     version: 0,
-    description: "The wavix provider: the API key, the API's base URL and the account pin.",
-    attributes: Object.entries(CONFIG).map(([prop, p]) => ({
-      name: snake(prop),
-      prop,
-      type: "type" in p && p.type === "integer" ? ("number" as const) : ("string" as const),
-      description: text(p.description),
-      optional: true,
-      input: true,
-      ...(p.secret ? { sensitive: true } : {}),
-    })),
+    description: "The wavix provider: the API key, the API's base URL, the account pin and the write gate's limit.",
+    attributes: [
+      ...Object.entries(CONFIG).map(([prop, p]) => ({
+        name: snake(prop),
+        prop,
+        type: "type" in p && p.type === "integer" ? ("number" as const) : ("string" as const),
+        description: text(p.description),
+        optional: true,
+        input: true,
+        ...(p.secret ? { sensitive: true } : {}),
+      })),
+      // The write gate's settings (src/kit/gate/; docs/TERRAFORM.md, "Guard rails"); Pulumi's `wavix:maxDestructive`, `wavix:force`.
+      {
+        name: "max_destructive",
+        prop: "maxDestructive",
+        type: "number" as const,
+        description: `The most destructive changes (a release, a disable, a delete, a replacement, an unlink) one plan or apply may make; the one past it is refused before any of its writes. Default: ${BLAST_DEFAULTS.max_destructive_total}.`,
+        optional: true,
+        input: true,
+      },
+      {
+        name: "force",
+        prop: "force",
+        type: "bool" as const,
+        description: "Lifts max_destructive for the run (each change past it is a warning). Set it for one run, from a variable, and remove it after.",
+        optional: true,
+        input: true,
+      },
+    ],
   };
 }
 

@@ -30,7 +30,7 @@ describe("the Terraform schema, from the kinds", () => {
     expect(attr("wavix_phone_number", "number")).toMatchObject({ required: true });
     expect(attr("wavix_phone_number", "sms_enabled")).toMatchObject({ optional: true, computed: true });
     expect(attr("wavix_sub_account", "sub_account_id")).toMatchObject({ optional: true, computed: true, decidedByCreate: true });
-    expect(providerBlock().attributes.map((a) => `${a.name}${a.sensitive ? "(sensitive)" : ""}`)).toEqual(["api_key(sensitive)", "base_url", "account_id"]);
+    expect(providerBlock().attributes.map((a) => `${a.name}${a.sensitive ? "(sensitive)" : ""}`)).toEqual(["api_key(sensitive)", "base_url", "account_id", "max_destructive", "force"]);
   });
 
   it("takes the kinds' sets as sets and a destination's transport as its name", () => {

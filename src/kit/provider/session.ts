@@ -40,11 +40,36 @@ export interface SessionOptions {
    * @default `WAVIX_SYNC_VERBOSE` set in the environment
    */
   readonly verbose?: boolean;
+  /**
+   * How the face names its gate settings in messages (docs/ARCHITECTURE.md, "The write gate"): the
+   * pin, the limit, the override. @default Pulumi's (`wavix:accountId`, `wavix:maxDestructive`, `wavix:force`)
+   */
+  readonly gateNames?: SessionGateNames;
   /** Warnings for the person running the engine. */
   warn(message: string): void;
   /** The desired-state file's checks of one entry (the file loader, injected from above the kinds). */
   checkEntry(doc: Props, label: string): EntryCheck<object>;
 }
+
+/** A face's names for the gate's settings, for messages. */
+export interface SessionGateNames {
+  /** Where the pin is set: `wavix:accountId`, `account_id in the provider "wavix" block`. */
+  readonly pin: string;
+  /** How to pin account `a` on this face. */
+  readonly pinHint: (account: number | "N") => string;
+  /** The name of the limit: `wavix:maxDestructive`, `max_destructive`. */
+  readonly limitName: string;
+  /** What lifts the limit for one run, or raises it. */
+  readonly override: string;
+}
+
+/** Pulumi's names (the dynamic providers and the native plugin). */
+export const PULUMI_GATE_NAMES: SessionGateNames = {
+  pin: "wavix:accountId",
+  pinHint: (a) => `\`pulumi config set wavix:accountId ${a}\``,
+  limitName: "wavix:maxDestructive",
+  override: "set `pulumi config set wavix:force true` for one run (and remove it after), or raise wavix:maxDestructive",
+};
 
 /**
  * A client's `onWarning` showing contract drift by the CLI's rule (src/cli/common.ts `noteDrift`):
@@ -143,14 +168,18 @@ export class ProviderSession implements ProviderContext {
     const plain = new WavixClient(options);
     const check = async () => {
       if (!Number.isSafeInteger(pinned)) {
-        throw new WavixApiError("wavix:accountId must be the account's id, a whole number of at least 1; nothing was sent", { method: "GET", path: "/v1/profile", status: 0 });
+        throw new WavixApiError(`${this.names().pin} must be the account's id, a whole number of at least 1; nothing was sent`, { method: "GET", path: "/v1/profile", status: 0 });
       }
-      await checkAccountPin(plain, pinned, "wavix:accountId", apiKeyName);
+      await checkAccountPin(plain, pinned, this.names().pin, apiKeyName);
     };
     let checked: Promise<void> | undefined;
     this.pinChecked = () => (checked ??= check());
     this.master = new WavixClient({ ...options, fetch: accountPinnedFetch(plainFetch(), this.pinChecked) });
     return this.master;
+  }
+
+  private names(): SessionGateNames {
+    return this.options.gateNames ?? PULUMI_GATE_NAMES;
   }
 
   /** Where the key in use was set: the engine's configuration, else the environment. */
@@ -243,24 +272,20 @@ export class ProviderSession implements ProviderContext {
     this.options.warn(message);
   }
 
-  /** The deployment's write gate: `wavix:accountId`, `wavix:maxDestructive`, `wavix:force`. */
+  /** The deployment's write gate: the pin, the limit, the override (`wavix:accountId`, `wavix:maxDestructive`, `wavix:force` on Pulumi). */
   gate(): WriteGate {
     if (this.writeGate) return this.writeGate;
     const { accountId, maxDestructive, force } = this.options.credentials;
+    const names = this.names();
     return (this.writeGate = new WriteGate({
       client: this.masterClient(),
       // The pin is checked by the master client before any request (masterClient); the gate compares it again at each write.
       account: () => this.account(),
-      pins: accountId !== undefined && Number.isSafeInteger(accountId) ? [{ account: accountId, source: "wavix:accountId" }] : [],
+      pins: accountId !== undefined && Number.isSafeInteger(accountId) ? [{ account: accountId, source: names.pin }] : [],
       limits: maxDestructive !== undefined ? { max_destructive_total: maxDestructive } : {},
       force: force === true,
       onForced: (m) => this.options.warn(m),
-      wording: {
-        keyName: this.apiKeyName(),
-        pinHint: (a) => `\`pulumi config set wavix:accountId ${a}\``,
-        limitName: "wavix:maxDestructive",
-        override: "set `pulumi config set wavix:force true` for one run (and remove it after), or raise wavix:maxDestructive",
-      },
+      wording: { keyName: this.apiKeyName(), pinHint: names.pinHint, limitName: names.limitName, override: names.override },
     }));
   }
 

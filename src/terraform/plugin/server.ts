@@ -16,17 +16,19 @@
  *    the same (`transport = "sip"` read back as code 1);
  *  - `import` takes the ids `pulumi import` takes (the kind's `import`);
  *  - the kinds' warnings (an adopted object left on destroy, a destructive change) are warnings of
- *    the call; errors are one diagnostic each, their message only, never a stack.
- *
- * TODO(write gate, docs/GUARD-RAILS.md): every write here goes through the kinds' providers
- * (`create`, `update`, `delete` below, in `apply`), which hold the account pin, identity checks and
- * "adopted objects are left on destroy"; the blast radius per deployment and the gate object in
- * the kit come with the write gate: wrap these three calls in it once it exists.
+ *    the call; errors are one diagnostic each, their message only, never a stack;
+ *  - the write gate (src/kit/gate/, docs/TERRAFORM.md "Guard rails"): every write of the kinds'
+ *    `create`, `update`, `delete` leaves through the session's gate (`ctx.writer`), made from the
+ *    provider block's `account_id`, `max_destructive` and `force` and naming them in its messages
+ *    (TERRAFORM_GATE_NAMES). A destructive update or replacement is counted at plan (the kind's
+ *    diff forecasts it, as in a Pulumi preview), so a plan past the limit fails before any write;
+ *    a delete (destroy, or a resource removed from the configuration) is counted at apply, and the
+ *    one past the limit is refused before any of its writes.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { KindProvider } from "../../kit/provider/contract";
 import { type Props } from "../../kit/provider/props";
-import { ProviderSession, accountIdOf, type Credentials } from "../../kit/provider/session";
+import { ProviderSession, accountIdOf, type Credentials, type SessionGateNames } from "../../kit/provider/session";
 import { parseDesiredState } from "../../config";
 import { resolveBaseUrl } from "../../client/base-url";
 import { FUNCTIONS } from "../../pulumi/plugin/invoke";
@@ -36,6 +38,14 @@ import { decodeValue, encodeObject, sameValue, UNKNOWN_VALUE, type TfObject, typ
 
 /** How to set the key, said when none is set. */
 const MISSING_KEY_HINT = 'set api_key in the provider "wavix" block (from a sensitive variable), or WAVIX_API_KEY in the environment';
+
+/** The provider block's names for the write gate's settings, in its messages. */
+export const TERRAFORM_GATE_NAMES: SessionGateNames = {
+  pin: 'account_id in the provider "wavix" block',
+  pinHint: (a) => `\`account_id = ${a}\` in the provider "wavix" block`,
+  limitName: 'max_destructive in the provider "wavix" block',
+  override: 'set `force = true` in the provider "wavix" block for one run (and remove it after), or raise max_destructive',
+};
 
 type Severity = "ERROR" | "WARNING";
 interface Diagnostic {
@@ -85,6 +95,7 @@ export class TerraformProvider {
       credentials,
       missingApiKeyHint: MISSING_KEY_HINT,
       apiKeyName: "api_key",
+      gateNames: TERRAFORM_GATE_NAMES,
       warn: (message) => this.warnings.getStore()?.push({ severity: "WARNING", summary: message }),
       // JSON is YAML: the file's own parser, schema and checks for one entry.
       checkEntry: (doc, label) => parseDesiredState(JSON.stringify({ version: 1, ...doc }), label),
@@ -166,12 +177,24 @@ export class TerraformProvider {
     if (typeof accountId === "number" && !(Number.isSafeInteger(accountId) && accountId >= 1)) {
       out.push({ severity: "ERROR", summary: `account_id must be the account's id, a whole number of at least 1 (got ${accountId})`, attribute: pathOf("account_id") });
     }
+    const max = config?.max_destructive;
+    if (typeof max === "number" && !(Number.isSafeInteger(max) && max >= 0)) {
+      out.push({ severity: "ERROR", summary: `max_destructive must be a whole number of at least 0 (got ${max})`, attribute: pathOf("max_destructive") });
+    }
     return out;
   }
 
   private configure(config: TfObject | null): Record<string, unknown> {
     const text = (v: TfValue | undefined): string | undefined => (typeof v === "string" && v.trim() !== "" ? v : typeof v === "number" ? String(v) : undefined);
-    const credentials: Credentials = { apiKey: text(config?.api_key), baseUrl: text(config?.base_url), accountId: accountIdOf(text(config?.account_id)) };
+    const max = config?.max_destructive;
+    const credentials: Credentials = {
+      apiKey: text(config?.api_key),
+      baseUrl: text(config?.base_url),
+      accountId: accountIdOf(text(config?.account_id)),
+      // Validated (validateProvider); anything else would let nothing destructive pass.
+      ...(typeof max === "number" ? { maxDestructive: Number.isSafeInteger(max) && max >= 0 ? max : 0 } : {}),
+      ...(config?.force === true ? { force: true } : {}),
+    };
     this.session = this.sessionFor(credentials);
     return {};
   }
