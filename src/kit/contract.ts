@@ -151,6 +151,8 @@ export interface WriteNote {
   adopted?: boolean;
   /** The Wavix id of what a create made (or adopted): apply names it. Never a secret. */
   id?: string | number;
+  /** A twin this create made and removed again (src/kit/twins.ts): the sentence apply says. Never a secret. */
+  twin?: string;
   /** What a create made that later waves' writes need (a new trunk's id and login). Never a secret. */
   made?: Readonly<Record<string, unknown>>;
 }
@@ -421,5 +423,6 @@ export function reportedResult(op: OpBase, fields: readonly string[], report: Wr
     ...(note?.id !== undefined ? { id: note.id } : {}),
     ...(note?.reconciled ? { reconciled: true } : {}),
     ...(note?.adopted ? { adopted: true } : {}),
+    ...(note?.twin !== undefined ? { twin: note.twin } : {}),
   };
 }

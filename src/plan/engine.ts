@@ -344,7 +344,7 @@ export async function applyPlan(client: WavixClient, prepared: PreparedPlan, opt
     }
     try {
       const note = await w.send(gated);
-      if (note && (note.reconciled || note.adopted || note.id !== undefined)) for (const k of w.keys) report.notes.set(k, note);
+      if (note && (note.reconciled || note.adopted || note.id !== undefined || note.twin !== undefined)) for (const k of w.keys) report.notes.set(k, note);
       if (note?.made) for (const k of w.keys) made.set(itemId(kind, k), note.made);
       settled(kind, w.keys);
     } catch (err: unknown) {

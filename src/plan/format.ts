@@ -166,7 +166,8 @@ export function formatApplyResult(result: ApplyResult): string {
   if (created.length > 0) lines.push(`Created: ${createdList(created)}`);
   const reconciled = ok.filter((r) => r.reconciled);
   for (const r of reconciled) lines.push(`Note: ${r.kind} "${r.key}": the create's outcome was unknown; found it created and adopted it (no duplicate).`);
-  for (const r of ok.filter((x) => x.adopted)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
+  for (const r of ok.filter((x) => x.twin !== undefined)) lines.push(`Note: ${r.kind} "${r.key}": ${r.twin}.`);
+  for (const r of ok.filter((x) => x.adopted && x.twin === undefined)) lines.push(`Note: ${r.kind} "${r.key}": it was created by someone else after the plan was read; adopted it (no duplicate).`);
   const rest: string[] = [];
   if (failed.length > 0) rest.push(`${formatCount(failed.length)} failed`);
   if (pending.length > 0) rest.push(`${formatCount(pending.length)} pending (the API is still applying them; plan later to confirm)`);

@@ -48,6 +48,7 @@ export function applyJson(plan: Plan, result: ApplyResult) {
       ...(r.error !== undefined ? { error: maskText(r.error) } : {}),
       ...(r.reconciled ? { reconciled: true } : {}),
       ...(r.adopted ? { adopted: true } : {}),
+      ...(r.twin !== undefined ? { twin: r.twin } : {}),
     })),
     pending: [...result.pending],
     ok: result.ok && plan.problems.length === 0,

@@ -435,7 +435,7 @@ describe("adopt at create", () => {
     rows.push({ condition: "race create: the name created by someone else after the plan", outcome: "read by name before the POST: adopted (no POST), made as declared, their unmanaged endpoint kept; exit 0", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: 0 });
   });
 
-  it("someone creates the name while our POST is in flight: the twin is reported with both ids, exit 1", async () => {
+  it("someone creates the name while our POST is in flight: ours, the newer, is disabled and renamed, theirs adopted; exit 0, said", async () => {
     const { sim, proxy } = await world();
     let theirs = 0;
     proxy.set({
@@ -447,13 +447,16 @@ describe("adopt at create", () => {
     });
     const r = await run(proxy.url, NEW_ONLY);
     const res = r.result!.results[0];
-    expect(r.result!.ok).toBe(false);
-    const ours = [...sim.store.subAccounts.values()].map((x) => x.data).find((x) => x.name === "New Co" && x.id !== theirs)!;
-    expect(res.error).toContain(`sub-account "New Co" now exists 2 times (ids ${[theirs, ours.id].sort((a, b) => a - b).join(", ")})`);
-    rows.push({ condition: "race create: a twin made while our POST is in flight", outcome: "twin check after the run: item failed naming both ids; exit 1", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    expect(r.result!.ok).toBe(true);
+    const ours = [...sim.store.subAccounts.values()].map((x) => x.data).find((x) => x.id !== theirs && x.name.startsWith("New Co"))!;
+    expect(ours).toMatchObject({ name: `New Co (duplicate ${ours.id})`, status: "disabled" });
+    expect(sim.store.subAccounts.get(theirs)!.data).toMatchObject({ name: "New Co", status: "enabled", default_destinations: { sms_endpoint: "https://new.example/sms" } });
+    expect(res).toMatchObject({ outcome: "ok", adopted: true, id: theirs });
+    expect(res.twin).toBe(`another run made it at the same moment; this run's twin (id ${ours.id}) was disabled and renamed "New Co (duplicate ${ours.id})"; id ${theirs} is kept (no duplicate)`);
+    rows.push({ condition: "race create: a twin made while our POST is in flight", outcome: "twin check after the create: ours (newer) disabled and renamed \"New Co (duplicate ID)\", theirs adopted and made as declared; exit 0, said", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
   });
 
-  it("two applies at once: each POSTs after its read found nothing; both report the twin with both ids and exit 1", async () => {
+  it("two applies at once: each POSTs after its read found nothing; the newer twin is disabled and renamed by the run that made it, both exit 0", async () => {
     const { sim, proxy } = await world();
     // Hold each create until the other run's create arrives (at most 5 s), so both read before either commits.
     const waiting: Array<() => void> = [];
@@ -471,20 +474,23 @@ describe("adopt at create", () => {
     const file = writeYaml(scratch(), "wavix.yaml", NEW_ONLY);
     const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
     const [a, b] = await Promise.all([runCli(["apply", "-f", file, "--auto-approve"], env), runCli(["apply", "-f", file, "--auto-approve"], env)]);
-    const ids = [...sim.store.subAccounts.values()].filter((x) => x.data.name === "New Co").map((x) => x.data.id).sort((x, y) => x - y);
-    expect(ids).toHaveLength(2);
+    const made = [...sim.store.subAccounts.values()].map((x) => x.data).filter((x) => x.name.startsWith("New Co")).sort((x, y) => x.id - y.id);
+    expect(proxy.requests.filter((r) => r.method === "POST" && r.path === "/v1/sub-organizations")).toHaveLength(2);
+    expect(made.map((x) => [x.name, x.status])).toEqual([
+      ["New Co", "enabled"],
+      [`New Co (duplicate ${made[1].id})`, "disabled"],
+    ]);
     for (const run of [a, b]) {
-      expect(run.code).toBe(1);
-      expect(run.stdout + run.stderr).toContain(`sub-account "New Co" now exists 2 times (ids ${ids.join(", ")})`);
+      expect(run.code, run.stdout + run.stderr).toBe(0);
       expect(run.stdout + run.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/);
     }
-    rows.push({ condition: "two applies at once, both creating New Co (CLI)", outcome: "both exit 1 naming both ids (a read cannot close the race; serialise runs)", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    expect(a.stdout + b.stdout).toContain(`this run's twin (id ${made[1].id}) was disabled and renamed "New Co (duplicate ${made[1].id})"; id ${made[0].id} is kept`);
+    rows.push({ condition: "two applies at once, both creating New Co (CLI)", outcome: "both exit 0; the run whose create is newer disables and renames its own (\"New Co (duplicate ID)\") and says so", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
 
-    // A third run, serialised after them, does not make it worse: it stops on the ambiguous name.
+    // A third run, serialised after them, has nothing to do: the name names one sub-account again.
     const c = await runCli(["apply", "-f", file, "--auto-approve"], env);
-    expect(c.code).toBe(1);
-    expect(c.stdout + c.stderr).toContain(`matches 2 existing sub-accounts (ids ${ids.join(", ")})`);
-    expect(ids).toHaveLength(2);
+    expect(c.code, c.stdout + c.stderr).toBe(0);
+    expect(c.stdout).toContain("No changes.");
   });
 
   it("two applies serialised (one after the other): one creates, the other has nothing to do", async () => {

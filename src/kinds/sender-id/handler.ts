@@ -11,6 +11,7 @@ import type { SenderId, SenderIdCreate } from "../../client/types";
 import type { DesiredSenderId } from "./types";
 import type { FieldDiff } from "../../kit/change/diff";
 import { notFoundToUndefined } from "../../client/not-found";
+import { settleTwins, type TwinRemoved } from "../../kit/twins";
 import { senderIdIdentity, senderIdKey } from "./file";
 
 export async function listAllSenderIds(client: WavixClient): Promise<SenderId[]> {
@@ -73,8 +74,10 @@ export interface CreatedSenderId {
   created: SenderId;
   /** The POST's outcome was unknown and the listing showed it had committed. */
   reconciled: boolean;
-  /** It already existed (read right before the POST, or refused as taken by a concurrent create): adopted. */
+  /** It already existed (read right before the POST, or refused as taken by a concurrent create, or made by another run at the same moment): adopted. */
   adopted?: boolean;
+  /** This run's create was a twin of another run's, older one, and was deleted again (src/kit/twins.ts). */
+  twin?: TwinRemoved;
 }
 
 /** One of this identity that exists already: adopted when it is as declared, else an error (no replace is asked here). */
@@ -93,8 +96,10 @@ function adoptable(d: DesiredSenderId, found: SenderId): SenderId {
  * listing is read and one of this identity that exists by now is adopted (when it is as declared).
  * When the outcome is unknown (no answer, a 5xx), or the POST is refused because the name is taken
  * (another run created it a moment ago), the listing says whether it exists before anything else is
- * done. After the create the identity must be held once: a twin (a server that keeps two) is an
- * error naming both ids, for a person to resolve (nothing here can tell which to delete).
+ * done. After the create the identity must be held once (src/kit/twins.ts): when another run made
+ * it at the same moment (the official document lets a server keep two), the one listed first — the
+ * API lists Sender IDs as created — is kept; a run whose own is not it deletes its own and adopts
+ * that one (when it is as declared).
  */
 export async function createSenderId(client: GatedClient, d: DesiredSenderId): Promise<CreatedSenderId> {
   const before = withIdentity(await listAllSenderIds(client), d.sender_id);
@@ -113,9 +118,17 @@ export async function createSenderId(client: GatedClient, d: DesiredSenderId): P
     if (taken) return { created: adoptable(d, found[0]), reconciled: false, adopted: true };
     return { created: found[0], reconciled: true };
   }
-  const after = withIdentity(await listAllSenderIds(client), d.sender_id);
-  if (after.length > 1) throw new Error(twinMessage(d.sender_id, after));
-  return { created, reconciled };
+  const settled = await settleTwins<SenderId>({
+    made: created,
+    idOf: (s) => s.id,
+    holders: async () => withIdentity(await listAllSenderIds(client), d.sender_id),
+    removeOwn: async (own) => {
+      await deleteSenderId(client, own.id);
+      return "deleted";
+    },
+  });
+  if (settled.twin === undefined) return { created, reconciled };
+  return { created: adoptable(d, settled.kept), reconciled, adopted: true, twin: settled.twin };
 }
 
 /** The message for an identity held more than once. */

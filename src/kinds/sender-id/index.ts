@@ -13,6 +13,7 @@ import { reportedResult } from "../../kit/contract";
 import { describeError } from "../../kit/change/error-text";
 import { actionEffects } from "../../kit/change/effects";
 import { accountLinkedNumbers } from "../ten-dlc-number/public";
+import { twinRemovedText } from "../../kit/twins";
 import { createDiff, createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdIdentity } from "./file";
 import { senderIdsFragment } from "./schema";
@@ -121,7 +122,8 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
       async send(client) {
         if (op.action === "delete") return deleteSenderId(client, op.current.id);
         if (op.action === "replace") await deleteSenderId(client, op.current.id);
-        const { reconciled, adopted } = await createSenderId(client, op.desired);
+        const { created, reconciled, adopted, twin } = await createSenderId(client, op.desired);
+        if (twin) return { reconciled, adopted, twin: twinRemovedText(twin, created.id) };
         return reconciled || adopted ? { reconciled, adopted } : undefined;
       },
       failure(_key, err) {

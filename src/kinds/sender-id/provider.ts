@@ -13,6 +13,7 @@ import { UNKNOWN, compact, has, hasUnknown, type Props } from "../../kit/provide
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { twinRemovedText } from "../../kit/twins";
 import { createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdIdentity } from "./file";
 import { senderIdsOf } from "./export";
@@ -125,9 +126,10 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
       }
       await deleteSenderId(ctx.writer(client, { what: `${named(inputs.senderId)} (id ${existing.id})`, effects: ["replace"] }), existing.id);
     }
-    const { created } = await createSenderId(ctx.writer(client, { what: named(inputs.senderId), effects: [] }), desired);
+    const { created, twin } = await createSenderId(ctx.writer(client, { what: named(inputs.senderId), effects: [] }), desired);
+    if (twin) ctx.warn(`${named(inputs.senderId)}: ${twinRemovedText(twin, created.id)}`);
     ctx.recordTakenOver("SenderId", created.id);
-    return { id: created.id, outs: { ...outputs(inputs, created.id), ...(await originOf(ctx, false)) } };
+    return { id: created.id, outs: { ...outputs(inputs, created.id), ...(await originOf(ctx, twin !== undefined)) } };
   },
 
   async read(ctx, id, props) {

@@ -21,6 +21,7 @@
  */
 import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
+import { settleTwins, type TwinRemoved } from "../../kit/twins";
 import Decimal from "decimal.js";
 import { canonicalDecimal, sameDecimal } from "../../util/decimal";
 import { canonicalIp, canonicalIpSet } from "../../util/ip";
@@ -356,8 +357,8 @@ export interface CreatedTrunk {
   reconciled: boolean;
   /** The trunk already existed (read by label right before the POST, or a twin made at the same moment): adopted. */
   adopted: boolean;
-  /** The id of the trunk this run made and deleted again because another run made the same label first. */
-  twinDeleted?: number;
+  /** The trunk this run made and deleted again because another run made the same label first. */
+  twin?: TwinRemoved;
 }
 
 /** The trunks of one label, oldest (lowest id) first. */
@@ -405,12 +406,18 @@ export async function createTrunk(client: GatedClient, desired: TrunkSettings, o
     made = await client.getTrunk(found[0].id);
     reconciled = true;
   }
-  const twins = named(await listAllTrunks(client), desired.label);
-  const oldest = twins[0];
-  if (oldest === undefined || oldest.id === made.id) return { trunk: made, reconciled, adopted: false };
-  // Another run made this label first: keep theirs, delete ours (made a moment ago by this call).
-  await notFoundToUndefined(client.deleteTrunk(made.id));
-  return { trunk: await updateTrunk(client, oldest, desired, options), reconciled, adopted: true, twinDeleted: made.id };
+  // The twin check (src/kit/twins.ts): another run made this label first, keep theirs, delete ours.
+  const settled = await settleTwins<{ id: number; label: string }>({
+    made,
+    idOf: (t) => t.id,
+    holders: async () => named(await listAllTrunks(client), desired.label),
+    removeOwn: async (own) => {
+      await notFoundToUndefined(client.deleteTrunk(own.id));
+      return "deleted";
+    },
+  });
+  if (settled.twin === undefined) return { trunk: made, reconciled, adopted: false };
+  return { trunk: await updateTrunk(client, settled.kept, desired, options), reconciled, adopted: true, twin: settled.twin };
 }
 
 /**

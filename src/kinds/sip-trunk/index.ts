@@ -16,6 +16,7 @@ import type { SipTrunkOp, TrunkCurrent } from "./op";
 import { SIP_TRUNK_KIND, TRUNK_LIST, trunkList } from "./public";
 import type { Kind, KindPlan, Write } from "../../kit/contract";
 import { reportedResult } from "../../kit/contract";
+import { twinRemovedText } from "../../kit/twins";
 import { listAllNumbers, type NumberPart } from "../number/public";
 import {
   createDiff,
@@ -199,9 +200,9 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       fields: () => [],
       async send(client) {
         if (op.action === "create") {
-          const { trunk, reconciled, adopted } = await createTrunk(client, op.desired);
+          const { trunk, reconciled, adopted, twin } = await createTrunk(client, op.desired);
           op.made = { id: trunk.id, name: trunk.name };
-          return { reconciled, adopted, made: { id: trunk.id, name: trunk.name } };
+          return { reconciled, adopted, made: { id: trunk.id, name: trunk.name }, ...(twin ? { twin: twinRemovedText(twin, trunk.id) } : {}) };
         }
         if (op.action === "update") await updateTrunk(client, op.current, op.desired, { rotate: op.rotate });
         else await deleteTrunk(client, op.current);

@@ -19,6 +19,7 @@ import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnk
 import { failureOf, identityMismatch, unknownKeyFailures, type CheckFailure } from "../../kit/provider/checks";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { twinRemovedText } from "../../kit/twins";
 import type { FieldDiff } from "../../kit/change/diff";
 import { listAllNumbers } from "../number/public";
 import { TRUNK_SETTING_KEYS, type TrunkSettingKey } from "./file";
@@ -217,8 +218,10 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
       }
     } else {
       if (password === undefined) throw new Error(noPassword(desired.label));
-      trunk = (await createTrunk(ctx.writer(client, { what: named(desired), effects: [] }), desired, { password })).trunk;
-      adopted = false;
+      const made = await createTrunk(ctx.writer(client, { what: named(desired), effects: [] }), desired, { password });
+      trunk = made.trunk;
+      adopted = made.adopted;
+      if (made.twin) ctx.warn(`${named(desired)}: ${twinRemovedText(made.twin, trunk.id)}`);
     }
     ctx.recordTakenOver("SipTrunk", trunk.id);
     return { id: String(trunk.id), outs: { ...outputsOf(p, trunk, desired.id !== undefined), ...(await originOf(ctx, adopted)) } };

@@ -7,6 +7,7 @@
  */
 import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
+import { byNumericId, settleTwins, type TwinRemoved } from "../../kit/twins";
 import type { WavixClient } from "../../client";
 import { isWavixApiError, readAll } from "../../client";
 import type { SubAccount, SubAccountReplace } from "../../client/types";
@@ -137,18 +138,40 @@ export function pinnedSubAccountMissingMessage(desired: SubAccountSettings): str
  * A twin made by someone else at the same moment is an error naming both ids. `adopted`: it
  * existed (pinned, or found by name) rather than being made by this call.
  */
-export async function ensureSubAccount(client: GatedClient, desired: SubAccountSettings): Promise<{ account: SubAccount; adopted: boolean }> {
+export async function ensureSubAccount(client: GatedClient, desired: SubAccountSettings): Promise<{ account: SubAccount; adopted: boolean; twin?: TwinRemoved }> {
   if (desired.id !== undefined) {
     const account = await notFoundToUndefined(client.getSubAccount(desired.id));
     if (!account) throw new Error(pinnedSubAccountMissingMessage(desired));
     return { account: diffSubAccount(desired, account).length > 0 ? await updateSubAccount(client, account, desired) : account, adopted: true };
   }
-  const { account, adopted } = await createSubAccount(client, desired);
+  const { account, adopted, twin } = await createSubAccount(client, desired);
   if (!adopted) {
-    const problem = await createdCheck(client, desired.name, account.id, await listAllSubAccounts(client));
+    const problem = await createdCheck(client, desired.name, account.id, await listingAfterCreate(client, desired.name, account.id));
     if (problem) throw new Error(problem);
   }
-  return { account, adopted };
+  return { account, adopted, ...(twin ? { twin } : {}) };
+}
+
+/**
+ * The listing a created sub-account is checked against: when this run's `keptId` is the oldest of
+ * its name but a newer twin shows, the run that made the twin is removing it (disabling and renaming
+ * it, src/kit/twins.ts), so the name is read again after each pause until it names one sub-account
+ * (or the pauses run out, and the twin is reported as before).
+ */
+export async function listingAfterCreate(
+  client: WavixClient,
+  name: string,
+  keptId: number,
+  pausesMs: readonly number[] = [250, 500, 1000, 2000],
+): Promise<SubAccount[]> {
+  let all = await listAllSubAccounts(client);
+  for (const ms of pausesMs) {
+    const named = byNumericId(all.filter((s) => sameName(s.name, name)));
+    if (named.length <= 1 || named[0].id !== keptId) break;
+    await pause(ms);
+    all = await listAllSubAccounts(client);
+  }
+  return all;
 }
 
 /**
@@ -209,8 +232,15 @@ export interface CreatedSubAccount {
   account: SubAccount;
   /** A POST's outcome was unknown and the re-read found it had committed. */
   reconciled: boolean;
-  /** It already existed when read by name right before the POST (another run, a person): adopted, no POST. */
+  /** It already existed when read by name right before the POST (another run, a person), or another run made it at the same moment: adopted. */
   adopted: boolean;
+  /** This run's sub-account was a twin of an older one, and was disabled and renamed (src/kit/twins.ts). */
+  twin?: TwinRemoved;
+}
+
+/** The name a twin this run made is given when it is disabled: it no longer names the sub-account declared. */
+export function duplicateName(name: string, id: number): string {
+  return `${name} (duplicate ${id})`;
 }
 
 /**
@@ -258,6 +288,24 @@ export async function createSubAccount(
       // It did not happen: send it again, within the bound.
       if (created === undefined && attempt >= attempts) throw err;
     }
+  }
+  // The twin check (src/kit/twins.ts): another run made this name at the same moment and its
+  // sub-account is older (lower id): ours, which the API cannot delete, is disabled and renamed so the
+  // name names one sub-account again, and the older one is adopted and made as declared.
+  const settled = await settleTwins<SubAccount>({
+    made: created,
+    idOf: (s) => s.id,
+    holders: async () => byNumericId((await listAllSubAccounts(client)).filter((s) => sameName(s.name, desired.name))),
+    removeOwn: async (own) => {
+      const name = duplicateName(desired.name, own.id);
+      await updateSubAccount(client, own, { name, status: "disabled" });
+      return `disabled and renamed ${JSON.stringify(name)}`;
+    },
+  });
+  if (settled.twin !== undefined) {
+    const kept = settled.kept;
+    const account = diffSubAccount(desired, kept).length > 0 ? await updateSubAccount(client, kept, desired) : kept;
+    return { account, reconciled, adopted: true, twin: settled.twin };
   }
   // POST takes no status: a sub-account declared disabled is disabled right after; a reconciled one
   // is made as declared from a fresh read.

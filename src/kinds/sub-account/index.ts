@@ -2,6 +2,7 @@
  * The sub-account kind: identity is the exact name (or a pinned `id:`); the API has no delete, so
  * a pruned sub-account is disabled; every create is checked afterwards for a twin.
  */
+import { twinRemovedText } from "../../kit/twins";
 import type { SubAccount } from "../../client/types";
 import type { DesiredSubAccount, SubAccountPart } from "./types";
 import type { SubAccountOp } from "./op";
@@ -16,6 +17,7 @@ import {
   diffSubAccount,
   disableSubAccount,
   listAllSubAccounts,
+  listingAfterCreate,
   matchSubAccount,
   pinnedSubAccountMissingMessage,
   subAccountSettingsOf,
@@ -140,7 +142,12 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
           const made = await createSubAccount(client, op.desired);
           op.createdId = made.account.id;
           // The note names the id only: the record holds the new sub-account's key.
-          return { reconciled: made.reconciled, adopted: made.adopted, id: made.account.id };
+          return {
+            reconciled: made.reconciled,
+            adopted: made.adopted,
+            id: made.account.id,
+            ...(made.twin ? { twin: twinRemovedText(made.twin, made.account.id) } : {}),
+          };
         }
         if (op.action === "update") await updateSubAccount(client, op.current, op.desired);
         else await disableSubAccount(client, op.current);
@@ -162,6 +169,11 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
     let all: SubAccount[];
     try {
       all = await listAllSubAccounts(ctx.client);
+      // A newer twin of one this run created is being removed by the run that made it: wait for it.
+      for (const op of ops) {
+        if (op.action !== "create" || op.createdId === undefined || !created.some((r) => r.key === op.key)) continue;
+        if (all.filter((s) => sameName(s.name, op.key)).length > 1) all = await listingAfterCreate(ctx.client, op.key, op.createdId);
+      }
     } catch (err) {
       for (const r of created) Object.assign(r, { outcome: "failed", error: `created, but the check for a twin failed: ${ctx.describe(err)}` });
       return { results };

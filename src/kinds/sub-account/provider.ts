@@ -2,6 +2,7 @@
  * The sub-account kind's provider (src/kit/provider/contract.ts; served as `SubAccount` by
  * src/pulumi/provider-impl.ts): deleting one disables it (the API has no delete).
  */
+import { twinRemovedText } from "../../kit/twins";
 import { subAccountEffects } from "./effects";
 import type { SubAccount as WireSubAccount } from "../../client/types";
 import { notFoundToUndefined } from "../../client/not-found";
@@ -170,7 +171,8 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
 
   async create(ctx, inputs) {
     const client = ctx.masterClient();
-    const { account, adopted } = await ensureSubAccount(ctx.writer(client, { what: named(inputs), effects: [] }), subAccountSettings(inputs as unknown as Props));
+    const { account, adopted, twin } = await ensureSubAccount(ctx.writer(client, { what: named(inputs), effects: [] }), subAccountSettings(inputs as unknown as Props));
+    if (twin) ctx.warn(`${named(inputs)}: ${twinRemovedText(twin, account.id)}`);
     ctx.recordTakenOver("SubAccount", account.id);
     return { id: String(account.id), outs: { ...subAccountOutputs(inputs, account, inputs.subAccountId !== undefined), ...(await originOf(ctx, adopted)) } };
   },

@@ -39,6 +39,8 @@ export interface ChangeResult<Kind extends string = string> {
   reconciled?: boolean;
   /** Set when a sub-account to create already existed by name right before the POST, and was adopted. */
   adopted?: boolean;
+  /** Set when this run's create made a twin and removed it again: what was done (src/kit/twins.ts). */
+  twin?: string;
   /** `false` when re-running cannot fix this failure (a twin, a name the API keeps otherwise): a person must. */
   rerunHelps?: false;
 }
