@@ -6,6 +6,7 @@
  */
 import type { SimSeed } from "../../src/simulator";
 import type { TwoFaEvent } from "../../src/client/types";
+import Decimal from "decimal.js";
 
 export const SERVICE_A = "7204a030201211ee9fb47d093f2f127c";
 export const SERVICE_B = "91c0e2aa201211ee9fb47d093f2f0b0b";
@@ -30,6 +31,10 @@ function session(id: string, day: number | string, hour: number, outcome: "verif
     destination_country: "US",
     status: outcome,
     created_at: at(0),
+    // The listing's charge is its events' charges, summed exactly at their largest scale: the
+    // headline figures come from the listing, and a listing that disagreed with its events would
+    // be a finding (docs/AUDIT.md).
+    charge: events.reduce((t, e) => t.plus(e.charge), new Decimal(0)).toFixed(Math.max(...events.map((e) => e.charge.split(".")[1]?.length ?? 0))),
     events,
   };
 }
