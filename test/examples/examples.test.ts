@@ -38,7 +38,9 @@ describe("examples against the demo account", () => {
   for (const order of orders(files)) {
     it(`apply then plan clean, in the order ${order.join(" → ")}`, async () => {
       sim = await startSimulator({ port: 0, seed: "demo", asyncDelayMs: 20 });
-      const env = { WAVIX_API_KEY: DEFAULT_SIM_API_KEY, WAVIX_BASE_URL: sim.url };
+      // The trunks' password_env variables, set as a user sets them: every trunk update carries its
+      // password (the API requires it with each PUT), so sip-trunks.yaml's apply reads them.
+      const env = { WAVIX_API_KEY: DEFAULT_SIM_API_KEY, WAVIX_BASE_URL: sim.url, ACME_PBX_PASSWORD: "Acme-pbx-Secret-2026", OFFICE_PHONES_PASSWORD: "Office-phones-Secret-2026" };
       for (const f of order) {
         const file = join(EXAMPLES, f);
         const a = await runCli(["apply", "-f", file, "--auto-approve", "--wait", "10"], env);
