@@ -133,6 +133,11 @@ export function changeOf(now: SessionFigures, before: SessionFigures): FiguresCh
 const known = (f: SessionFigures): number => f.sessions - f.unknown;
 
 /** Sessions not verified strictly above `ratio` of the sessions of known outcome, compared exactly (0.1 × 3 is 0.3). */
+/** True when the listing's `created_at` reads as a time. */
+function listedTime(raw: CollectedSession): boolean {
+  return raw.created_at !== undefined && raw.created_at !== null && parseTimestamp(String(raw.created_at)) !== null;
+}
+
 function exceeds(f: SessionFigures, ratio: number | null): boolean {
   return ratio !== null && known(f) > 0 && new Exact(f.not_verified).gt(new Exact(ratio).times(known(f)));
 }
@@ -226,6 +231,13 @@ export class AuditBuilder {
   private readonly all = new Tally();
   private readonly days = new Map<string, Tally>();
   private readonly findings: Finding[] = [];
+  /**
+   * The time of each service session of the current pass that only its events placed (the listing
+   * gave no readable `created_at`). The previous period's listing asks one more day on each side,
+   * so it lists the current period's first day again (and the current listing the previous
+   * period's last day), without events: a session placed here is placed there too, not a gap.
+   */
+  private readonly placedByEvents = new Map<string, number>();
   private brands: AuditBrand[] = [];
   private source: AuditSource | undefined;
   /** The report's `period`: the span of the services' periods, else the run's window; undefined without either. */
@@ -279,6 +291,7 @@ export class AuditBuilder {
     if (service) {
       const time = this.sessionTime(raw, n.value.firstEventTime, "");
       if (time === null) return undefined;
+      if (n.value.firstEventTime === time && !listedTime(raw)) this.placedByEvents.set(raw.session_id, time);
       if (time < service.period.from || time >= service.period.to) return undefined;
       day = utcDay(time);
       if (service.name === undefined && raw.service_name !== undefined) service.name = raw.service_name;
@@ -303,7 +316,7 @@ export class AuditBuilder {
     if (!service) return;
     const n = normaliseSession(raw, "previous period: ");
     const prev = previousPeriod(service.period);
-    const time = this.sessionTime(raw, n.value.firstEventTime, "previous period: ");
+    const time = this.sessionTime(raw, n.value.firstEventTime ?? this.placedByEvents.get(raw.session_id) ?? null, "previous period: ");
     if (time === null || time < prev.from || time >= prev.to) return;
     this.findings.push(...n.findings);
     service.previous.add(n.value.session);

@@ -654,6 +654,8 @@ function busySeed(days: number, perDay: number): SimSeed {
       phone_number: "15551230001",
       status: verified ? "verified" : "failed",
       created_at: at(0),
+      // The listing's charge is its events' (the headline figures come from the listing).
+      charge: "0.0475",
       events: [
         { created_at: at(1), event: "Code sent via SMS", status: "success" as const, charge: "0.0475", error: null },
         { created_at: at(20), event: "Verification", status: verified ? ("success" as const) : ("failed" as const), charge: "0", error: null },
@@ -747,10 +749,16 @@ describe("issue #22: the audit", () => {
 
 describe("issue #30: the 2FA sessions listing lies and lags", () => {
   const BUSY = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-07" }] };
+  /** The sessions listings asked: one per period, the period's days and one more on each side (issue #35). */
+  const LISTINGS = [
+    ["2026-10-31", "2026-11-08"],
+    ["2026-10-24", "2026-11-01"],
+  ];
+  const listingsOf = (p: HostileServer) => p.requests.filter((r) => r.path.endsWith("/sessions")).map((r) => [r.query.get("from"), r.query.get("to")]);
 
   it("a listing that ignores from/to (every session, whatever day is asked): the same report, each session read once, a warning", async () => {
     const { sim: honestSim } = await world(busySeed(7, 20));
-    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW, events: true });
     const { sim, proxy } = await world(busySeed(7, 20));
     proxy.set({
       before: (req) => {
@@ -759,38 +767,50 @@ describe("issue #30: the 2FA sessions listing lies and lags", () => {
         req.forward.set("to", "2026-11-30");
       },
     });
-    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    // With --events, so that each session's events are read (once each) as well as listed.
+    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW, events: true });
     expect(figuresOf(report)).toEqual(figuresOf(honest));
     expect(report.two_fa.current.sessions).toBe(140);
+    expect(report.complete).toBe(true);
+    expect(listingsOf(proxy)).toEqual(LISTINGS);
     const events = proxy.requests.filter((r) => r.path.endsWith("/events")).map((r) => r.path);
     expect(new Set(events).size).toBe(events.length);
     expect(events).toHaveLength(140);
-    // In the period, a piece's listing of the other days' sessions only repeats them; the previous
-    // period's 3 pieces (1, 2 and 4 days) each list all 140 sessions of November, none of them in it: a warning.
+    // The period's listing (10-31..11-08) holds all 140 on days it asked: nothing to say. The previous
+    // period's (10-24..11-01) lists all 140 of November, none in that period, 120 of them on days it
+    // was not asked about (the 20 of 11-01 are its edge day's, expected): a warning.
     expect(report.findings.map((f) => [f.code, f.subject])).toEqual([["session_outside_window", SERVICE]]);
-    expect(report.findings[0].message).toMatch(/^previous period: 2FA service \w+: the API listed 420 session\(s\) created outside the period, on days it was not asked about \(b0\d+ created 2026-11-01T08:00:00.000Z, /);
-    rows.push({ condition: "audit: the sessions listing ignores `from`/`to` (all of November for every day asked)", outcome: "the same report as an honest server: sessions outside the period left out, each session's events read once; a `session_outside_window` warning", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
+    expect(report.findings[0].message).toMatch(/^previous period: 2FA service \w+: the API listed 120 session\(s\) created outside the period, on days it was not asked about \(b0\d+ created 2026-11-02T08:00:00.000Z, /);
+    rows.push({ condition: "audit: the sessions listing ignores `from`/`to` (all of November for every period asked)", outcome: "the same report as an honest server: sessions outside the period left out, each session's events read once (`--events`); a `session_outside_window` warning", requests: proxy.requests.length, writes: writesOf(proxy), duplicates: duplicates(sim) });
   });
 
-  it("a listing that repeats sessions (within a day and across days): each counted and read once", async () => {
+  it("a listing that repeats sessions (within a listing, another day's later on, and across listings): each counted and read once", async () => {
+    const { sim: honestSim } = await world(busySeed(7, 20));
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW, events: true });
     const { sim, proxy } = await world(busySeed(7, 20));
-    let previousDay: unknown[] = [];
+    let previousListing: unknown[] = [];
     proxy.set({
       rewrite: (req, status, body) => {
         if (!req.path.endsWith("/sessions") || status !== 200 || !Array.isArray(body)) return body;
-        const out = [...body, ...body.slice(0, 5), ...previousDay];
-        previousDay = body;
+        // Five repeated at once, the first of each day again at the end, and the listing before this one.
+        const out = [...body, ...body.slice(0, 5), ...body.filter((_, i) => i % 20 === 0), ...previousListing];
+        previousListing = body;
         return out;
       },
     });
-    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW, events: true });
+    expect(listingsOf(proxy)).toEqual(LISTINGS);
     expect(report.two_fa.current.sessions).toBe(140);
+    expect(report.two_fa.previous.sessions).toBe(0);
     expect(new Set(report.two_fa.sessions.map((x) => x.session_id)).size).toBe(140);
-    expect(proxy.requests.filter((r) => r.path.endsWith("/events"))).toHaveLength(140);
-    rows.push({ condition: "audit: the sessions listing repeats sessions within a day and from the day before", outcome: "each session counted and its events read once (140 of 140)", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+    expect(figuresOf(report)).toEqual(figuresOf(honest));
+    const events = proxy.requests.filter((r) => r.path.endsWith("/events")).map((r) => r.path);
+    expect(events).toHaveLength(140);
+    expect(new Set(events).size).toBe(140);
+    rows.push({ condition: "audit: the sessions listing repeats sessions within a listing and from the listing before", outcome: "each session counted and its events read once (140 of 140, `--events`); the same report as an honest server", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 
-  it("a listing that lags (slow days, 429 with Retry-After, a dropped connection): the same report, each day asked until answered", async () => {
+  it("a listing that lags (slow answers, 429 with Retry-After, a dropped connection): the same report, each listing asked until answered", async () => {
     const { sim: honestSim } = await world(busySeed(7, 20));
     const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
     const { sim, proxy } = await world(busySeed(7, 20));
@@ -801,36 +821,83 @@ describe("issue #30: the 2FA sessions listing lies and lags", () => {
         const day = req.query.get("from")!;
         const n = (seen.get(day) ?? 0) + 1;
         seen.set(day, n);
-        // The period's pieces start on 11-01, 11-02 and 11-04 (a day, two, four: the days are light).
-        if (n === 1 && day === "2026-11-02") return { status: 429, headers: { "retry-after": "0" }, body: { success: false, message: "Too many requests" } };
-        if (n === 1 && day === "2026-11-04") return { drop: true };
-        if (day === "2026-11-01") await new Promise((r) => setTimeout(r, 300));
+        // One listing per period: the period's (from 10-31) answers 429 first, then lags 300 ms;
+        // the previous period's (from 10-24) drops its first connection.
+        if (n === 1 && day === "2026-10-31") return { status: 429, headers: { "retry-after": "0" }, body: { success: false, message: "Too many requests" } };
+        if (n === 2 && day === "2026-10-31") await new Promise((r) => setTimeout(r, 300));
+        if (n === 1 && day === "2026-10-24") return { drop: true };
       },
     });
     const report = await audit(client(proxy.url), { two_fa: BUSY }, { now: AUDIT_NOW });
     expect(figuresOf(report)).toEqual(figuresOf(honest));
-    expect([seen.get("2026-11-01"), seen.get("2026-11-02"), seen.get("2026-11-04")]).toEqual([1, 2, 2]);
-    rows.push({ condition: "audit: the sessions listing answers 429 (Retry-After), drops a connection, lags 300 ms", outcome: "each day asked again until answered; the same report as an honest server", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+    expect(report.complete).toBe(true);
+    expect([seen.get("2026-10-31"), seen.get("2026-10-24")]).toEqual([2, 2]);
+    expect(listingsOf(proxy)).toEqual([LISTINGS[0], LISTINGS[0], LISTINGS[1], LISTINGS[1]]);
+    // The headline figures are the listings': no events asked without --events.
+    expect(proxy.requests.filter((r) => r.path.endsWith("/events"))).toEqual([]);
+    rows.push({ condition: "audit: the sessions listing answers 429 (Retry-After), drops a connection, lags 300 ms", outcome: "each listing asked again until answered; the same report as an honest server", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 
   it("listing items with only session_id (no field is required by the official schema): placed by their first event, the same report", async () => {
     const { sim: honestSim } = await world(busySeed(7, 20));
-    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    const honest = await audit(client(honestSim.url), { two_fa: BUSY }, { now: AUDIT_NOW, events: true });
     const bare = await startSimulator({ port: 0, seed: busySeed(7, 20), apiKeys: [{ key: MASTER_KEY }], variations: ["optional-fields-absent"] });
     opened.push(bare);
+    // Without --events: a listing that gives no status or charge has its sessions' events read.
     const report = await audit(client(bare.url), { two_fa: BUSY }, { now: AUDIT_NOW });
-    expect(figuresOf(report)).toEqual(figuresOf({ ...honest, two_fa: { ...honest.two_fa, sessions: honest.two_fa.sessions.map(({ service_name: _n, ...x }) => x) } }));
-    rows.push({ condition: "audit: 2FA listing items with `session_id` only (variation `optional-fields-absent`)", outcome: "each placed by its first event; the same figures as with every field", requests: bare.log.length, writes: 0, duplicates: duplicates(bare) });
+    // The figures come from the events here, from the listing there; the listing gave no name or time.
+    const same = (r: AuditReport) => ({ ...figuresOf(r), sessions: r.two_fa.sessions.map(({ service_name: _n, created_at: _c, figures_from: _f, ...x }) => x) });
+    expect(same(report)).toEqual(same(honest));
+    expect(new Set(report.two_fa.sessions.map((x) => `${x.figures_from} ${x.events_read}`))).toEqual(new Set(["events read"]));
+    expect(report.findings).toEqual(honest.findings);
+    expect(report.complete).toBe(true);
+    rows.push({ condition: "audit: 2FA listing items with `session_id` only (variation `optional-fields-absent`)", outcome: "each placed by its first event, its figures from its events; the same figures as with every field", requests: bare.log.length, writes: 0, duplicates: duplicates(bare) });
   });
 
-  it("a listed session whose events are not found: counted without events, with a warning naming it", async () => {
+  it("listing items with only session_id, on the edge days the two periods' listings share: each session placed once, in its own period, not a gap of time", async () => {
+    const seed = busySeed(7, 20);
+    const late = { ...seed.twoFaServices![0].sessions[1], session_id: `b1${"0".padStart(30, "0")}`, created_at: "2026-10-31T23:00:00.000Z" };
+    late.events = late.events.map((e, i) => ({ ...e, created_at: `2026-10-31T23:00:${i === 0 ? "01" : "20"}.000Z` }));
+    seed.twoFaServices![0].sessions.unshift(late);
+    const bare = await startSimulator({ port: 0, seed, apiKeys: [{ key: MASTER_KEY }], variations: ["optional-fields-absent"] });
+    opened.push(bare);
+    const report = await audit(client(bare.url), { two_fa: BUSY }, { now: AUDIT_NOW });
+    expect(report.two_fa.current.sessions).toBe(140);
+    // 10-31 (the period's listing's edge day) and 11-01 (the previous period's) are listed by both:
+    // the events read for the period place them; the previous period reads no events.
+    expect(report.two_fa.previous.sessions).toBe(1);
+    expect(report.findings.filter((f) => f.code === "session_time_unknown")).toEqual([]);
+    // Its outcome the bare listing does not give, and no events are read for the previous period: a gap.
+    expect(report.gaps.items.map((g) => [g.code, g.subject])).toEqual([["invalid_charge", late.session_id], ["session_status_unknown", late.session_id]]);
+  });
+
+  it("a listed session whose events are not found: the listing's status and charge count, marked not_found, a gap naming it; exit 1 unless --allow-incomplete", async () => {
     const { sim, proxy } = await world(busySeed(1, 3));
     const lost = `b0${"0".padStart(30, "0")}`;
     proxy.set({ before: (req) => (req.path === `/v1/two-fa/session/${lost}/events` ? { status: 404, body: { success: false, message: "not found" } } : undefined) });
-    const report = await audit(client(proxy.url), { two_fa: { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-01" }] } }, { now: AUDIT_NOW });
-    expect(report.two_fa.current).toMatchObject({ sessions: 3, verified: 1, not_verified: 2 });
+    const TWO_FA_DAY = { sessions: [], services: [{ service_id: SERVICE, from: "2026-11-01", to: "2026-11-01" }] };
+    const report = await audit(client(proxy.url), { two_fa: TWO_FA_DAY }, { now: AUDIT_NOW, events: true });
+    // The listing says verified (0.0475): it still counts, as verified, with its charge.
+    expect(report.two_fa.current).toMatchObject({ sessions: 3, verified: 2, not_verified: 1, charge_total: "0.1425" });
+    const s = report.two_fa.sessions.find((x) => x.session_id === lost)!;
+    expect(s).toMatchObject({ verified: true, charge_total: "0.0475", figures_from: "listing", events_read: "not_found", events: [] });
+    expect(report.two_fa.sessions.filter((x) => x.session_id !== lost).map((x) => x.events_read)).toEqual(["read", "read"]);
     expect(report.findings.map((f) => [f.code, f.subject])).toContainEqual(["session_events_not_found", lost]);
-    rows.push({ condition: "audit: a listed 2FA session whose events answer 404", outcome: "counted as a session without events (not verified), a `session_events_not_found` warning naming it", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
+    expect(report.complete).toBe(false);
+    expect(report.gaps).toMatchObject({ count: 1, by_code: { session_events_not_found: 1 } });
+    expect(report.gaps.items.map((g) => g.subject)).toEqual([lost]);
+    // The CLI: the report is written and says so; exit 1, or 0 with --allow-incomplete.
+    const dir = scratch();
+    const file = writeYaml(dir, "wavix.yaml", `version: 1\naudit:\n  two_fa:\n    services:\n      - service_id: ${SERVICE}\n        from: "2026-11-01"\n        to: "2026-11-01"\n`);
+    const env = { WAVIX_API_KEY: MASTER_KEY, WAVIX_BASE_URL: proxy.url };
+    const strict = await runCli(["audit", "-f", file, "--events", "--format", "json"], env, dir);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain("the report is NOT complete");
+    expect(JSON.parse(strict.stdout)).toMatchObject({ complete: false, gaps: { count: 1 } });
+    const accepted = await runCli(["audit", "-f", file, "--events", "--format", "json", "--allow-incomplete"], env, dir);
+    expect(accepted.code).toBe(0);
+    expect(JSON.parse(accepted.stdout)).toMatchObject({ complete: false, two_fa: { current: { sessions: 3, verified: 2, not_verified: 1 } } });
+    rows.push({ condition: "audit: a listed 2FA session whose events answer 404 (`--events`)", outcome: "counted with the listing's status and charge (`events_read: not_found`), a `session_events_not_found` gap naming it; `complete: false`, exit 1 unless `--allow-incomplete`", requests: proxy.requests.length, writes: 0, duplicates: duplicates(sim) });
   });
 });
 
