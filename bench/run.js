@@ -286,8 +286,13 @@ async function main() {
   // on the dynamic resources and on the native provider (pulumi-resource-wavix), in the same run.
   const pulumiTargets = [];
   if (process.env.BENCH_PULUMI !== "0" && want("pulumi")) {
-    const { runPulumiScenario } = require("./pulumi");
+    const { runPulumiScenario, pulumiLines } = require("./pulumi");
     const small = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
+    // The engine's floor (docs/SPEED.md, "The floor"): a YAML program of N PhoneNumbers behind the
+    // native plugin and behind the two no-op floor providers, interleaved in the same run; every
+    // figure printed beside each floor's, as a ratio to it.
+    results.pulumiNativeYamlFloors = await runPulumiScenario({ numbers: small, latencyMs: LATENCY_MS, parallel: 16, provider: "native", program: "yaml", floors: true, samples: FULL ? 3 : 1 });
+    lines.push(...pulumiLines("pulumi native yaml program", small, results.pulumiNativeYamlFloors));
     const big = Number(process.env.BENCH_PULUMI_BIG ?? (FULL ? 10000 : 0));
     const runs = [
       ["pulumi", small, false, "dynamic"],
