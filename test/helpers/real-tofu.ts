@@ -106,6 +106,14 @@ export function tofuProject(env: Record<string, string> = {}): TofuProject {
   };
 }
 
+/** {@link tofuProject} with its files written and `tofu init` run: where a test starts. */
+export async function initialisedTofuProject(env: Record<string, string>, files: Record<string, string>): Promise<TofuProject> {
+  const project = tofuProject(env);
+  project.write(files);
+  await project.must(["init", "-no-color"]);
+  return project;
+}
+
 /** The provider block and its variables: the key from a sensitive variable (TF_VAR_wavix_api_key). */
 export function providerBlock(baseUrl: string, extra = ""): string {
   return `terraform {

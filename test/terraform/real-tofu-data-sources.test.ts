@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSeed } from "../../src/simulator/demo";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
-import { providerBlock, tofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
+import { providerBlock, initialisedTofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
 
 const KEY = "tofu-data-key-7a14";
 const unavailable = tofuUnavailable();
@@ -29,9 +29,7 @@ async function outputs(config: string): Promise<Record<string, unknown>> {
 describe.skipIf(unavailable !== undefined)("data sources under the real OpenTofu", () => {
   beforeAll(async () => {
     server = await startStrictServer({ port: 0, seed: demoSeed(), apiKeys: [{ key: KEY }] });
-    project = tofuProject({ TF_VAR_wavix_api_key: KEY });
-    project.write({ "main.tf": providerBlock(server.url) });
-    await project.must(["init", "-no-color"]);
+    project = await initialisedTofuProject({ TF_VAR_wavix_api_key: KEY }, { "main.tf": providerBlock(server.url) });
   }, LONG);
 
   afterAll(async () => {

@@ -13,7 +13,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSeed } from "../../src/simulator/demo";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
-import { providerBlock, tofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
+import { providerBlock, initialisedTofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
 
 const KEY = "tofu-gate-key-5e02";
 const unavailable = tofuUnavailable();
@@ -31,8 +31,8 @@ const projects: TofuProject[] = [];
 const writes = (from: number): string[] => server.sim.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
 const statusOf = (name: string): string | undefined => [...server.sim.store.subAccounts.values()].find((a) => a.data.name === name)?.data.status;
 
-async function project(): Promise<TofuProject> {
-  const p = tofuProject({ TF_VAR_wavix_api_key: KEY });
+async function project(mainTf: string): Promise<TofuProject> {
+  const p = await initialisedTofuProject({ TF_VAR_wavix_api_key: KEY }, { "main.tf": mainTf });
   projects.push(p);
   return p;
 }
@@ -48,9 +48,7 @@ describe.skipIf(unavailable !== undefined)("the write gate under the real OpenTo
   });
 
   it("an account_id pin that is not the key's account refuses the apply with zero writes", async () => {
-    const p = await project();
-    p.write({ "main.tf": config(server.url, { status: "enabled", extra: "  account_id = 1001\n" }) });
-    await p.must(["init", "-no-color"]);
+    const p = await project(config(server.url, { status: "enabled", extra: "  account_id = 1001\n" }));
     const mark = server.sim.log.length;
     const r = await p.run(["apply", "-no-color", "-auto-approve"]);
     const out = r.stdout + r.stderr;
@@ -64,10 +62,8 @@ describe.skipIf(unavailable !== undefined)("the write gate under the real OpenTo
   }, LONG);
 
   it("more destructive changes than max_destructive: the plan is refused with zero writes, force lets them through, a destroy stops at the limit", async () => {
-    const p = await project();
     const limit = "  account_id      = 1000\n  max_destructive = 2\n";
-    p.write({ "main.tf": config(server.url, { status: "enabled", extra: limit }) });
-    await p.must(["init", "-no-color"]);
+    const p = await project(config(server.url, { status: "enabled", extra: limit }));
     await p.must(["apply", "-no-color", "-auto-approve"]);
     for (const n of NAMES) expect(statusOf(n)).toBe("enabled");
 

@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSeed } from "../../src/simulator/demo";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
-import { providerBlock, tofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
+import { providerBlock, initialisedTofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
 
 const KEY = "tofu-import-key-41d7";
 const unavailable = tofuUnavailable();
@@ -42,9 +42,7 @@ const writes = (from: number): string[] => server.sim.log.slice(from).filter((e)
 describe.skipIf(unavailable !== undefined)("import under the real OpenTofu", () => {
   beforeAll(async () => {
     server = await startStrictServer({ port: 0, seed: demoSeed(), apiKeys: [{ key: KEY }] });
-    project = tofuProject({ TF_VAR_wavix_api_key: KEY });
-    project.write({ "main.tf": config(server.url) });
-    await project.must(["init", "-no-color"]);
+    project = await initialisedTofuProject({ TF_VAR_wavix_api_key: KEY }, { "main.tf": config(server.url) });
   }, LONG);
 
   afterAll(async () => {

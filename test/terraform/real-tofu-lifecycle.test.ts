@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSeed } from "../../src/simulator/demo";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
-import { providerBlock, tofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
+import { providerBlock, initialisedTofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
 
 const KEY = "tofu-lifecycle-key-8c31";
 const PASSWORD = "trunk-pass-Q7v9x2-secret";
@@ -103,9 +103,7 @@ const noSecrets = (text: string) => {
 describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the real OpenTofu", () => {
   beforeAll(async () => {
     server = await startStrictServer({ port: 0, seed: demoSeed(), apiKeys: [{ key: KEY }] });
-    project = tofuProject(ENV);
-    project.write({ "main.tf": config(server.url) });
-    await project.must(["init", "-no-color"]);
+    project = await initialisedTofuProject(ENV, { "main.tf": config(server.url) });
   }, LONG);
 
   afterAll(async () => {
