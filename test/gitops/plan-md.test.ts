@@ -201,7 +201,9 @@ describe("escaping (properties)", () => {
       fc.property(fc.string({ unit: "grapheme-composite" }), fc.string(), (a, b) => {
         const out = mdText(a + b).replace(/&(amp|lt|gt|#64|#35);/g, "");
         expect(out).not.toMatch(/[<>@#&\n\r]/);
-        expect(out).not.toMatch(/(^|[^\\])(\\\\)*\|/);
+        // GFM's table scanner (cmark-gfm's table_cell) keeps any pipe written `\|` inside the cell,
+        // whatever precedes the backslash: a value `\|` becomes `\\|`, a code span showing `\|`.
+        expect(out).not.toMatch(/(^|[^\\])\|/);
       }),
     );
   });
@@ -215,7 +217,9 @@ describe("escaping (properties)", () => {
           return;
         }
         expect(out).not.toMatch(/[\n\r]/);
-        expect(out).not.toMatch(/(^|[^\\])(\\\\)*\|/);
+        // GFM's table scanner (cmark-gfm's table_cell) keeps any pipe written `\|` inside the cell,
+        // whatever precedes the backslash: a value `\|` becomes `\\|`, a code span showing `\|`.
+        expect(out).not.toMatch(/(^|[^\\])\|/);
         const fence = /^`+/.exec(out)![0];
         expect(out.endsWith(fence)).toBe(true);
         // The fence never occurs inside, so the span cannot end early.
