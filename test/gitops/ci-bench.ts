@@ -110,6 +110,29 @@ export function passed(run: JobRun): JobRun {
   return run;
 }
 
+/** The full digest a plan's Markdown shows (`Saved plan `abc…` (sha256:…)`), the one a reviewer saw. */
+export function digestOf(md: string): string {
+  const m = /^Saved plan `[0-9a-f]+` \((sha256:[0-9a-f]{64})\)/m.exec(md);
+  expect(m, "the plan's Markdown shows its digest").not.toBeNull();
+  return m![1];
+}
+
+/**
+ * A saved plan of `dir`'s wavix.yaml made now with the read key (`plan --save FILE`): what someone who
+ * can write an artifact could swap in for the reviewed one (same file, another account state, its own
+ * valid digest).
+ */
+export async function saveAnotherPlan(sim: Simulator, dir: string, file: string): Promise<void> {
+  await new Promise<void>((done, fail) => {
+    execFile(
+      "npx",
+      ["wavix-sync", "plan", "-f", "wavix.yaml", "--save", file],
+      { cwd: dir, env: { PATH: process.env.PATH, HOME: process.env.HOME, ...NPM_ENV, WAVIX_API_KEY: READ_KEY, WAVIX_BASE_URL: sim.url } },
+      (err, stdout, stderr) => (err && Number((err as { code?: number }).code) !== 2 ? fail(new Error(`plan --save failed: ${stdout}\n${stderr}`)) : done()),
+    );
+  });
+}
+
 /**
  * The read key cannot write: in a job's workspace (the package installed by its `npm ci`), an apply
  * with the plan job's key is refused by the simulator, and nothing is written. (Asynchronous: the

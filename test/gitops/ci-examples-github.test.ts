@@ -15,7 +15,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { APPLY_MARKER, PLAN_MARKER } from "../../src/plan";
 import { ROOT } from "../helpers/cli";
-import { applyWithReadKey, EMPTY, EXAMPLE, JOBS, passed, sha256, useBench } from "./ci-bench";
+import { applyWithReadKey, digestOf, EMPTY, EXAMPLE, JOBS, passed, saveAnotherPlan, sha256, useBench } from "./ci-bench";
 import { readWorkflow, runGithubJob, type GhWorkflow, type StubCall, type StubRule } from "./ci-runner";
 
 const GITHUB = join(ROOT, "examples", "ci", "github");
@@ -28,11 +28,17 @@ const workflows = (): [string, GhWorkflow][] =>
     .map((f) => [f, readWorkflow(join(GITHUB, f))]);
 const wf = (file: string) => Object.fromEntries(workflows())[file];
 
-/** The gh answers that lead the apply job from the merge commit to the plan run `runId` of the pull request's head. */
-const reviewedRun = (mergeSha: string, headSha: string, runId: number): StubRule[] => [
-  { cmd: "gh", match: `commits/${mergeSha}/pulls --jq`, stdout: `${headSha}\n` },
+/**
+ * The gh answers that lead the apply job from the merge commit to pull request 7, the plan run `runId`
+ * of its head, and the bot's plan comment the reviewers saw (`comment`, the plan job's plan.md: the
+ * jq filter keeps our comment's body).
+ */
+const reviewedRun = (mergeSha: string, headSha: string, runId: number, comment: string): StubRule[] => [
+  { cmd: "gh", match: `commits/${mergeSha}/pulls --jq`, stdout: `7 ${headSha}\n` },
   { cmd: "gh", match: `actions/workflows/wavix-plan.yml/runs?head_sha=${headSha}&status=success`, stdout: `${runId}\n` },
+  { cmd: "gh", match: "issues/7/comments --paginate --jq", stdout: `${comment}\n` },
 ];
+
 
 const CHECKOUT = "actions/checkout@3d3c42e5aac5ba805825da76410c181273ba90b1";
 const SETUP_NODE = "actions/setup-node@820762786026740c76f36085b0efc47a31fe5020";
@@ -68,7 +74,7 @@ describe("the GitHub Actions examples as files", () => {
       }
     }
     const apply = wf("wavix-apply.yml");
-    expect(apply.on).toMatchObject({ push: { branches: ["main"] }, workflow_dispatch: { inputs: { plan_run_id: { required: true } } } });
+    expect(apply.on).toMatchObject({ push: { branches: ["main"] }, workflow_dispatch: { inputs: { plan_run_id: { required: true }, plan_digest: { required: true } } } });
     expect(apply.concurrency).toEqual({ group: "wavix-apply", "cancel-in-progress": false });
     expect(apply.jobs.apply.if).toBe("github.ref == 'refs/heads/main'");
     expect(apply.jobs.apply.permissions).toEqual({ contents: "read", actions: "read", "pull-requests": "read" });
@@ -122,13 +128,18 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
 
     // The merge: exactly the reviewed plan is applied, with the write key.
     const merge = repo.merge("declare-account");
-    const apply = passed(await runGithubJob(wf("wavix-apply.yml"), "apply", b.ctx(repo, { rules: reviewedRun(merge, head, second.runId) })));
+    const apply = passed(await runGithubJob(wf("wavix-apply.yml"), "apply", b.ctx(repo, { rules: reviewedRun(merge, head, second.runId, reviewed) })));
     expect(apply.skipped).toEqual(["Re-plan (nothing more applied)", UPLOAD]);
-    expect(apply.summary).toContain(`Applying the plan reviewed in run ${second.runId} (wavix.yaml sha256 ${sha256(EXAMPLE)})`);
+    // The apply was bound to the digest the reviewers saw in the comment.
+    expect(apply.summary).toContain(`Applying the plan reviewed in run ${second.runId} (plan digest ${digestOf(reviewed)}, wavix.yaml sha256 ${sha256(EXAMPLE)})`);
     expect(apply.summary).toContain(APPLY_MARKER + "\n");
     expect(apply.summary).toContain("**Apply complete:** 2 created, 3 updated, 0 deleted.");
     expect(b.writes().length).toBeGreaterThan(0);
-    expect(ghCalls(b.calls()).map((x) => x.args[1])).toEqual([`repos/acme/wavix-account/commits/${merge}/pulls`, expect.stringContaining(`head_sha=${head}`)]);
+    expect(ghCalls(b.calls()).map((x) => x.args[1])).toEqual([
+      `repos/acme/wavix-account/commits/${merge}/pulls`,
+      expect.stringContaining(`head_sha=${head}`),
+      "repos/acme/wavix-account/issues/7/comments",
+    ]);
 
     // The schedule: no drift, no issue; drift opens one issue, updates it, closes it once the account matches.
     const scheduled = wf("wavix-scheduled.yml");
@@ -236,12 +247,14 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
     const before = b.writes().length;
     const merge = repo.merge("declare-account");
     const apply = wf("wavix-apply.yml");
-    const run = await runGithubJob(apply, "apply", b.ctx(repo, { rules: reviewedRun(merge, head, planRun.runId) }));
+    const planMd = readFileSync(join(planRun.dir, "plan.md"), "utf8");
+    const run = await runGithubJob(apply, "apply", b.ctx(repo, { rules: reviewedRun(merge, head, planRun.runId, planMd) }));
     expect(run.ok).toBe(false);
     expect(run.steps.find((s) => s.name === "Apply")!.code).toBe(1);
     expect(b.writes().length).toBe(before);
     expect(run.summary).toContain("**Not applied: apply refused or failed");
-    expect(run.summary).toContain(`with plan_run_id ${run.runId}`);
+    const fresh = readFileSync(join(b.store.runs.get(run.runId)!.get("wavix-plan")!, "plan.md"), "utf8");
+    expect(run.summary).toContain(`with plan_run_id ${run.runId} and plan_digest ${digestOf(fresh)}`);
     expect(run.summary).toContain(PLAN_MARKER);
     // The re-plan ran with the read key only.
     const replan = run.steps.find((s) => s.name === "Re-plan (nothing more applied)")!;
@@ -249,11 +262,43 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
     expect(b.store.runs.get(run.runId)?.has("wavix-plan")).toBe(true);
     b.calls();
     // Reviewed: Actions → wavix apply → Run workflow on main with that run's id.
-    const byHand = passed(await runGithubJob(apply, "apply", b.ctx(repo, { inputs: { plan_run_id: String(run.runId) } })));
-    expect(byHand.summary).toContain(`Applying the plan reviewed in run ${run.runId}`);
+    const byHand = passed(await runGithubJob(apply, "apply", b.ctx(repo, { inputs: { plan_run_id: String(run.runId), plan_digest: digestOf(fresh) } })));
+    expect(byHand.summary).toContain(`Applying the plan reviewed in run ${run.runId} (plan digest ${digestOf(fresh)}`);
     expect(byHand.summary).toContain("**Apply complete:**");
     expect(b.writes().length).toBeGreaterThan(before);
     expect(ghCalls(b.calls())).toEqual([]);
+  });
+
+  it("merge of a plan swapped after the review (same file, another valid digest) or with no plan comment: refused before any request, nothing applied", async () => {
+    const repo = b.repo(EMPTY);
+    const head = repo.commit("declare-account", { "wavix.yaml": EXAMPLE }, "Declare the account");
+    const planRun = passed(await runGithubJob(wf("wavix-plan.yml"), "plan", b.ctx(repo, { branch: "declare-account" })));
+    const comment = readFileSync(join(planRun.dir, "plan.md"), "utf8");
+    // After the review the account changes, and someone who can write the artifact swaps in a plan of
+    // the same file made now: its body and digest are valid, but it is not what the reviewers saw.
+    await b.drift();
+    const artifact = b.store.runs.get(planRun.runId)!.get("wavix-plan")!;
+    await saveAnotherPlan(b.sim, planRun.dir, join(artifact, "wavix.plan"));
+    const swapped = JSON.parse(readFileSync(join(artifact, "wavix.plan"), "utf8")) as { digest: string };
+    expect(swapped.digest).not.toBe(digestOf(comment));
+    const merge = repo.merge("declare-account");
+    const apply = wf("wavix-apply.yml");
+    const before = b.sim.log.length;
+    const run = await runGithubJob(apply, "apply", b.ctx(repo, { rules: reviewedRun(merge, head, planRun.runId, comment) }));
+    expect(run.ok).toBe(false);
+    const step = run.steps.find((s) => s.name === "Apply")!;
+    expect(step.code).toBe(1);
+    expect(step.stdout + step.stderr).toContain(`this saved plan is not the one reviewed: its digest is ${swapped.digest}, and --expect-digest is ${digestOf(comment)}`);
+    // Refused before any request: the write key's apply sent nothing at all (the re-plan reads).
+    expect(b.sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+    expect(run.summary).toContain("**Not applied: apply refused or failed");
+    // No plan comment on the pull request (removed, or never posted): the reviewed plan is unknown.
+    const bare = await runGithubJob(apply, "apply", b.ctx(repo, { rules: reviewedRun(merge, head, planRun.runId, "a comment of someone else") }));
+    expect(bare.ok).toBe(false);
+    expect(bare.skipped).toContain("Apply");
+    expect(bare.summary).toContain("**Not applied: no plan digest: the pull request's plan comment shows none");
+    expect(b.sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+    b.calls();
   });
 
   it("merge when main's wavix.yaml is not the reviewed one, with no plan run, or run by hand with a bad id or from another branch: nothing applied", async () => {
@@ -312,7 +357,7 @@ describe("GitHub Actions examples: the gh --jq filters", () => {
   const jq = (filter: string, input: unknown) => execFileSync(JQ!, ["-r", filter], { input: JSON.stringify(input) }).toString();
 
   it.skipIf(!JQ)("pick only the bot's own plan comment, the merged pull request's head, its plan run, the open drift issue (needs jq; skipped without it)", () => {
-    const [comment, head, run, issue] = filters();
+    const [comment, head, run, body, issue] = filters();
     const comments = [
       { id: 1, user: { login: "alice" }, body: "Looks good" },
       { id: 2, user: { login: "mallory" }, body: `${PLAN_MARKER}\nfake plan` },
@@ -321,8 +366,11 @@ describe("GitHub Actions examples: the gh --jq filters", () => {
     ];
     expect(jq(comment, comments)).toBe("4\n");
     expect(jq(comment, comments.slice(0, 3))).toBe("");
-    expect(jq(head, [{ merged_at: null, head: { sha: "open1" } }, { merged_at: "2026-01-01T00:00:00Z", head: { sha: "abc" } }])).toBe("abc\n");
-    expect(jq(head, [{ merged_at: null, head: { sha: "open1" } }])).toBe("");
+    // The apply job's: the digest the reviewers saw comes from the bot's plan comment only.
+    expect(jq(body, comments)).toBe(`${PLAN_MARKER}\nplan\n`);
+    expect(jq(body, comments.slice(0, 3))).toBe("");
+    expect(jq(head, [{ number: 6, merged_at: null, head: { sha: "open1" } }, { number: 7, merged_at: "2026-01-01T00:00:00Z", head: { sha: "abc" } }])).toBe("7 abc\n");
+    expect(jq(head, [{ number: 6, merged_at: null, head: { sha: "open1" } }])).toBe("");
     expect(jq(run, { workflow_runs: [{ id: 77 }] })).toBe("77\n");
     expect(jq(run, { workflow_runs: [] })).toBe("");
     expect(jq(issue, [{ number: 12 }])).toBe("12\n");

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { PLAN_MARKER } from "../../src/plan";
 import { ROOT } from "../helpers/cli";
 import type { ConsumerRepo } from "../helpers/consumer";
-import { applyWithReadKey, BOT_TOKEN, EMPTY, EXAMPLE, JOBS, NOTE_TOKEN, passed, sha256, useBench } from "./ci-bench";
+import { applyWithReadKey, BOT_TOKEN, digestOf, EMPTY, EXAMPLE, JOBS, NOTE_TOKEN, passed, saveAnotherPlan, sha256, useBench } from "./ci-bench";
 import {
   gitlabEnvironment,
   gitlabJobsFor,
@@ -55,9 +55,21 @@ const OUTPUT = "(output of the failed jobs)";
 const ran = (expected: Record<string, string>) => (Object.values(expected).includes("failed") ? { ...expected, [OUTPUT]: expect.any(String) } : expected);
 const job = (run: PipelineRun, name: string) => run.jobs.get(name)!;
 
-/** The API answers that lead wavix:reviewed from the merge commit to the plan job `plan` of the merge request's head. */
-const reviewedJob = (mergeSha: string, headSha: string, plan: JobRun): StubRule[] => [
+/**
+ * The API answers that lead wavix:reviewed from the merge commit to the plan job `plan` of the merge
+ * request's head, and to the plan note the reviewers saw (`note`, by default that job's plan.md, written
+ * by the note bot; another user's note with the marker comes first and is not ours).
+ */
+const reviewedJob = (mergeSha: string, headSha: string, plan: JobRun, note = readFileSync(join(plan.dir, "plan.md"), "utf8")): StubRule[] => [
   { cmd: "curl", match: `commits/${mergeSha}/merge_requests`, stdout: JSON.stringify([{ iid: 7, state: "merged" }]) },
+  {
+    cmd: "curl",
+    match: "merge_requests/7/notes",
+    stdout: JSON.stringify([
+      { id: 554, body: `${PLAN_MARKER}\nSaved plan \`${"0".repeat(12)}\` (sha256:${"0".repeat(64)}): a person typed this`, author: { id: 5, username: "mallory" } },
+      { id: 555, body: note, author: { id: 77, username: "project_4242_bot_3f2a" } },
+    ]),
+  },
   { cmd: "curl", match: "merge_requests/7/pipelines", stdout: JSON.stringify([{ id: 601, sha: headSha, status: "failed" }, { id: 600, sha: headSha, status: "success" }]) },
   { cmd: "curl", match: "merge_requests/7", stdout: JSON.stringify({ iid: 7, sha: headSha }) },
   { cmd: "curl", match: "pipelines/600/jobs", stdout: JSON.stringify([{ id: plan.runId - 1, name: "wavix:validate" }, { id: plan.runId, name: "wavix:plan" }]) },
@@ -174,11 +186,12 @@ describe("the GitLab CI example in a consumer repository", JOBS, () => {
       `GET ${API}/merge_requests/7`,
       `GET ${API}/merge_requests/7/pipelines`,
       `GET ${API}/pipelines/600/jobs?scope%5B%5D=success&per_page=100`,
+      `GET ${API}/merge_requests/7/notes?per_page=100&sort=asc&page=1`,
       `GET ${API}/jobs/${plan.runId}/artifacts/wavix.plan`,
       `GET ${API}/jobs/${plan.runId}/artifacts/wavix.yaml.sha256`,
     ]);
     const apply = job(push, "wavix:apply");
-    expect(apply.steps[0].stdout).toContain(`Applying the plan reviewed in job ${plan.runId} (wavix.yaml sha256 ${sha256(EXAMPLE)}).`);
+    expect(apply.steps[0].stdout).toContain(`Applying the plan reviewed in job ${plan.runId} (plan digest ${digestOf(readFileSync(join(plan.dir, "plan.md"), "utf8"))}, wavix.yaml sha256 ${sha256(EXAMPLE)}).`);
     expect(readFileSync(join(apply.dir, "apply.md"), "utf8")).toContain("**Apply complete:** 2 created, 3 updated, 0 deleted.");
     expect(b.writes().length).toBeGreaterThan(0);
 
@@ -255,17 +268,47 @@ describe("the GitLab CI example in a consumer repository", JOBS, () => {
     const replan = job(push, "wavix:replan");
     // The reason came from the apply job's artifact; the plan from the read key (no write key in its job).
     expect(replan.steps[0].stderr).toContain(
-      `Not applied: apply refused or failed (exit 1; a plan is refused once the account changed since it was made). Review the plan above (this job's artifacts: plan.md, wavix.plan); to apply exactly it, run a pipeline on main with the variable WAVIX_PLAN_JOB_ID=${replan.runId}.`,
+      `Not applied: apply refused or failed (exit 1; a plan is refused once the account changed since it was made). Review the plan above (this job's artifacts: plan.md, wavix.plan); to apply exactly it, run a pipeline on main with the variables WAVIX_PLAN_JOB_ID=${replan.runId} and WAVIX_PLAN_DIGEST=${digestOf(readFileSync(join(replan.dir, "plan.md"), "utf8"))}.`,
     );
     expect(replan.steps[0].stdout).toContain("wavix-sync will perform the following actions:");
     expect(readFileSync(join(replan.dir, "plan.md"), "utf8").startsWith(PLAN_MARKER)).toBe(true);
     b.calls();
     // Reviewed: Run pipeline on main with WAVIX_PLAN_JOB_ID.
     const c = b.ctx(repo, { rules: savedPlanOf(replan) });
-    const web = await runGitlabPipeline(p, "web", { ...c, variables: { ...c.variables, WAVIX_PLAN_JOB_ID: { value: String(replan.runId) } } });
+    const digest = digestOf(readFileSync(join(replan.dir, "plan.md"), "utf8"));
+    const web = await runGitlabPipeline(p, "web", { ...c, variables: { ...c.variables, WAVIX_PLAN_JOB_ID: { value: String(replan.runId) }, WAVIX_PLAN_DIGEST: { value: digest } } });
     expect(outcome(web)).toEqual(ran({ "wavix:reviewed": "passed", "wavix:apply": "passed", "wavix:replan": "skipped" }));
-    expect(job(web, "wavix:apply").steps[0].stdout).toContain(`Applying the plan reviewed in job ${replan.runId}`);
+    expect(job(web, "wavix:apply").steps[0].stdout).toContain(`Applying the plan reviewed in job ${replan.runId} (plan digest ${digest}`);
     expect(b.writes().length).toBeGreaterThan(before);
+  });
+
+  it("default branch with a plan swapped after the review (same file, another valid digest) or no plan note: refused before any request, nothing applied", async () => {
+    const p = pipeline();
+    const repo = b.repo(EMPTY);
+    const head = repo.commit("declare-account", { "wavix.yaml": EXAMPLE }, "Declare the account");
+    const mr = await runGitlabPipeline(p, "merge_request_event", b.ctx(repo, { branch: "declare-account", rules: noNotes }));
+    const plan = job(mr, "wavix:plan");
+    expect(plan.ok).toBe(true);
+    const note = readFileSync(join(plan.dir, "plan.md"), "utf8");
+    // After the review the account changes, and someone who can write the job's artifacts swaps in a
+    // plan of the same file made now: valid, with its own digest, but not what the reviewers saw.
+    await b.drift();
+    await saveAnotherPlan(b.sim, plan.dir, join(plan.dir, "wavix.plan"));
+    const swapped = (JSON.parse(readFileSync(join(plan.dir, "wavix.plan"), "utf8")) as { digest: string }).digest;
+    expect(swapped).not.toBe(digestOf(note));
+    const merge = repo.merge("declare-account");
+    const before = b.sim.log.length;
+    const push = await runGitlabPipeline(p, "push", b.ctx(repo, { rules: reviewedJob(merge, head, plan, note) }));
+    expect(outcome(push)).toEqual(ran({ "wavix:validate": "passed", "wavix:reviewed": "passed", "wavix:apply": "failed", "wavix:replan": "passed" }));
+    const apply = job(push, "wavix:apply").steps[0];
+    expect(apply.stdout + apply.stderr).toContain(`this saved plan is not the one reviewed: its digest is ${swapped}, and --expect-digest is ${digestOf(note)}`);
+    expect(b.sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+    // No note of ours (only someone else's with the marker): the reviewed plan is unknown.
+    const bare = await runGitlabPipeline(p, "push", b.ctx(repo, { rules: reviewedJob(merge, head, plan, "not a plan") }));
+    expect(outcome(bare)).toMatchObject({ "wavix:apply": "failed", "wavix:replan": "passed" });
+    expect(job(bare, "wavix:apply").steps[0].stderr).toContain("Not applied: no plan digest: the merge request's plan note shows none");
+    expect(b.sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+    b.calls();
   });
 
   it("default branch where the file is not the reviewed one, with no merge request, or run with a bad WAVIX_PLAN_JOB_ID: nothing applied", async () => {
