@@ -327,6 +327,18 @@ describe.skipIf(why !== undefined)(`pulumi import of every kind into a Pulumi YA
       expect(up.steps.filter((s) => s.op !== "same")).toEqual([]);
       expect(writes(again)).toEqual([]);
       expectNoSecret("the checkpoint", stack.checkpointText());
+      // Destroyed (once unprotected: the engine protects what `pulumi import` brought in), every imported
+      // object is left as it was, each warning saying the stack adopted it — never that the state was
+      // written by a wavix-sync that did not record its origin.
+      expect((await stack.cli(["state", "unprotect", "--all", "--yes"])).code).toBe(0);
+      const destroyed = await must(stack.destroy());
+      const said = destroyed.diagnostics.map((d) => d.message).join("\n") + destroyed.programOutput;
+      expect(said).not.toMatch(/did not record/);
+      // Each kind whose delete would act (delete, disable, unlink) says it adopted the object; numbers are
+      // kept by default (never released) and the callbacks cannot be unset, each as its own kind says.
+      const adopted = destroyed.diagnostics.filter((d) => /this stack adopted it/.test(d.message)).map((d) => d.urn.split("::").pop());
+      expect([...new Set(adopted)].sort()).toEqual(["acme", "legacy", "link", "pbx", "postCall", "support"]);
+      expect(writes(again)).toEqual([]);
     } finally {
       await sim.close();
     }
