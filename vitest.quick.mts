@@ -14,6 +14,8 @@ export const SLOW_PARTS = [
   "test/pulumi/native-sdk.test.ts",
   "test/pulumi/native-yaml.test.ts",
   "test/pulumi/real-engine*.test.ts",
+  // the real OpenTofu (test/helpers/real-tofu.ts)
+  "test/terraform/real-tofu*.test.ts",
   // headless Chromium
   "test/gitops/audit-html.test.ts",
   // npm pack and npm installs in a consumer repository

@@ -207,6 +207,24 @@ describe("apply --plan", () => {
     expect(sim.log.slice(planned, firstWrite).filter((e) => e.path === "/v1/sub-organizations")).toEqual([]);
   });
 
+  it("the blast radius holds on apply --plan: past the file's safety limit it is refused before any write, naming the limit; --force applies it", async () => {
+    const { sim, env } = await start();
+    // Acme Support disabled is destructive; the file allows none.
+    const text = FILE.replace("version: 1\n", "version: 1\nsafety:\n  max_destructive_total: 0\n");
+    const { file, planFile } = await savePlan(env, text);
+    expect(existsSync(planFile)).toBe(true);
+    const before = sim.log.length;
+    const refused = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve"], env);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain("exceed the limit of safety.max_destructive_total 0");
+    expect(sim.log.slice(before).filter((e) => e.method !== "GET")).toEqual([]);
+    expect(sim.store.subAccounts.get(2001)!.data.status).toBe("enabled");
+    noSecrets(refused.stdout + refused.stderr);
+    const forced = await runCli(["apply", "--plan", planFile, "-f", file, "--auto-approve", "--force"], env);
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(sim.store.subAccounts.get(2001)!.data.status).toBe("disabled");
+  });
+
   it("refuses, naming each item and writing nothing, when what the plan touches changed since", async () => {
     const { sim, env } = await start();
     const { file, planFile } = await savePlan(env);
