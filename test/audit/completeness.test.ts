@@ -243,6 +243,42 @@ describe("item 5: the request deadline does not count the client's own pacing qu
   }, 120_000);
 });
 
+describe("item 5: pacing that tracks a server's rate limit", () => {
+  it("the audit against the simulator limited to 50 requests/s (429, Retry-After: 1): the same report as without the limit, the same requests answered, few refusals, none failed by time queued (timeout 1 s)", async () => {
+    // 150 brands of the account (a vettings listing each) besides the 2FA listings: some 160
+    // requests, three seconds' worth at 50/s, so the limit is met many times over.
+    const base = seed();
+    const template = base.brands![0];
+    const brands = Array.from({ length: 150 }, (_, k) => ({
+      ...template,
+      brand_id: `BRL${String(k).padStart(4, "0")}`,
+      vettings: [{ ...template.vettings![0], vetting_id: `00000000-0000-4000-8000-${String(k).padStart(12, "0")}`, vetting_score: 60 + (k % 40) }],
+    }));
+    const accountSeed = { ...base, brands: [...base.brands!, ...brands] };
+    const free = await startSimulator({ port: 0, seed: accountSeed });
+    const limited = await startSimulator({ port: 0, seed: accountSeed, rateLimit: { perSecond: 50, burst: 5, retryAfterSeconds: 1 } });
+    try {
+      const config = { two_fa: { sessions: [], services: [{ service_id: TEN, from: "2026-11-10", to: "2026-11-10" }] }, ten_dlc: { brands: "all" as const, min_vetting_score: 75 } };
+      const expected = await audit(new WavixClient({ apiKey: KEY, baseUrl: free.url }), config, { now: NOW });
+      // A 1 s timeout gives each request 4 s for its attempts, about the whole run: counted from
+      // the queue behind the pacer (as before issue #35), the last requests would fail.
+      const c = new WavixClient({ apiKey: KEY, baseUrl: limited.url, timeoutMs: 1000 });
+      const got = await audit(c, config, { now: NOW });
+      const figures = (r: AuditReport) => ({ complete: r.complete, gaps: r.gaps, findings: r.findings, two_fa: r.two_fa, ten_dlc: r.ten_dlc });
+      expect(figures(got)).toEqual(figures(expected));
+      const refused = limited.log.filter((e) => e.status === 429).length;
+      expect(limited.log.filter((e) => e.status !== 429).map((e) => `${e.method} ${e.path}`).sort()).toEqual(free.log.map((e) => `${e.method} ${e.path}`).sort());
+      expect(refused).toBeGreaterThan(0);
+      // The limit learned: a refusal now and then, not one a round (a fifth of the requests at most).
+      expect(refused).toBeLessThanOrEqual(free.log.length / 5);
+      expect(c.stats).toEqual({ requests: limited.log.length, retries: refused, rateLimited: refused });
+    } finally {
+      await free.close();
+      await limited.close();
+    }
+  }, 120_000);
+});
+
 describe("item 6: headline figures at the minimum of requests", () => {
   it("one profile, one listing per service and period; events only with --events and never for the previous period", async () => {
     behave();
