@@ -83,8 +83,8 @@ export function nothingToAudit(config: AuditConfig | undefined): boolean {
  * Collect and compute the report, handing each session of it to `sink` in report order (services in
  * file order, days ascending; then the named sessions) and returning the rest. Requests: the profile
  * (the account, the pin) first; then brands and named sessions (unknown ones reported all together
- * in one {@link AuditCollectionError} before the services are read); then one sessions listing per
- * service for the period (events only with `events`, or for a session the listing leaves unread),
+ * in one {@link AuditCollectionError} before the services are read; with `brands: all`, which names
+ * none, the brands are read beside the services); then one sessions listing per service for the period (events only with `events`, or for a session the listing leaves unread),
  * and one per service for the previous period (never events).
  */
 export async function runAudit(client: AuditClient, config: AuditConfig | undefined, sink: SessionSink | undefined, options: AuditOptions = {}): Promise<AuditReportHead> {
@@ -103,14 +103,17 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   const events = options.events ?? false;
   const builder = new AuditBuilder({ now, accountId: profile.id, config, window: options.window, tool: options.tool, events, runner: options.runner });
   const win = options.inFlight ?? DEFAULT_WINDOW;
-  const [tenDlc, named] = await Promise.all([
-    collectTenDlc(client, { brands: config?.ten_dlc?.brands ?? [] }),
-    collectNamedSessions(client, config?.two_fa?.sessions ?? [], win),
-  ]);
-  const missing = [...named.missing, ...tenDlc.missing];
+  const brands = config?.ten_dlc?.brands ?? [];
+  const tenDlcRead = collectTenDlc(client, { brands });
+  // Observed below; until then a rejection must not count as unhandled.
+  tenDlcRead.catch(() => undefined);
+  const named = await collectNamedSessions(client, config?.two_fa?.sessions ?? [], win);
+  // Named brands may be missing, which stops the run before any service is read (with the missing
+  // named sessions, all together). `brands: all` names none: its walk goes on beside the services'
+  // listings, sharing the client's requests in flight, rather than before them.
+  const tenDlcFirst = named.missing.length > 0 || brands !== "all" ? await tenDlcRead : undefined;
+  const missing = [...named.missing, ...(tenDlcFirst?.missing ?? [])];
   if (missing.length > 0) throw new AuditCollectionError(missing);
-  builder.setBrands(tenDlc.items);
-  builder.addFindings(tenDlc.findings);
 
   // The services' sessions. A named session a service lists belongs to the service (read once).
   const cached = new Map<string, TwoFaEvent[]>(named.items.map((s) => [s.session_id, s.events]));
@@ -128,6 +131,9 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
     if (kept && sink) await sink.add(kept);
   }
   cached.clear();
+  const tenDlc = tenDlcFirst ?? (await tenDlcRead);
+  builder.setBrands(tenDlc.items);
+  builder.addFindings(tenDlc.findings);
 
   // The previous period: the listings' figures only (never events), nothing kept.
   const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));

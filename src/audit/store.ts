@@ -34,12 +34,17 @@ export class MemorySessions implements SessionSink, SessionSource {
   }
 }
 
+/** Characters of session lines gathered before one write to the spool. */
+const SPOOL_CHUNK = 64 * 1024;
+
 /** Sessions written to a temporary file as they come; {@link dispose} removes it. */
 export class SpooledSessions implements SessionSink, SessionSource {
   private readonly dir: string;
   private readonly file: string;
   private out: WriteStream | undefined;
   private n = 0;
+  /** Lines not yet handed to the file. */
+  private pending = "";
 
   constructor(parent = tmpdir()) {
     this.dir = mkdtempSync(join(parent, "wavix-audit-"));
@@ -53,12 +58,24 @@ export class SpooledSessions implements SessionSink, SessionSource {
     return this.n;
   }
 
-  /** Appends one session; waits while the file lags behind (bounded buffering). */
+  /**
+   * Appends one session; waits while the file lags behind (bounded buffering). Lines are handed to
+   * the file some 64 KB at a time, rather than one write per session.
+   */
   async add(session: AuditSession): Promise<void> {
-    const out = this.out;
-    if (!out) throw new Error("session spool already closed");
+    if (!this.out) throw new Error("session spool already closed");
     this.n += 1;
-    if (!out.write(`${JSON.stringify(session)}\n`)) {
+    this.pending += `${JSON.stringify(session)}\n`;
+    if (this.pending.length >= SPOOL_CHUNK) await this.flush();
+  }
+
+  /** Hands the pending lines to the file, waiting while it lags behind. */
+  private async flush(): Promise<void> {
+    const out = this.out;
+    if (!out || this.pending === "") return;
+    const chunk = this.pending;
+    this.pending = "";
+    if (!out.write(chunk)) {
       await new Promise<void>((resolve, reject) => {
         const done = (err?: Error) => {
           out.off("drain", done);
@@ -74,6 +91,7 @@ export class SpooledSessions implements SessionSink, SessionSource {
 
   /** Flushes the file; reading waits for it. */
   async close(): Promise<void> {
+    await this.flush();
     const out = this.out;
     if (!out) return;
     this.out = undefined;

@@ -125,7 +125,8 @@ export interface WavixClientOptions {
   onRetry?: (notice: RetryNotice) => void;
   /**
    * How pacing reacts to pushback (429, 503 with `Retry-After`); see PacerOptions for each
-   * field's default (halve the rate sent, +10 % a second after, lifted after 30 s without pushback).
+   * field's default (90 % of the rate the server lets through, +1 % an answer back up to it, 0.2 %
+   * past it, +10 % a second, lifted after 30 s without pushback).
    * @default {}
    */
   pacing?: Omit<PacerOptions, "maxRequestsPerSecond" | "now">;

@@ -4,21 +4,31 @@
  *
  * - By default nothing but the concurrency bound (8 in flight, request.ts) limits the pace: the
  *   server's latency sets it, as for any well-behaved HTTP client.
- * - When the server pushes back (429, or 503 with `Retry-After`), the pacer takes over: every
- *   request of the client family waits out `Retry-After` (not only the one that was refused), and
- *   the rate drops to half of what was being sent over the last second (multiplicative decrease,
- *   once per round of requests: the other refusals of requests already in flight do not halve it
- *   again). With no further pushback the rate then grows back by 5 % per answered request and
- *   10 % per second (gradual recovery); once it has grown eightfold, or after 30 s without
- *   pushback, the limit is lifted entirely. Growth per answer is what keeps sporadic refusals (a
- *   few percent of requests, unrelated to the pace) from ratcheting the rate down: up to about 7 %
- *   of requests refused at random, the answers in between win the rate back.
+ * - When the server pushes back (429, or 503 with `Retry-After`) while it still answers other
+ *   requests, it is enforcing a rate: the pacer learns that rate from the answers it let through
+ *   over the last second, and paces the whole client family at 90 % of it (multiplicative decrease
+ *   from the learned limit, once per round of requests: the other refusals of requests already in
+ *   flight do not lower it again). It then grows back by 1 % per answered request up to the learned
+ *   limit and by 0.2 % past it (the probe for a limit that has risen), and by 10 % per second; once
+ *   the pace has grown eightfold, or after 30 s without pushback, the limit is lifted entirely. Only the refused request waits out its `Retry-After` (its retry, request.ts): the rest
+ *   go on at the learned pace, as a plain loop's other workers would, so the server's capacity is
+ *   used while one request waits.
+ * - When the server refuses everything (no answer let through over the last second) and says
+ *   `Retry-After`, every request of the family waits it out, not only the refused one, and the pace
+ *   drops to half of what was being sent.
+ * - Growth per answer is what keeps sporadic refusals (a few percent of requests, unrelated to the
+ *   pace) from ratcheting the rate down: up to about 5 % of requests refused at random, the
+ *   answers in between win the rate back.
  * - A fixed cap (`maxRequestsPerSecond`, the CLI's `--max-rps`) applies only when the user sets
  *   one, on top of the above.
  *
- * This is the AIMD scheme of TCP congestion control and of the AWS SDKs' "adaptive" retry mode:
- * it converges below whatever limit the server enforces without knowing it in advance, and costs
- * nothing against a server that never pushes back.
+ * This is the AIMD scheme of TCP congestion control and of the AWS SDKs' "adaptive" retry mode
+ * (which also lowers from the measured rate): it converges just below whatever limit the server
+ * enforces without knowing it in advance, probes past it now and then (a refusal or two, retried),
+ * and costs nothing against a server that never pushes back. Halving the rate sent, as this pacer
+ * did before, and pausing every request for each `Retry-After` left a 50 requests/s server at under
+ * 20 requests/s (issue #35; the comparison with a plain loop is test/client/pacing.test.ts and
+ * `npm run bench`'s audit rows).
  *
  * One pacer is shared by a client and every client derived from it with `withApiKey`, since they
  * hit the same API from the same process.
@@ -39,15 +49,28 @@ export interface PacerOptions {
    */
   minRequestsPerSecond?: number;
   /**
+   * After pushback, the pace as a fraction of the rate the server let through over the last
+   * second (the learned limit).
+   * @default 0.9
+   */
+  decrease?: number;
+  /**
    * Growth of the adaptive rate per second without pushback (1.1 = +10 % a second).
    * @default 1.1
    */
   recoveryFactor?: number;
   /**
-   * Growth of the adaptive rate per answer that is not pushback (1.05 = +5 % an answer).
-   * @default 1.05
+   * Growth of the adaptive rate per answer that is not pushback while the rate is below the learned
+   * limit (or none was learned): 1.01 = +1 % an answer.
+   * @default 1.01
    */
   recoveryPerAnswer?: number;
+  /**
+   * Growth of the adaptive rate per answer once it is at or above the learned limit: the probe for
+   * a limit that has risen.
+   * @default 1.002
+   */
+  probePerAnswer?: number;
   /**
    * The limit is lifted once the rate has grown this many times over since the last slowdown.
    * @default 8
@@ -125,19 +148,46 @@ export interface PacerState {
   rate: number;
   /** Times the server pushed back and the rate was lowered. */
   slowdowns: number;
-  /** Milliseconds every request still waits because of a `Retry-After`. */
+  /** Milliseconds every request still waits because of a `Retry-After` (the server refusing everything). */
   pausedForMs: number;
+  /** The rate the server let through when it last pushed back (requests per second); 0 before. */
+  learnedRate: number;
+}
+
+/** Times of recent events (sends, answers let through), to measure a rate over the last second. */
+class RecentTimes {
+  private readonly times: number[] = [];
+
+  push(at: number): void {
+    this.times.push(at);
+    if (this.times.length > 512) this.times.splice(0, this.times.length - 256);
+  }
+
+  /**
+   * Events per second over the last second, or over the span of the events when they are younger
+   * (8 requests sent in 50 ms is 160 per second, not 8), at least 100 ms so one burst is not infinite.
+   * 0 when none in the last second.
+   */
+  rate(at: number): number {
+    let first = -1;
+    for (let i = this.times.length - 1; i >= 0 && this.times[i] >= at - WINDOW_MS; i--) first = i;
+    if (first < 0) return 0;
+    const count = this.times.length - first;
+    return (count * 1000) / Math.max(100, at - this.times[first]);
+  }
 }
 
 export class AdaptivePacer {
   private readonly cap: TokenBucket | undefined;
   private readonly minRate: number;
+  private readonly decrease: number;
   private readonly recovery: number;
   private readonly perAnswer: number;
+  private readonly probe: number;
   private readonly liftAtGrowth: number;
   private readonly liftAfterMs: number;
-  /** Answers without pushback since the last slowdown. */
-  private answers = 0;
+  /** Growth won by answers without pushback since the last slowdown (a factor). */
+  private answerGrowth = 1;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<unknown>;
   /** Rate set at the last slowdown; Infinity when no pushback is in force. */
@@ -146,8 +196,11 @@ export class AdaptivePacer {
   private lastSlowdown = -Infinity;
   private pausedUntil = -Infinity;
   private slowdowns = 0;
-  /** Start times of recent sends (ring), to measure the rate sent. */
-  private readonly sent: number[] = [];
+  private learned = 0;
+  /** Start times of recent sends, to measure the rate sent. */
+  private readonly sent = new RecentTimes();
+  /** Times of recent answers that were not pushback, to measure the rate the server lets through. */
+  private readonly accepted = new RecentTimes();
   /** Next send time allowed by the adaptive rate. */
   private nextSlot = -Infinity;
 
@@ -156,8 +209,11 @@ export class AdaptivePacer {
     if (!(cap > 0)) throw new RangeError(`maxRequestsPerSecond must be a positive number, got ${cap}`);
     this.cap = cap === Infinity ? undefined : new TokenBucket(cap);
     this.minRate = options.minRequestsPerSecond ?? 1;
+    this.decrease = options.decrease ?? 0.9;
+    if (!(this.decrease > 0 && this.decrease < 1)) throw new RangeError(`decrease must be between 0 and 1, got ${this.decrease}`);
     this.recovery = options.recoveryFactor ?? 1.1;
-    this.perAnswer = options.recoveryPerAnswer ?? 1.05;
+    this.perAnswer = options.recoveryPerAnswer ?? 1.01;
+    this.probe = options.probePerAnswer ?? 1.002;
     this.liftAtGrowth = options.liftAtGrowth ?? 8;
     this.liftAfterMs = options.liftAfterMs ?? 30_000;
     this.now = options.now ?? (() => performance.now());
@@ -168,7 +224,7 @@ export class AdaptivePacer {
   currentRate(at = this.now()): number {
     if (this.baseRate === Infinity) return Infinity;
     const since = at - this.lastSlowdown;
-    const growth = Math.pow(this.recovery, since / 1000) * Math.pow(this.perAnswer, this.answers);
+    const growth = Math.pow(this.recovery, since / 1000) * this.answerGrowth;
     if (since >= this.liftAfterMs || growth >= this.liftAtGrowth) {
       this.baseRate = Infinity;
       return Infinity;
@@ -178,7 +234,7 @@ export class AdaptivePacer {
 
   state(): PacerState {
     const at = this.now();
-    return { rate: this.currentRate(at), slowdowns: this.slowdowns, pausedForMs: Math.max(0, this.pausedUntil - at) };
+    return { rate: this.currentRate(at), slowdowns: this.slowdowns, pausedForMs: Math.max(0, this.pausedUntil - at), learnedRate: this.learned };
   }
 
   /**
@@ -204,34 +260,39 @@ export class AdaptivePacer {
     }
     const started = this.now();
     this.sent.push(started);
-    if (this.sent.length > 512) this.sent.splice(0, this.sent.length - 256);
     return started;
   }
 
   /**
    * Tells the pacer how a request ended. `pushback` is true for 429 (and 503 with `Retry-After`);
-   * `retryAfterMs` pauses every request of the family that long.
+   * `retryAfterMs` pauses every request of the family that long when the server let nothing
+   * through over the last second (otherwise only the refused request waits it, in its retry).
    */
   onResponse(sentAt: number, pushback: boolean, retryAfterMs?: number): void {
+    const at = this.now();
     if (!pushback) {
-      // Only answers to requests sent at the lowered rate count towards recovery.
-      if (this.baseRate !== Infinity && sentAt >= this.lastSlowdown) this.answers += 1;
+      this.accepted.push(at);
+      // Only answers to requests sent at the lowered rate count towards recovery: quickly back up
+      // to the limit learned, slowly past it.
+      if (this.baseRate !== Infinity && sentAt >= this.lastSlowdown) {
+        const rate = this.currentRate(at);
+        if (rate !== Infinity) this.answerGrowth *= this.learned === 0 || rate < this.learned ? this.perAnswer : this.probe;
+      }
       return;
     }
-    const at = this.now();
-    if (retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, at + retryAfterMs);
-    // Requests already in flight at the last slowdown were sent at the old rate: one halving per round.
+    const letThrough = this.accepted.rate(at);
+    if (letThrough === 0 && retryAfterMs !== undefined && retryAfterMs > 0) this.pausedUntil = Math.max(this.pausedUntil, at + retryAfterMs);
+    // Requests already in flight at the last slowdown were sent at the old rate: one decrease per round.
     if (sentAt < this.lastSlowdown) return;
-    // The rate sent over the last second, or over the span of the sends when they are younger
-    // (8 requests sent in 50 ms is 160 per second, not 8), at least 100 ms so one burst is not infinite.
-    const recent = this.sent.filter((t) => t >= at - WINDOW_MS);
-    const span = recent.length > 0 ? Math.max(100, at - recent[0]) : WINDOW_MS;
-    const measured = (recent.length * 1000) / span;
-    const current = this.currentRate(at);
-    const from = Math.min(current, Math.max(measured, this.minRate));
-    this.baseRate = Math.max(this.minRate, from / 2);
+    // The server still lets requests through: that rate is its limit, and the pace goes just below
+    // it. Half of what was being sent is the floor: over a short span (the run's first answers, a
+    // server with no burst) the rate let through says little, and a burst far past the limit comes
+    // down in a few rounds. It lets none through: half of what was being sent.
+    const from = Math.max(letThrough * this.decrease, this.sent.rate(at) / 2, this.minRate);
+    if (letThrough > 0) this.learned = letThrough;
+    this.baseRate = Math.max(this.minRate, Math.min(this.currentRate(at), from));
     this.lastSlowdown = at;
-    this.answers = 0;
+    this.answerGrowth = 1;
     this.nextSlot = Math.max(this.nextSlot, at);
     this.slowdowns += 1;
   }

@@ -29,7 +29,7 @@ import {
 import { AdaptivePacer, type PacerOptions } from "./rate-limit";
 import { redact, safeCause } from "./redact";
 import { checkResponse, type ResponseSchemaName } from "./response-schemas";
-import { backoffDelayMs, isIdempotent, type HttpMethod, type ResolvedRetryOptions, type RetryNotice } from "./retry";
+import { backoffDelayMs, isIdempotent, retryAfterDelayMs, type HttpMethod, type ResolvedRetryOptions, type RetryNotice } from "./retry";
 import { cappedRetryAfter, parseRetryAfter } from "./retry-timing";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -238,8 +238,8 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
           if (!(error instanceof AttemptFailure)) return false;
           const decision = retryDecision(config, spec, error);
           if (!decision.retry) return false;
-          // The server's Retry-After, then our own backoff: at least what the server asked for.
-          const waitMs = decision.waitMs + backoffDelayMs(retry, attemptNumber);
+          // The server's Retry-After when it gave one (at least what it asked for), else our backoff.
+          const waitMs = decision.waitMs > 0 ? retryAfterDelayMs(retry, decision.waitMs) : backoffDelayMs(retry, attemptNumber);
           // A wait the server asked for (Retry-After, bounded by maxRetryAfterMs) is not counted
           // against the deadline: the server is answering, and told us when to come back.
           if (deadlineAt !== undefined) deadlineAt += decision.waitMs;

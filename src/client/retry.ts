@@ -51,7 +51,8 @@ export interface RetryOptions {
    */
   backoffLimitMs?: number;
   /**
-   * Upper bound of a wait asked by `Retry-After`.
+   * Upper bound of a wait asked by `Retry-After` (waited instead of the backoff, see
+   * `retryAfterDelayMs`).
    * @default 60000
    */
   maxRetryAfterMs?: number;
@@ -118,6 +119,16 @@ export interface RetryNotice {
 export function backoffDelayMs(options: ResolvedRetryOptions, failedAttempts: number): number {
   const base = Math.min(options.backoffBaseMs * 2 ** Math.max(0, failedAttempts - 1), options.backoffLimitMs);
   return Math.round(options.jitter ? base * (1 + Math.random()) : base);
+}
+
+/**
+ * The wait before a retry the server asked for with `Retry-After` (already capped): that wait, with
+ * up to 10 % more when `jitter` is on, so that clients refused together do not all come back in
+ * the same millisecond. No backoff on top: the server said when to come back, and a plain loop
+ * waiting exactly that long would otherwise be faster (issue #35).
+ */
+export function retryAfterDelayMs(options: ResolvedRetryOptions, retryAfterMs: number): number {
+  return Math.round(options.jitter ? retryAfterMs * (1 + 0.1 * Math.random()) : retryAfterMs);
 }
 
 /** Idempotent under this client's use (see the module comment): a lost outcome may be repeated. */

@@ -6,6 +6,7 @@ export type {
   Scope,
   ScopeLevel,
   SimApiKey,
+  SimRateLimit,
   SimRequestLogEntry,
   SimSeed,
   SimSeedBrand,

@@ -14,7 +14,7 @@ import { checkRequest } from "./request-schemas";
 import { applyVariations, type SimVariation } from "./variations";
 import { recordViolation, violationsRecorded, type ContractViolation } from "./violations";
 import { checkResponse, type ResponseSchemaName } from "../client/response-schemas";
-import type { FaultRule, Scope, ScopeLevel, SimApiKey, SimRequestLogEntry, SimSeed, SimulatorOptions } from "./types";
+import type { FaultRule, Scope, ScopeLevel, SimApiKey, SimRateLimit, SimRequestLogEntry, SimSeed, SimulatorOptions } from "./types";
 
 /** A running simulator. */
 export interface Simulator {
@@ -98,12 +98,34 @@ function send(res: ServerResponse, response: SimResponse, extraHeaders: Record<s
   res.end(response.raw);
 }
 
+/** A token bucket of `perSecond` holding at most `burst` (SimulatorOptions.rateLimit). */
+function rateLimiter(limit: SimRateLimit): { take(): boolean } {
+  const { perSecond } = limit;
+  const burst = limit.burst ?? perSecond;
+  if (!(perSecond > 0) || !(burst >= 1)) throw new Error(`rateLimit needs perSecond > 0 and burst >= 1, got ${perSecond} and ${burst}`);
+  const r = limit.retryAfterSeconds;
+  if (r !== undefined && r !== null && !(Number.isInteger(r) && r >= 0)) throw new Error(`rateLimit.retryAfterSeconds must be a whole number of seconds or null, got ${r}`);
+  let tokens = burst;
+  let last = performance.now();
+  return {
+    take() {
+      const now = performance.now();
+      tokens = Math.min(burst, tokens + ((now - last) / 1000) * perSecond);
+      last = now;
+      if (tokens < 1) return false;
+      tokens -= 1;
+      return true;
+    },
+  };
+}
+
 /** Start the simulator; resolves once it listens. */
 export async function startSimulator(options: SimulatorOptions = {}): Promise<Simulator> {
   const store = new SimStore(resolveSeed(options.seed));
   const keys: SimApiKey[] = options.apiKeys ?? [{ key: DEFAULT_SIM_API_KEY }];
   const faults = new FaultEngine(options.faults ?? [], new SeededRandom((store.rng.int(2 ** 31) ^ 0x5eed) >>> 0));
   const latencyMs = options.latencyMs ?? 0;
+  const limiter = options.rateLimit === undefined ? undefined : rateLimiter(options.rateLimit);
   const asyncDelayMs = options.asyncDelayMs ?? 300;
   const maxPerPage = options.maxPerPage ?? 100;
   const log: SimRequestLogEntry[] = [];
@@ -270,7 +292,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     // Seed 5.8: `appid` still works but is deprecated; say so on every such answer.
     const extraHeaders: Record<string, string> = authKind === "appid" ? { deprecation: "true" } : {};
 
+    // The rate limit decides on arrival (a refusal costs no work), answers after the latency.
+    const refused = limiter !== undefined && !limiter.take();
     if (latencyMs > 0) await sleep(latencyMs);
+    if (closed) return;
+    if (refused) {
+      const retryAfter = options.rateLimit?.retryAfterSeconds === undefined ? 1 : options.rateLimit.retryAfterSeconds;
+      record(429);
+      send(res, json(429, defaultFaultBody(429)), retryAfter === null ? extraHeaders : { ...extraHeaders, "retry-after": String(retryAfter) });
+      return;
+    }
     const { delayMs, decision } = faults.evaluate(method, path);
     if (delayMs > 0) await sleep(delayMs);
     if (closed) return;

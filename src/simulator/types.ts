@@ -179,6 +179,16 @@ export interface SimSeed {
 }
 
 /** Options of `startSimulator`. */
+/** `SimulatorOptions.rateLimit`. */
+export interface SimRateLimit {
+  /** Requests let through per second. */
+  perSecond: number;
+  /** Most requests let through at once after a quiet spell. @default perSecond (one second's worth) */
+  burst?: number;
+  /** The `Retry-After` of a refusal, in whole seconds; `null` sends none. @default 1 */
+  retryAfterSeconds?: number | null;
+}
+
 export interface SimulatorOptions {
   /** Port; 0 picks a free one. @default 0 */
   port?: number;
@@ -196,6 +206,14 @@ export interface SimulatorOptions {
   maxPerPage?: number;
   /** Fault rules, evaluated per request in order. @default [] */
   faults?: FaultRule[];
+  /**
+   * A rate limit enforced without announcing it, as an API gateway does (the official document
+   * states none; a test or the bench sets one): a token bucket of `perSecond` requests refilled
+   * continuously, holding at most `burst`, shared by every key. A request beyond it is answered 429
+   * `{success: false, message: "Too many requests"}` with `Retry-After: retryAfterSeconds` (none
+   * when `null`), decided on arrival, after the latency, with nothing done. @default none
+   */
+  rateLimit?: SimRateLimit;
   /** Expose `/__sim/log`, `/__sim/state`, `/__sim/faults` for tests in other processes. @default false */
   control?: boolean;
   /**

@@ -29,6 +29,9 @@ const sid = (i: number) => `7e57${String(i).padStart(28, "0")}`;
 /** A verified session of TEN whose events the proxy answers 404. */
 const LOST = sid(3);
 const NOW = new Date("2026-11-22T10:00:00Z");
+/** Item 3's services, each with its own window. */
+const S1 = "5100a030201211ee9fb47d093f2f0001";
+const S2 = "5200a030201211ee9fb47d093f2f0002";
 
 function seed(): SimSeed {
   const demo = demoSeed();
@@ -48,7 +51,20 @@ function seed(): SimSeed {
       ],
     };
   });
-  return { ...demo, twoFaServices: [...(demo.twoFaServices ?? []), { service_id: TEN, service_name: "Ten", sessions }] };
+  // Two services with their own windows (item 3): S1 audited 11-01..21, S2 11-15..21.
+  const at = (id: string, when: string) => ({
+    session_id: id.padEnd(32, "0"),
+    phone_number: "15551230001",
+    status: "verified",
+    created_at: when,
+    charge: "0.01",
+    events: [{ created_at: when, event: "Verification", status: "success" as const, charge: "0.01", error: null }],
+  });
+  const mixed = [
+    { service_id: S1, service_name: "S1", sessions: [at("51a", "2026-10-20T12:00:00Z"), at("51b", "2026-11-02T12:00:00Z"), at("51c", "2026-11-10T12:00:00Z")] },
+    { service_id: S2, service_name: "S2", sessions: [at("52a", "2026-11-05T12:00:00Z"), at("52b", "2026-11-09T12:00:00Z"), at("52c", "2026-11-12T12:00:00Z"), at("52d", "2026-11-16T12:00:00Z")] },
+  ];
+  return { ...demo, twoFaServices: [...(demo.twoFaServices ?? []), { service_id: TEN, service_name: "Ten", sessions }, ...mixed] };
 }
 
 let sim: Simulator;
@@ -174,8 +190,6 @@ describe("item 2: unreadable events are never a failed verification; an incomple
 
 describe("item 3: each service is compared with its own previous period", () => {
   it("S1 on 11-01..21 and S2 on 11-15..21: S2's previous period is 11-08..14, and the report claims no common one", () => {
-    const S1 = "5100a030201211ee9fb47d093f2f0001";
-    const S2 = "5200a030201211ee9fb47d093f2f0002";
     const s = (id: string, service: string, at: string) => ({ session_id: id, service_id: service, created_at: at, status: "verified", charge: "0.01" });
     const r = computeAudit(
       { sessions: [s("a", S1, "2026-11-02T00:00:00Z"), s("b", S2, "2026-11-16T00:00:00Z")], previous: [s("c", S2, "2026-11-10T00:00:00Z"), s("d", S1, "2026-10-20T00:00:00Z")], brands: [] },
@@ -189,6 +203,31 @@ describe("item 3: each service is compared with its own previous period", () => 
     ]);
     // A session of S2 on 11-10 counts in S2's previous period only.
     expect(r.two_fa.services[1].listed_days).toEqual({ current: { from: "2026-11-14", to: "2026-11-22" }, previous: { from: "2026-11-07", to: "2026-11-15" } });
+  });
+});
+
+describe("item 3 against the simulator: the mixed windows", () => {
+  it("S1 on 11-01..21 and S2 on 11-15..21, no run period: each listed for its own periods, S2's sessions of 11-08..14 only in its previous period", async () => {
+    behave();
+    const config = {
+      two_fa: {
+        sessions: [],
+        services: [
+          { service_id: S1, from: "2026-11-01", to: "2026-11-21" },
+          { service_id: S2, from: "2026-11-15", to: "2026-11-21" },
+        ],
+      },
+    };
+    const r = await audit(client(), config, { now: NOW });
+    const listed = log.filter((q) => q.path.endsWith("/sessions")).map((q) => `${q.path.split("/")[4].slice(0, 4)} ${q.query.get("from")}..${q.query.get("to")}`);
+    // Current periods first (a day more on each side), then each service's own previous period.
+    expect(listed).toEqual(["5100 2026-10-31..2026-11-22", "5200 2026-11-14..2026-11-22", "5100 2026-10-10..2026-11-01", "5200 2026-11-07..2026-11-15"]);
+    expect(r.previous_period).toBeNull();
+    const byService = Object.fromEntries(r.two_fa.services.map((x) => [x.service_id.slice(0, 4), [x.current.sessions, x.previous.sessions]]));
+    // S1: 11-02 and 11-10 now, 10-20 before. S2: 11-16 now; 11-09 and 11-12 before; 11-05 in neither.
+    expect(byService).toEqual({ "5100": [2, 1], "5200": [1, 2] });
+    expect(r.two_fa.current.sessions).toBe(3);
+    expect(r.two_fa.sessions.map((x) => x.session_id.slice(0, 3)).sort()).toEqual(["51b", "51c", "52d"]);
   });
 });
 
@@ -239,6 +278,42 @@ describe("item 5: the request deadline does not count the client's own pacing qu
       expect(c.stats.rateLimited).toBeLessThanOrEqual(server.counts.limited);
     } finally {
       await server.close();
+    }
+  }, 120_000);
+});
+
+describe("item 5: pacing that tracks a server's rate limit", () => {
+  it("the audit against the simulator limited to 50 requests/s (429, Retry-After: 1): the same report as without the limit, the same requests answered, few refusals, none failed by time queued (timeout 1 s)", async () => {
+    // 150 brands of the account (a vettings listing each) besides the 2FA listings: some 160
+    // requests, three seconds' worth at 50/s, so the limit is met many times over.
+    const base = seed();
+    const template = base.brands![0];
+    const brands = Array.from({ length: 150 }, (_, k) => ({
+      ...template,
+      brand_id: `BRL${String(k).padStart(4, "0")}`,
+      vettings: [{ ...template.vettings![0], vetting_id: `00000000-0000-4000-8000-${String(k).padStart(12, "0")}`, vetting_score: 60 + (k % 40) }],
+    }));
+    const accountSeed = { ...base, brands: [...base.brands!, ...brands] };
+    const free = await startSimulator({ port: 0, seed: accountSeed });
+    const limited = await startSimulator({ port: 0, seed: accountSeed, rateLimit: { perSecond: 50, burst: 5, retryAfterSeconds: 1 } });
+    try {
+      const config = { two_fa: { sessions: [], services: [{ service_id: TEN, from: "2026-11-10", to: "2026-11-10" }] }, ten_dlc: { brands: "all" as const, min_vetting_score: 75 } };
+      const expected = await audit(new WavixClient({ apiKey: KEY, baseUrl: free.url }), config, { now: NOW });
+      // A 1 s timeout gives each request 4 s for its attempts, about the whole run: counted from
+      // the queue behind the pacer (as before issue #35), the last requests would fail.
+      const c = new WavixClient({ apiKey: KEY, baseUrl: limited.url, timeoutMs: 1000 });
+      const got = await audit(c, config, { now: NOW });
+      const figures = (r: AuditReport) => ({ complete: r.complete, gaps: r.gaps, findings: r.findings, two_fa: r.two_fa, ten_dlc: r.ten_dlc });
+      expect(figures(got)).toEqual(figures(expected));
+      const refused = limited.log.filter((e) => e.status === 429).length;
+      expect(limited.log.filter((e) => e.status !== 429).map((e) => `${e.method} ${e.path}`).sort()).toEqual(free.log.map((e) => `${e.method} ${e.path}`).sort());
+      expect(refused).toBeGreaterThan(0);
+      // The limit learned: a refusal now and then, not one a round (a fifth of the requests at most).
+      expect(refused).toBeLessThanOrEqual(free.log.length / 5);
+      expect(c.stats).toEqual({ requests: limited.log.length, retries: refused, rateLimited: refused });
+    } finally {
+      await free.close();
+      await limited.close();
     }
   }, 120_000);
 });

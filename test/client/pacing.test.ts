@@ -33,10 +33,10 @@ describe("AdaptivePacer on a fake clock", () => {
     const clock = fakeClock();
     const p = new AdaptivePacer({ now: clock.now });
     for (let i = 0; i < 1000; i++) p.onResponse(await p.take(), false);
-    expect(p.state()).toEqual({ rate: Infinity, slowdowns: 0, pausedForMs: 0 });
+    expect(p.state()).toEqual({ rate: Infinity, slowdowns: 0, pausedForMs: 0, learnedRate: 0 });
   });
 
-  it("halves the rate that was being sent, once per round of requests in flight", async () => {
+  it("halves the rate that was being sent when the server lets nothing through, once per round of requests in flight", async () => {
     const clock = fakeClock();
     const p = new AdaptivePacer({ now: clock.now });
     const sent: number[] = [];
@@ -52,6 +52,40 @@ describe("AdaptivePacer on a fake clock", () => {
     p.onResponse(sent[10], true);
     expect(p.state()).toMatchObject({ slowdowns: 1 });
     expect(p.state().rate).toBeCloseTo(10, 5);
+  });
+
+  /** 60 requests sent over a second (t = 0..944 ms), 50 of them let through: then one refusal. */
+  async function learnedFifty(options: ConstructorParameters<typeof AdaptivePacer>[0] = {}) {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, ...options });
+    for (let i = 0; i < 60; i++) {
+      clock.set(i * 16);
+      const sent = await p.take();
+      if (i % 6 !== 5) p.onResponse(sent, false);
+    }
+    clock.set(1000);
+    p.onResponse(944, true, 1000);
+    return { clock, p };
+  }
+
+  it("learns the rate the server lets through and paces at 90 % of it; only the refused request waits Retry-After", async () => {
+    const { p } = await learnedFifty();
+    // 50 let through in the last second: the limit; 60 sent, half of it (30) is only the floor.
+    expect(p.state()).toEqual({ rate: expect.closeTo(45, 5), slowdowns: 1, pausedForMs: 0, learnedRate: 50 });
+  });
+
+  it("wins the rate back by 1 % per answer up to the limit learned, then probes past it by 0.2 % per answer, and lifts it after eightfold", async () => {
+    const { p } = await learnedFifty();
+    for (let i = 0; i < 10; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBeCloseTo(45 * 1.01 ** 10, 5); // 49.7: still below 50
+    p.onResponse(1000, false);
+    p.onResponse(1000, false);
+    expect(p.state().rate).toBeCloseTo(45 * 1.01 ** 11 * 1.002, 5);
+    // Answers to requests sent before the slowdown do not count.
+    p.onResponse(999, false);
+    expect(p.state().rate).toBeCloseTo(45 * 1.01 ** 11 * 1.002, 5);
+    for (let i = 0; i < 1000; i++) p.onResponse(1000, false);
+    expect(p.state().rate).toBe(Infinity);
   });
 
   it("recovers by 10 % a second without pushback, then lifts the limit", async () => {
@@ -73,25 +107,6 @@ describe("AdaptivePacer on a fake clock", () => {
     expect(p.state().rate).toBe(Infinity);
   });
 
-  it("wins the rate back by 5 % per answer, and lifts the limit once it has grown eightfold", async () => {
-    const clock = fakeClock();
-    const p = new AdaptivePacer({ now: clock.now });
-    for (let i = 0; i < 10; i++) {
-      clock.set(i * 100);
-      await p.take();
-    }
-    clock.set(1000);
-    p.onResponse(900, true);
-    const base = p.state().rate;
-    for (let i = 0; i < 10; i++) p.onResponse(1000, false);
-    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
-    // Answers to requests sent before the slowdown do not count.
-    p.onResponse(999, false);
-    expect(p.state().rate).toBeCloseTo(base * 1.05 ** 10, 5);
-    for (let i = 0; i < 33; i++) p.onResponse(1000, false);
-    expect(p.state().rate).toBe(Infinity);
-  });
-
   it("is not ratcheted down by sporadic refusals (3 % of requests, unrelated to the pace)", async () => {
     const clock = fakeClock();
     const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
@@ -107,7 +122,7 @@ describe("AdaptivePacer on a fake clock", () => {
     expect(Math.min(...rates.slice(-300))).toBeGreaterThan(100);
   });
 
-  it("pauses every request for Retry-After and never drops below its floor", () => {
+  it("pauses every request for Retry-After when the server lets nothing through, and never drops below its floor", () => {
     const clock = fakeClock();
     const p = new AdaptivePacer({ now: clock.now, minRequestsPerSecond: 0.5 });
     clock.set(10_000);
@@ -122,6 +137,7 @@ describe("AdaptivePacer on a fake clock", () => {
 
   it("refuses a cap that is not a positive number", () => {
     expect(() => new AdaptivePacer({ maxRequestsPerSecond: 0 })).toThrow(RangeError);
+    expect(() => new AdaptivePacer({ decrease: 1 })).toThrow(RangeError);
     expect(() => new WavixClient({ apiKey: KEY, baseUrl: "http://127.0.0.1:1", requestsPerSecond: -1 })).toThrow(RangeError);
   });
 });
@@ -160,7 +176,10 @@ describe("against servers", () => {
     // Every refusal was retried; a client that kept 8 in flight against a 20/s limit would be
     // refused on most rounds. Adapting keeps refusals to a few rounds' worth.
     expect(server.counts.limited).toBeGreaterThan(0);
-    expect(server.counts.limited).toBeLessThanOrEqual(30);
+    // Typically about 20 (the first rounds' burst, then a probe now and then); the bound leaves room
+    // for a loaded machine, whose late timers bunch the sends. A plain loop of 8 workers is refused
+    // 32 to 71 times here.
+    expect(server.counts.limited).toBeLessThanOrEqual(36);
     expect(c.stats.retries).toBe(server.counts.limited);
     expect(c.pacing.slowdowns).toBeGreaterThanOrEqual(1);
     // Paced below the limit it discovered (20/s) for a while.
@@ -170,7 +189,63 @@ describe("against servers", () => {
     expect(c.pacing.rate).toBe(Infinity);
   });
 
-  it("makes every client of the family wait out Retry-After, not only the refused request", async () => {
+  /**
+   * The comparison of issue #35, "a plain loop": `workers` fetches in flight, each refused one waiting
+   * out Retry-After (100 ms without one) before it goes again; nothing shared between workers.
+   */
+  async function plainLoop(url: string, n: number, workers: number): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < n) {
+        const id = ++next;
+        for (;;) {
+          const r = await fetch(`${url}/v1/numbers/${id}`, { headers: { authorization: `Bearer ${KEY}` } });
+          await r.text();
+          if (r.status !== 429) break;
+          const retryAfter = r.headers.get("retry-after");
+          await sleep(retryAfter === null ? 100 : Number(retryAfter) * 1000);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: workers }, worker));
+  }
+
+  for (const retryAfterSeconds of [1, null]) {
+    it(`against a 50 requests/s limit (429 ${retryAfterSeconds === null ? "without" : "with"} Retry-After): nearly a plain loop's pace, few refusals, no request failed by time spent in the client's own queue`, async () => {
+      // Speed proper is the bench's (npm run bench, the audit rows); this holds the shape loosely
+      // enough for a loaded machine: both runs are held to the same server's 50/s, so load slows
+      // them alike. Halving the rate on each refusal and stopping every request for each
+      // Retry-After took 2.3 to 3.5 times as long as the loop.
+      const n = 200;
+      const options = { ratePerSecond: 50, burst: 5, retryAfterSeconds, holdMs: 20, body: NUMBER };
+      const loopServer = await createRateLimitedServer(options);
+      closers.push(() => loopServer.close());
+      let started = performance.now();
+      await plainLoop(loopServer.url, n, 8);
+      const loopMs = performance.now() - started;
+      expect(loopServer.counts.ok).toBe(n);
+
+      const server = await createRateLimitedServer(options);
+      closers.push(() => server.close());
+      // The defaults (retries, backoff, 8 in flight) but a 1 s timeout: 4 s for a request's
+      // attempts, far less than the run; counted from the queue, the last requests would fail.
+      const c = new WavixClient({ apiKey: KEY, baseUrl: server.url, timeoutMs: 1000 });
+      started = performance.now();
+      const results = await Promise.allSettled(Array.from({ length: n }, (_, i) => c.getNumber(i + 1)));
+      const clientMs = performance.now() - started;
+      expect(results.filter((r) => r.status === "rejected").map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+      expect(server.counts.ok).toBe(n);
+      expect(c.stats.rateLimited).toBe(server.counts.limited);
+      expect(c.stats.retries).toBe(server.counts.limited);
+      // It learned the limit: refusals are a probe now and then, not one per request.
+      expect(server.counts.limited).toBeGreaterThan(0);
+      expect(server.counts.limited).toBeLessThanOrEqual(n / 5);
+      expect(c.pacing.learnedRate).toBeGreaterThan(25);
+      expect(clientMs, `client ${clientMs.toFixed(0)} ms, plain loop ${loopMs.toFixed(0)} ms`).toBeLessThanOrEqual(1.3 * loopMs + 500);
+    }, 60_000);
+  }
+
+  it("makes every client of the family wait out Retry-After when the server lets nothing through, not only the refused request", async () => {
     const server: HttpTestServer = await createHttpTestServer();
     closers.push(() => server.close());
     let refusedAt = 0;

@@ -1,9 +1,11 @@
 /**
  * A server that enforces a rate limit the client is not told about, as an API gateway does:
  * a token bucket of `ratePerSecond` (burst `burst`) for all requests; over the limit it answers
- * 429 with `Retry-After: <seconds>` and the seed's error body shape, without doing the work.
+ * 429 with `Retry-After: <seconds>` (or none, `retryAfterSeconds: null`) and the seed's error body
+ * shape, without doing the work.
  *
- * Faithful to: a limit unknown in advance, 429 + integer `Retry-After`, refusals that cost nothing.
+ * Faithful to: a limit unknown in advance, 429 with an integer `Retry-After` or without one,
+ * refusals that cost nothing.
  * Leaves out: per-key or per-route limits, sliding windows, limits that change over time.
  */
 import { createHttpTestServer, sendJson, type HttpTestServer } from "./http-test-server";
@@ -20,7 +22,8 @@ export interface RateLimitedServer extends HttpTestServer {
 export async function createRateLimitedServer(options: {
   ratePerSecond: number;
   burst: number;
-  retryAfterSeconds: number;
+  /** The `Retry-After` of a refusal, in seconds; `null` sends none. */
+  retryAfterSeconds: number | null;
   /** Time each answer takes, so requests overlap. @default 20 */
   holdMs?: number;
   body: unknown;
@@ -46,7 +49,8 @@ export async function createRateLimitedServer(options: {
     inFlight--;
     if (!allowed) {
       server.counts.limited++;
-      sendJson(res, 429, { success: false, message: "Too many requests" }, { "retry-after": String(options.retryAfterSeconds) });
+      const headers: Record<string, string> = options.retryAfterSeconds === null ? {} : { "retry-after": String(options.retryAfterSeconds) };
+      sendJson(res, 429, { success: false, message: "Too many requests" }, headers);
       return;
     }
     server.counts.ok++;

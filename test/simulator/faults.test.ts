@@ -132,3 +132,29 @@ describe("fault rules", () => {
     return expect(startSimulator({ port: 0, faults: [{ kind: "status", probability: 2 }] })).rejects.toThrow(/probability/);
   });
 });
+
+describe("rateLimit: a limit the simulator enforces without announcing it", () => {
+  test("a burst goes through, the rest is refused 429 with Retry-After (or none), nothing done and logged as 429; the bucket refills", async () => {
+    for (const retryAfterSeconds of [2, null]) {
+      sim = await withSim({ rateLimit: { perSecond: 1, burst: 3, retryAfterSeconds } });
+      // Five at once against a burst of 3 (and 1/s: no token comes back unless they spread over a second).
+      const answers = await Promise.all(Array.from({ length: 5 }, () => api(sim!, "GET", "/v1/numbers")));
+      const refused = answers.filter((a) => a.status === 429);
+      expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+      expect(refused.length).toBe(2);
+      for (const a of refused) {
+        expect(a.body).toEqual({ success: false, message: "Too many requests" });
+        expect(a.headers.get("retry-after")).toBe(retryAfterSeconds === null ? null : String(retryAfterSeconds));
+      }
+      expect(sim.log.filter((e) => e.status === 429)).toHaveLength(2);
+      await new Promise((r) => setTimeout(r, 1100)); // a token back
+      expect((await api(sim, "GET", "/v1/numbers")).status).toBe(200);
+      await sim.close();
+      sim = undefined;
+    }
+  });
+
+  test("a limit that is not a rate is refused", () => {
+    return expect(startSimulator({ port: 0, rateLimit: { perSecond: 0 } })).rejects.toThrow(/perSecond > 0/);
+  });
+});

@@ -1,3 +1,4 @@
+import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { DecimalFormatError, addDecimal, sumDecimals } from "../../src/util/decimal";
@@ -10,6 +11,30 @@ describe("decimal sums", () => {
     expect(sumDecimals([])).toBe("0");
     expect(sumDecimals(["12345678901234567890.0001", "0.0001"])).toBe("12345678901234567890.0002");
     expect(addDecimal("-1.50", "1")).toBe("-0.50");
+  });
+
+  it("property: the same text as decimal.js, for every shape of decimal text the API may send (signs, `.5`, `5.`, `-0.00`)", () => {
+    // The referee: decimal.js at unbounded precision, what sumDecimals used before it summed BigInts.
+    const Exact = Decimal.clone({ precision: 1e9 });
+    const reference = (values: string[]) => {
+      let scale = 0;
+      let total = new Exact(0);
+      for (const v of values) {
+        const dot = v.indexOf(".");
+        scale = Math.max(scale, dot === -1 ? 0 : v.length - dot - 1);
+        total = total.plus(new Exact(v));
+      }
+      return total.toFixed(scale);
+    };
+    const text = fc
+      .tuple(fc.constantFrom("", "+", "-"), fc.stringMatching(/^\d{0,25}$/), fc.option(fc.stringMatching(/^\d{0,12}$/), { nil: undefined }))
+      .filter(([, whole, fraction]) => whole !== "" || (fraction !== undefined && fraction !== ""))
+      .map(([sign, whole, fraction]) => `${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}`);
+    fc.assert(fc.property(fc.array(text, { maxLength: 8 }), (values) => {
+          expect(sumDecimals(values)).toBe(reference(values));
+        }), { numRuns: 2000 });
+    expect(sumDecimals(["-0.00"])).toBe("0.00");
+    expect(sumDecimals([".5", "5."])).toBe("5.5");
   });
 
   it("rejects non-decimal text clearly", () => {
