@@ -57,11 +57,11 @@ function call<T>(method: string, req: unknown): Promise<T> {
 }
 const struct = (o: object) => stubs.Struct.fromJavaScript(o as never);
 
-async function check(news: object): Promise<InstanceType<typeof pb.CheckResponse>> {
+async function check(news: object, olds: object = {}): Promise<InstanceType<typeof pb.CheckResponse>> {
   const r = new pb.CheckRequest();
   r.setUrn(URN);
   r.setType("wavix:index:Account");
-  r.setOlds(struct({}));
+  r.setOlds(struct(olds));
   r.setNews(struct(news));
   return call("check", r);
 }
@@ -129,6 +129,21 @@ describe("wavix:index:Account", () => {
 
     const both = await check({ file, numbers: { [digits(0)]: { smsEnabled: true } } });
     expect(both.getFailuresList().map((f) => f.getReason())).toEqual([expect.stringContaining("give file or the inline numbers, not both")]);
+  });
+
+  it("Check gives the last declared state again for an unchanged file (its SHA-256 in the inputs), and reads a changed one anew", async () => {
+    const file = path.join(dir, "fast.yaml");
+    writeFileSync(file, fileText());
+    const first = await checked({ file });
+    expect(first.fileSha256).toMatch(/^[0-9a-f]{64}$/);
+    // Old inputs marked so that a reading of the file would undo the mark: the same file keeps it.
+    const marked = { ...first, numbers: { ...(first.numbers as object), [digits(0)]: { smsEnabled: "from the old inputs" } } };
+    const again = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
+    expect(again.numbers[digits(0)]).toEqual({ smsEnabled: "from the old inputs" });
+    writeFileSync(file, fileText([0]));
+    const changed = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
+    expect(changed.numbers[digits(0)]).toEqual({ smsEnabled: !NUMBERS[0].sms_enabled });
+    expect(changed.fileSha256).not.toBe(first.fileSha256);
   });
 
   it("Diff is the CLI's plan: no change is DIFF_NONE, from listing pages (not a read per number), and writes nothing", async () => {

@@ -234,6 +234,8 @@ export class WavixProvider {
       () => {
         for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
       },
+      // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
+      () => void this.resourceType(token(ACCOUNT_TYPE)),
       // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
       () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
     ];
@@ -340,7 +342,8 @@ export class WavixProvider {
     const inputs = encode(result.inputs as Props, [...t.secretInputs, ...news.secrets]);
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
-    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : this.stubs.Struct.fromJavaScript(inputs));
+    // So do inputs the provider gave back as they were in state (an Account whose file did not change).
+    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : req.getOlds() && sameJson(inputs, olds.raw) ? req.getOlds()! : this.stubs.Struct.fromJavaScript(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }
