@@ -333,16 +333,21 @@ export class AccountProvider implements KindProvider {
     if (hasUnknown(news)) return { changes: true, diffs: [], replaces: [], stables: [], deleteBeforeReplace: false };
     const desired = this.desired(news);
     const prepared = await this.plan(ctx, news, desired);
-    this.lastPlan = { key: `${id}\u0000${canonicalKey(news)}`, prepared, at: Date.now() };
+    this.lastPlan = { key: this.planKey(id, news), prepared, at: Date.now() };
     const kinds: Record<string, "add" | "update" | "delete"> = {};
     for (const c of prepared.plan.changes) for (const [p, k] of detailedPaths(c)) kinds[p] = k;
     return { changes: prepared.plan.changes.length > 0, diffs: Object.keys(kinds), kinds, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
   }
 
+  /** What names the inputs a plan was made for: the file's digest when there is one (the maps are its), else the maps themselves. */
+  private planKey(id: string, inputs: Props): string {
+    return `${id}\u0000${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+  }
+
   /** Plans (or takes the plan the Diff just made for these inputs) and applies it through the gate. */
   private async apply(ctx: ProviderSession, id: string, inputs: Props): Promise<Props> {
     const desired = this.desired(inputs);
-    const key = `${id}\u0000${canonicalKey(inputs)}`;
+    const key = this.planKey(id, inputs);
     // The engine's Update follows its Diff in the same deployment: that plan is applied (as the CLI
     // applies the plan it showed), unless it is older than a minute; applyPlan's gate counts it again.
     const fresh = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan.prepared : await this.plan(ctx, inputs, desired);

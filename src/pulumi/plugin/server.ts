@@ -351,7 +351,9 @@ export class WavixProvider {
   private async diff(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
     const t = this.resourceType(typeOf(req));
     const olds = decode(req.getOlds()).props;
-    const oldInputs = req.getOldInputs() ? decode(req.getOldInputs()).props : olds;
+    // The old inputs only where a path's kind is read from them (an Account's are large: decoded only when needed).
+    let oldInputs: Props | undefined;
+    const oldInputsOf = (): Props => (oldInputs ??= req.getOldInputs() ? decode(req.getOldInputs()).props : olds);
     const news = decode(req.getNews()).props;
     const ctx = this.context();
     const result = await t.provider.diff(ctx, req.getId(), olds, news);
@@ -362,7 +364,7 @@ export class WavixProvider {
       result.replaces,
       result.changes ? result.stables : [],
       result.deleteBeforeReplace,
-      isEmpty(oldInputs) ? olds : oldInputs,
+      () => (isEmpty(oldInputsOf()) ? olds : oldInputsOf()),
       news,
       result.changes,
       result.kinds,
@@ -375,11 +377,13 @@ export class WavixProvider {
     replaces: string[],
     stables: string[],
     deleteBeforeReplace: boolean,
-    olds: Props,
+    oldsOf: Props | (() => Props),
     news: Props,
     changes?: boolean,
     kinds?: Readonly<Record<string, "add" | "update" | "delete">>,
   ): providerPb.DiffResponse {
+    let oldValues: Props | undefined;
+    const olds = (): Props => (oldValues ??= typeof oldsOf === "function" ? oldsOf() : oldsOf);
     const pb = this.stubs.provider;
     const K = pb.PropertyDiff.Kind;
     const r = new pb.DiffResponse();
@@ -404,7 +408,7 @@ export class WavixProvider {
         continue;
       }
       const replacing = replaces.includes(p) || replaces.includes(topOf(p));
-      const before = at(olds, p);
+      const before = at(olds(), p);
       const after = at(news, p);
       const d = new pb.PropertyDiff();
       d.setKind(
