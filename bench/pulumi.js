@@ -21,7 +21,7 @@
  * Skipped, saying so, when the CLI has not been built.
  */
 const { execFileSync, spawn } = require("node:child_process");
-const { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
+const { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
 const { loadavg, tmpdir } = require("node:os");
 const { join } = require("node:path");
 const ts = require("typescript");
@@ -333,9 +333,106 @@ function pulumiLines(label, numbers, r) {
   return lines;
 }
 
-module.exports = { runPulumiScenario, requireTs, pluginStartMs, pulumiLines, floorPlugins };
+/**
+ * One `wavix:index:Account` resource for N numbers (docs/PULUMI.md, "One resource for a whole
+ * account"; issue #38 item 2), against its target: a no-change `up` with its preview within the
+ * engine's floor for ONE resource (a YAML program of one PhoneNumber behind the Go floor when
+ * built, else the Node.js one) plus twice the CLI's plan of the same file (`wavix-sync plan`, a whole process). The
+ * three are interleaved, `samples` rounds, medians reported.
+ * @param {{ numbers: number, latencyMs: number, samples?: number }} options
+ */
+async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
+  const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
+  const why = engineUnavailable();
+  if (why) return { skipped: why };
+  // The Go floor as already built (floorPlugins builds it and copies this checkout's schema beside it;
+  // a program of one PhoneNumber needs neither), else the Node.js one.
+  const goBin = join(ROOT, ".tools", "pulumi-floor", "bin");
+  const f = { dirs: { node: join(__dirname, "floor-node"), ...(existsSync(join(goBin, "pulumi-resource-wavix")) ? { go: goBin } : {}) }, skipped: {} };
+  const floorName = f.dirs.go ? "go" : "node";
+  const seed = generateAccount({ numbers, subAccounts: 0 });
+  const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs });
+  const dirs = [];
+  const stackIn = (program, pluginDir) => {
+    const dir = mkdtempSync(join(tmpdir(), "wavix-bench-account-"));
+    dirs.push(dir);
+    writeFileSync(join(dir, "Pulumi.yaml"), stringify({ name: "wavix-bench", runtime: "yaml", plugins: { providers: [{ name: "wavix", path: pluginDir }] }, resources: program }, { lineWidth: 0 }));
+    const doc = { version: 1, numbers: seed.numbers.map((n) => ({ number: n.number, sms_enabled: n.sms_enabled === true })) };
+    writeFileSync(join(dir, "wavix.yaml"), stringify(doc, { lineWidth: 0 }));
+    const stack = new RealStack({
+      projectDir: dir,
+      config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url },
+      secretKeys: ["wavix:apiKey"],
+      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
+      skipOutputs: true,
+    });
+    return { dir, stack };
+  };
+  try {
+    const account = stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }, join(ROOT, "bin"));
+    const first = seed.numbers[0];
+    const floor = stackIn({ one: { type: "wavix:index:PhoneNumber", properties: { number: first.number, smsEnabled: first.sms_enabled === true } } }, f.dirs[floorName]);
+    await account.stack.up();
+    await floor.stack.up();
+    const env = { ...process.env, WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
+    const times = { account: [], floor: [], plan: [] };
+    let requests = 0;
+    const time = async (name, fn) => {
+      const started = process.hrtime.bigint();
+      await fn();
+      times[name].push(Number(process.hrtime.bigint() - started) / 1e9);
+    };
+    for (let i = 0; i < samples; i++) {
+      sim.log.length = 0;
+      await time("account", () => account.stack.upWithPreview());
+      requests = sim.log.length;
+      await time("floor", () => floor.stack.upWithPreview());
+      await time("plan", () => new Promise((resolve, reject) => {
+        const child = spawn(process.execPath, [join(ROOT, "bin", "wavix-sync.js"), "plan", "-f", join(account.dir, "wavix.yaml")], { env, stdio: "ignore" });
+        child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`wavix-sync plan exited ${code}`))));
+      }));
+    }
+    const m = { account: median(times.account), floor: median(times.floor), plan: median(times.plan) };
+    const target = m.floor + 2 * m.plan;
+    return {
+      numbers,
+      requests,
+      upNoChangeWithPreviewSeconds: Number(m.account.toFixed(3)),
+      floor: floorName,
+      floorOneResourceSeconds: Number(m.floor.toFixed(3)),
+      cliPlanSeconds: Number(m.plan.toFixed(3)),
+      targetSeconds: Number(target.toFixed(3)),
+      ratioToTarget: Number((m.account / target).toFixed(2)),
+      samples: times,
+      loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
+    };
+  } finally {
+    await sim.close();
+    for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  }
+}
 
-if (require.main === module) {
+/** The Account scenario's line: its time beside its target (the floor for one resource + 2 × the CLI's plan). */
+function accountLines(r) {
+  if (r.skipped) return [`pulumi Account resource: skipped: ${r.skipped}`];
+  return [
+    `${`pulumi Account resource no-change up with preview (${r.numbers})`.padEnd(60)} ${String(r.requests).padStart(6)} req  ${r.upNoChangeWithPreviewSeconds.toFixed(2).padStart(7)} s; ` +
+      `target ${r.targetSeconds.toFixed(2)} s = ${r.floor} floor for one resource ${r.floorOneResourceSeconds.toFixed(2)} s + 2 × CLI plan ${r.cliPlanSeconds.toFixed(2)} s: ${r.ratioToTarget.toFixed(2)}× (load ${r.loadAverage.join(" ")})`,
+  ];
+}
+
+module.exports = { runPulumiScenario, runAccountScenario, accountLines, requireTs, pluginStartMs, pulumiLines, floorPlugins };
+
+if (require.main === module && process.env.BENCH_PULUMI_ACCOUNT === "1") {
+  const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
+  runAccountScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), samples: Number(process.env.BENCH_SAMPLES ?? 3) }).then(
+    (r) => process.stdout.write(`${JSON.stringify(r, null, 2)}\n${accountLines(r).join("\n")}\n`),
+    (e) => {
+      process.stderr.write(`pulumi Account bench failed: ${e.message}\n`);
+      process.exitCode = 1;
+    },
+  );
+} else if (require.main === module) {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
   const provider = process.env.BENCH_PULUMI_PROVIDER ?? "native";
   const program = process.env.BENCH_PULUMI_PROGRAM ?? "yaml";

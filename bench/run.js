@@ -370,6 +370,14 @@ async function main() {
     // figure printed beside each floor's, as a ratio to it.
     results.pulumiNativeYamlFloors = await runPulumiScenario({ numbers: small, latencyMs: LATENCY_MS, parallel: 16, provider: "native", program: "yaml", floors: true, samples: FULL ? 3 : 1 });
     lines.push(...pulumiLines("pulumi native yaml program", small, results.pulumiNativeYamlFloors));
+    // One wavix:index:Account for the whole file: within the floor for ONE resource + 2 × the CLI's plan.
+    const { runAccountScenario, accountLines } = require("./pulumi");
+    for (const n of [small, ...(FULL ? [10000] : [])]) {
+      const r = await runAccountScenario({ numbers: n, latencyMs: LATENCY_MS, samples: FULL ? 3 : 1 });
+      results[n === small ? "pulumiAccount" : "pulumiAccountBig"] = r;
+      lines.push(...accountLines(r));
+      if (!r.skipped) pulumiTargets.push([`pulumi Account resource: no-change up with preview of ${n} numbers ÷ (floor for one resource + 2 × CLI plan)`, r.ratioToTarget, 1, "<=", "×"]);
+    }
     const big = Number(process.env.BENCH_PULUMI_BIG ?? (FULL ? 10000 : 0));
     const runs = [
       ["pulumi", small, false, "dynamic"],

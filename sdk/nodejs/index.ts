@@ -5,6 +5,11 @@ import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
 // Export members:
+export { AccountArgs } from "./account";
+export type Account = import("./account").Account;
+export const Account: typeof import("./account").Account = null as any;
+utilities.lazyLoad(exports, ["Account"], () => require("./account"));
+
 export { AccountCallbacksArgs } from "./accountCallbacks";
 export type AccountCallbacks = import("./accountCallbacks").AccountCallbacks;
 export const AccountCallbacks: typeof import("./accountCallbacks").AccountCallbacks = null as any;
@@ -72,6 +77,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name: string, type: string, urn: string): pulumi.Resource => {
         switch (type) {
+            case "wavix:index:Account":
+                return new Account(name, <any>undefined, { urn })
             case "wavix:index:AccountCallbacks":
                 return new AccountCallbacks(name, <any>undefined, { urn })
             case "wavix:index:CallWebhook":

@@ -21,7 +21,7 @@ def readme():
 setup(name='pulumi_wavix',
       python_requires='>=3.9',
       version=VERSION,
-      description="Wavix account configuration (sub-accounts, numbers, call webhooks, SIP trunks, Sender IDs, 10DLC links, callbacks) as Pulumi resources: the native provider of wavix-sync.",
+      description="Wavix account configuration (sub-accounts, numbers, call webhooks, SIP trunks, Sender IDs, 10DLC links, callbacks) as Pulumi resources, one per object or one for the whole account: the native provider of wavix-sync.",
       long_description=readme(),
       long_description_content_type='text/markdown',
       keywords='pulumi wavix category/cloud kind/native',

@@ -42,5 +42,5 @@ export {
   runProgramStreamed,
   subAccountArgs,
 } from "./program";
-export type { AuditSummary, DeclaredResources, ProgramOutputs, RunProgramOptions } from "./program";
+export type { AccountProgramOutputs, AuditSummary, DeclaredResources, Granularity, ProgramOutputs, RunProgramOptions } from "./program";
 export { shimFor, providerText, WavixDynamicResource, MAX_PROVIDER_TEXT, PROVIDER_LOAD_SPECIFIER, type ProviderKind } from "./shim";

@@ -172,6 +172,24 @@ export interface RunProgramOptions {
    * @default stack config `wavix-sync:provider`, else "dynamic"
    */
   provider?: ResourceFace;
+  /**
+   * `object`: one resource per object of the file (the default); `account`: the whole file as ONE
+   * native resource `wavix:index:Account` (docs/PULUMI.md, "One resource for a whole account"),
+   * whose diff is the CLI's plan — it needs the native plugin, whatever `provider` says.
+   * @default stack config `wavix-sync:granularity`, else "object"
+   */
+  granularity?: Granularity;
+}
+
+/** How many resources the root program declares: one per object, or one for the whole account. */
+export type Granularity = "object" | "account";
+
+/** The stack outputs of the root program with `granularity: account`. */
+export interface AccountProgramOutputs {
+  /** The Account resource's digest of the declared state. */
+  accountDigest: pulumi.Output<string>;
+  /** How many items of each collection the file declares. */
+  declared: pulumi.Output<Record<string, number>>;
 }
 
 /**
@@ -190,8 +208,9 @@ export function projectRoot(): string {
 }
 
 /** The root program: loads the file named by config, declares its resources, and returns the stack outputs. */
-export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
-  const state = loadForProgram(options);
+export function runProgram(options: RunProgramOptions = {}): ProgramOutputs | AccountProgramOutputs {
+  const { state, file, granularity } = loadForProgram(options);
+  if (granularity === "account") return declareAccount(file);
   // No stack trace is captured while the resources are declared (withoutStackTraces).
   return outputsOf(state, declareResources(state) as unknown as Record<string, Record<string, unknown>>);
 }
@@ -201,23 +220,50 @@ export function runProgram(options: RunProgramOptions = {}): ProgramOutputs {
  * outputs, declared in chunks so that the engine works on the first ones while the rest are
  * declared ({@link declareResourcesStreamed}).
  */
-export async function runProgramStreamed(options: RunProgramOptions = {}): Promise<ProgramOutputs> {
-  const state = loadForProgram(options);
+export async function runProgramStreamed(options: RunProgramOptions = {}): Promise<ProgramOutputs | AccountProgramOutputs> {
+  const { state, file, granularity } = loadForProgram(options);
+  if (granularity === "account") return declareAccount(file);
   return outputsOf(state, (await declareResourcesStreamed(state)) as unknown as Record<string, Record<string, unknown>>);
 }
 
-/** The file named by config, loaded and checked against the stack's account pin; the provider chosen. */
-function loadForProgram(options: RunProgramOptions): DesiredState {
+/** The file named by config, loaded and checked against the stack's account pin; the provider and granularity chosen. */
+function loadForProgram(options: RunProgramOptions): { state: DesiredState; file: string; granularity: Granularity } {
   const config = new sdk.Config("wavix-sync");
+  const granularity = options.granularity ?? config.get("granularity") ?? "object";
+  if (granularity !== "object" && granularity !== "account") {
+    throw new sdk.RunError(`wavix-sync:granularity must be object or account, not ${JSON.stringify(granularity)}`);
+  }
   const provider = options.provider ?? config.get("provider") ?? "dynamic";
   if (provider !== "dynamic" && provider !== "native") {
     throw new Error(`wavix-sync:provider must be dynamic or native, not ${JSON.stringify(provider)}`);
   }
-  setResourceFace(provider);
+  // The Account resource is the native plugin's alone, whatever wavix-sync:provider says (its default is dynamic).
+  setResourceFace(granularity === "account" ? "native" : provider);
   const file = path.resolve(projectRoot(), options.configFile ?? config.get("configFile") ?? "wavix.yaml");
   const state = loadStateOrThrow(file);
   checkFileGuards(state);
-  return state;
+  return { state, file, granularity };
+}
+
+/** `wavix:index:Account` as the program declares it: the outputs it exports are registered as its own. */
+class AccountResource extends sdk.CustomResource {
+  declare readonly digest: pulumi.Output<string>;
+  declare readonly declared: pulumi.Output<Record<string, number>>;
+  constructor(name: string, props: pulumi.Inputs) {
+    super("wavix:index:Account", name, props);
+  }
+}
+
+/**
+ * The whole file as ONE resource, `wavix:index:Account` of the native plugin (docs/PULUMI.md, "One
+ * resource for a whole account"). The plugin reads the file itself, at every preview and update,
+ * from the path given relative to its working directory, which the engine makes the program's own.
+ */
+function declareAccount(file: string): AccountProgramOutputs {
+  const relative = path.relative(process.cwd(), file) || file;
+  const props = { file: relative, accountId: undefined, digest: undefined, declared: undefined, lastApply: undefined };
+  const account = new AccountResource("account", props);
+  return { accountDigest: account.digest, declared: account.declared };
 }
 
 /**

@@ -55,12 +55,12 @@ describe("the native provider's package schema", () => {
     expect(readFileSync(COMMITTED, "utf8")).toBe(packageSchemaText());
   });
 
-  it("is package wavix at this package's version, with a resource wavix:index:<Kind> for every registered kind", () => {
+  it("is package wavix at this package's version, with a resource wavix:index:<Kind> for every registered kind, and the whole-account Account", () => {
     expect(schema.name).toBe("wavix");
     expect(schema.version).toBe(JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).version);
-    expect(Object.keys(schema.resources).sort()).toEqual(KINDS.map((k) => `wavix:index:${k.pulumi.type}`).sort());
+    expect(Object.keys(schema.resources).sort()).toEqual([...KINDS.map((k) => `wavix:index:${k.pulumi.type}`), "wavix:index:Account"].sort());
     expect(Object.keys(schema.resources).sort()).toEqual(
-      ["AccountCallbacks", "CallWebhook", "PhoneNumber", "SenderId", "SipTrunk", "SubAccount", "TenDlcCampaignNumber"].map((t) => `wavix:index:${t}`),
+      ["Account", "AccountCallbacks", "CallWebhook", "PhoneNumber", "SenderId", "SipTrunk", "SubAccount", "TenDlcCampaignNumber"].map((t) => `wavix:index:${t}`),
     );
     expect(Object.keys(schema.functions).sort()).toEqual(["wavix:index:getBrandVettings", "wavix:index:getTwoFaEvents"]);
   });

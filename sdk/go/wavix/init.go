@@ -21,6 +21,8 @@ func (m *module) Version() semver.Version {
 
 func (m *module) Construct(ctx *pulumi.Context, name, typ, urn string) (r pulumi.Resource, err error) {
 	switch typ {
+	case "wavix:index:Account":
+		r = &Account{}
 	case "wavix:index:AccountCallbacks":
 		r = &AccountCallbacks{}
 	case "wavix:index:CallWebhook":

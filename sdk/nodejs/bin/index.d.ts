@@ -1,3 +1,6 @@
+export { AccountArgs } from "./account";
+export type Account = import("./account").Account;
+export declare const Account: typeof import("./account").Account;
 export { AccountCallbacksArgs } from "./accountCallbacks";
 export type AccountCallbacks = import("./accountCallbacks").AccountCallbacks;
 export declare const AccountCallbacks: typeof import("./accountCallbacks").AccountCallbacks;

@@ -38,9 +38,11 @@ var __exportStar = (this && this.__exportStar) || function(m, exports) {
     for (var p in m) if (p !== "default" && !Object.prototype.hasOwnProperty.call(exports, p)) __createBinding(exports, m, p);
 };
 Object.defineProperty(exports, "__esModule", { value: true });
-exports.types = exports.config = exports.TenDlcCampaignNumber = exports.SubAccount = exports.SipTrunk = exports.SenderId = exports.Provider = exports.PhoneNumber = exports.getTwoFaEventsOutput = exports.getTwoFaEvents = exports.getBrandVettingsOutput = exports.getBrandVettings = exports.CallWebhook = exports.AccountCallbacks = void 0;
+exports.types = exports.config = exports.TenDlcCampaignNumber = exports.SubAccount = exports.SipTrunk = exports.SenderId = exports.Provider = exports.PhoneNumber = exports.getTwoFaEventsOutput = exports.getTwoFaEvents = exports.getBrandVettingsOutput = exports.getBrandVettings = exports.CallWebhook = exports.AccountCallbacks = exports.Account = void 0;
 const pulumi = __importStar(require("@pulumi/pulumi"));
 const utilities = __importStar(require("./utilities"));
+exports.Account = null;
+utilities.lazyLoad(exports, ["Account"], () => require("./account"));
 exports.AccountCallbacks = null;
 utilities.lazyLoad(exports, ["AccountCallbacks"], () => require("./accountCallbacks"));
 exports.CallWebhook = null;
@@ -74,6 +76,8 @@ const _module = {
     version: utilities.getVersion(),
     construct: (name, type, urn) => {
         switch (type) {
+            case "wavix:index:Account":
+                return new exports.Account(name, undefined, { urn });
             case "wavix:index:AccountCallbacks":
                 return new exports.AccountCallbacks(name, undefined, { urn });
             case "wavix:index:CallWebhook":

@@ -7,6 +7,7 @@ from . import _utilities
 import typing
 # Export this package's modules as members:
 from ._enums import *
+from .account import *
 from .account_callbacks import *
 from .call_webhook import *
 from .get_brand_vettings import *
@@ -35,6 +36,7 @@ _utilities.register(
   "mod": "index",
   "fqn": "pulumi_wavix",
   "classes": {
+   "wavix:index:Account": "Account",
    "wavix:index:AccountCallbacks": "AccountCallbacks",
    "wavix:index:CallWebhook": "CallWebhook",
    "wavix:index:PhoneNumber": "PhoneNumber",

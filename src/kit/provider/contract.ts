@@ -29,6 +29,12 @@ export interface DiffResult {
    * shows only whether something changes ignores it.
    */
   readonly diffs: string[];
+  /**
+   * How some of `diffs` change, where comparing the old inputs with the new cannot tell (a change
+   * of an object inside the resource that the inputs hold the same: `wavix:index:Account`'s plan).
+   * @default each path's kind is read from the old and new inputs
+   */
+  readonly kinds?: Readonly<Record<string, "add" | "update" | "delete">>;
   /** Properties whose change replaces the resource (create the new one, then delete the old). */
   readonly replaces: string[];
   /** Outputs that do not change when the resource is updated in place. */

@@ -9,6 +9,7 @@
 import { KINDS } from "../../kinds";
 import { ANY, ON_DELETE_TYPE, PACKAGE, token, typeRef, type SchemaProperties, type TypeSchema } from "../../kit/provider/schema";
 import { packageVersion } from "./version";
+import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 
 export { SCHEMA_FILE } from "./schema-file";
 
@@ -198,13 +199,15 @@ export function packageSchema(version: string = packageVersion()): Record<string
     resources[token(kind.pulumi.type)] = part.resource;
     addTypes(part.types, kind.name);
   }
+  // The whole account as one resource (src/pulumi/plugin/account.ts): the plan engine's face, not a kind.
+  resources[token(ACCOUNT_TYPE)] = accountSchema.resource;
   addTypes(FUNCTION_TYPES, "the data sources");
   const sortedTypes = Object.fromEntries(Object.entries(types).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     name: PACKAGE,
     displayName: "Wavix",
     version,
-    description: "Wavix account configuration (sub-accounts, numbers, call webhooks, SIP trunks, Sender IDs, 10DLC links, callbacks) as Pulumi resources: the native provider of wavix-sync.",
+    description: "Wavix account configuration (sub-accounts, numbers, call webhooks, SIP trunks, Sender IDs, 10DLC links, callbacks) as Pulumi resources, one per object or one for the whole account: the native provider of wavix-sync.",
     keywords: ["pulumi", "wavix", "category/cloud", "kind/native"],
     license: "MIT",
     publisher: "wavix-sync",

@@ -27,7 +27,6 @@ import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
 import type { Struct as StructType } from "google-protobuf/google/protobuf/struct_pb";
 import type { Empty as EmptyType } from "google-protobuf/google/protobuf/empty_pb";
-import type { AnyKind } from "../../kinds";
 import type { KindProvider } from "../../kit/provider/contract";
 import type { Credentials, ProviderSession } from "../../kit/provider/session";
 import { UNKNOWN, type Props } from "../../kit/provider/props";
@@ -35,6 +34,7 @@ import { secretProperties, token, type ResourceSchema } from "../../kit/provider
 import { packageRoot } from "../../util/package-root";
 import { warnEngine } from "../engine-log";
 import { SCHEMA_FILE } from "./schema-file";
+import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
 
@@ -61,6 +61,9 @@ const lazy = {
   get invoke(): typeof import("./invoke") {
     return require("./invoke");
   },
+  get account(): typeof import("./account") {
+    return require("./account");
+  },
 };
 
 /** The generated stubs and the gRPC library they load (one instance, so their classes match). */
@@ -75,8 +78,11 @@ export interface Stubs {
 
 /** What the provider needs to know about one resource type, from its kind. */
 interface ResourceType {
-  readonly kind: AnyKind;
+  /** The type's name (`PhoneNumber`, `Account`). */
+  readonly name: string;
   readonly provider: KindProvider;
+  /** A refresh keeps the inputs state holds (`wavix:index:Account`: they are the file's content, not the account's). */
+  readonly keepsInputsOnRead?: boolean;
   readonly schema: ResourceSchema;
   /** Outputs always secret. */
   readonly secretOutputs: readonly string[];
@@ -175,13 +181,28 @@ export class WavixProvider {
   private resourceType(type: string): ResourceType {
     let t = this.types.get(type);
     if (t) return t;
+    if (type === token(ACCOUNT_TYPE)) {
+      // The whole account as one resource (src/pulumi/plugin/account.ts): not a kind, the plan engine's face.
+      const schema = accountSchema.resource;
+      t = {
+        name: ACCOUNT_TYPE,
+        provider: new lazy.account.AccountProvider(),
+        keepsInputsOnRead: true,
+        schema,
+        secretOutputs: [],
+        secretInputs: [],
+        computed: Object.keys(schema.properties).filter((k) => !(k in schema.inputProperties) || schema.required.includes(k)),
+      };
+      this.types.set(type, t);
+      return t;
+    }
     const { KINDS } = lazy.kinds;
     const kind = KINDS.find((k) => token(k.pulumi.type) === type);
-    if (!kind) throw new Error(`the wavix provider has no resource type ${JSON.stringify(type)} (its types: ${KINDS.map((k) => token(k.pulumi.type)).join(", ")})`);
+    if (!kind) throw new Error(`the wavix provider has no resource type ${JSON.stringify(type)} (its types: ${[...KINDS.map((k) => token(k.pulumi.type)), token(ACCOUNT_TYPE)].join(", ")})`);
     const schema = kind.pulumi.schema().resource;
     const computed = Object.keys(schema.properties).filter((k) => !(k in schema.inputProperties) || schema.required.includes(k));
     t = {
-      kind,
+      name: kind.pulumi.type,
       provider: kind.provider(),
       schema,
       secretOutputs: secretProperties(schema.properties),
@@ -213,6 +234,8 @@ export class WavixProvider {
       () => {
         for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
       },
+      // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
+      () => void this.resourceType(token(ACCOUNT_TYPE)),
       // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
       () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
     ];
@@ -319,7 +342,8 @@ export class WavixProvider {
     const inputs = encode(result.inputs as Props, [...t.secretInputs, ...news.secrets]);
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
-    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : this.stubs.Struct.fromJavaScript(inputs));
+    // So do inputs the provider gave back as they were in state (an Account whose file did not change).
+    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : req.getOlds() && sameJson(inputs, olds.raw) ? req.getOlds()! : this.stubs.Struct.fromJavaScript(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }
@@ -327,25 +351,39 @@ export class WavixProvider {
   private async diff(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
     const t = this.resourceType(typeOf(req));
     const olds = decode(req.getOlds()).props;
-    const oldInputs = req.getOldInputs() ? decode(req.getOldInputs()).props : olds;
+    // The old inputs only where a path's kind is read from them (an Account's are large: decoded only when needed).
+    let oldInputs: Props | undefined;
+    const oldInputsOf = (): Props => (oldInputs ??= req.getOldInputs() ? decode(req.getOldInputs()).props : olds);
     const news = decode(req.getNews()).props;
     const ctx = this.context();
     const result = await t.provider.diff(ctx, req.getId(), olds, news);
     // The old half of a replacement an interrupted deployment left pending must then touch nothing.
-    if (result.replaces.length === 0) ctx.recordKept(t.kind.pulumi.type, req.getId());
+    if (result.replaces.length === 0) ctx.recordKept(t.name, req.getId());
     return this.diffResponse(
       [...(result.diffs ?? []), ...result.replaces],
       result.replaces,
       result.changes ? result.stables : [],
       result.deleteBeforeReplace,
-      isEmpty(oldInputs) ? olds : oldInputs,
+      () => (isEmpty(oldInputsOf()) ? olds : oldInputsOf()),
       news,
       result.changes,
+      result.kinds,
     );
   }
 
   /** A detailed diff: each changed property with its kind (add, delete, update; replacing or not). */
-  private diffResponse(paths: string[], replaces: string[], stables: string[], deleteBeforeReplace: boolean, olds: Props, news: Props, changes?: boolean): providerPb.DiffResponse {
+  private diffResponse(
+    paths: string[],
+    replaces: string[],
+    stables: string[],
+    deleteBeforeReplace: boolean,
+    oldsOf: Props | (() => Props),
+    news: Props,
+    changes?: boolean,
+    kinds?: Readonly<Record<string, "add" | "update" | "delete">>,
+  ): providerPb.DiffResponse {
+    let oldValues: Props | undefined;
+    const olds = (): Props => (oldValues ??= typeof oldsOf === "function" ? oldsOf() : oldsOf);
     const pb = this.stubs.provider;
     const K = pb.PropertyDiff.Kind;
     const r = new pb.DiffResponse();
@@ -358,9 +396,19 @@ export class WavixProvider {
     r.setDiffsList([...new Set(unique.map(topOf))]);
     r.setHasdetaileddiff(true);
     const detailed = r.getDetaileddiffMap();
+    const given = { add: K.ADD, update: K.UPDATE, delete: K.DELETE } as const;
     for (const p of unique) {
+      const known = kinds?.[p];
+      if (known !== undefined) {
+        // The provider knows how this path changes (the inputs alone cannot tell).
+        const d = new pb.PropertyDiff();
+        d.setKind(given[known]);
+        d.setInputdiff(true);
+        detailed.set(p, d);
+        continue;
+      }
       const replacing = replaces.includes(p) || replaces.includes(topOf(p));
-      const before = at(olds, p);
+      const before = at(olds(), p);
       const after = at(news, p);
       const d = new pb.PropertyDiff();
       d.setKind(
@@ -406,7 +454,8 @@ export class WavixProvider {
     if (result.id === undefined) return r; // gone: the engine drops it from the state
     r.setId(result.id);
     r.setProperties(this.struct((result.props ?? {}) as Props, [...t.secretOutputs, ...props.secrets]));
-    r.setInputs(this.struct((result.inputs ?? {}) as Props, [...t.secretInputs, ...inputs.secrets]));
+    if (t.keepsInputsOnRead && !importing && result.inputs === undefined) r.setInputs(req.getInputs());
+    else r.setInputs(this.struct((result.inputs ?? {}) as Props, [...t.secretInputs, ...inputs.secrets]));
     return r;
   }
 
@@ -424,7 +473,7 @@ export class WavixProvider {
       return r;
     }
     const update = t.provider.update;
-    if (!update) throw new Error(`${t.kind.pulumi.type} cannot be updated in place: every change replaces it`);
+    if (!update) throw new Error(`${t.name} cannot be updated in place: every change replaces it`);
     const result = await update.call(t.provider, this.context(), req.getId(), olds.props, news.props);
     r.setProperties(this.struct(result.outs as Props, secrets));
     return r;

@@ -1,0 +1,412 @@
+/**
+ * `wavix:index:Account` (docs/PULUMI.md, "One resource for a whole account"): the whole desired
+ * state as ONE resource of the native plugin, whose Diff is the CLI's plan and whose Create and
+ * Update are the CLI's apply — `computePlan` and `applyPlan` of src/plan/engine.ts, the same code
+ * `wavix-sync plan` / `apply` run:
+ *
+ *  - Check reads the file (`file`, relative to the plugin's working directory, which the engine
+ *    sets to the program's) or takes the inline maps, runs the file's own checks (a problem is a
+ *    failure worded `FILE:LINE:COL: message (at path)`), and gives the declared state back as the
+ *    resource's inputs: each collection a map keyed by identity (`numbers["15551230001"]`), entries
+ *    in camelCase. The engine shows a change's old and new values from there.
+ *  - Diff plans the account (listing pages, not a read per object) and names each changed property
+ *    of each object (`numbers["15551230001"].smsEnabled`), so the preview shows one line per change;
+ *    the blast radius is counted for the whole plan and refused before any write (the preview fails).
+ *  - Create and Update apply the plan through a write gate (src/kit/gate/) holding every rail the
+ *    CLI has: the pins (`wavix:accountId`, the file's `account_id:`), the limits (`wavix:maxDestructive`,
+ *    the file's `safety:`), the override `wavix:force`, the secrets read at apply (`password_env`).
+ *  - Delete leaves the account as it is (it says so); import takes the path of the file.
+ *
+ * Outputs are a digest and counts, never a secret (the declared state holds none: a trunk's
+ * password is named by its `password_env`, never held).
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { checkDesiredData, formatProblem, loadDesiredState, toFileObject, type LoadResult } from "../../config";
+import type { DesiredState } from "../../config/types";
+import { kindNamed } from "../../kinds";
+import { canonicalKey } from "../../kit/change/diff";
+import type { CheckFailure } from "../../kit/provider/checks";
+import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../kit/provider/contract";
+import { hasUnknown, snakeToCamel, UNKNOWN, type Props } from "../../kit/provider/props";
+import { PULUMI_GATE_NAMES, type ProviderSession } from "../../kit/provider/session";
+import { WriteGate, type AccountPin } from "../../kit/gate";
+import { applyPlan, computePlan, existingItems, type PreparedPlan } from "../../plan/engine";
+import type { ApplyResult, PlannedChange } from "../../plan/types";
+import { packageVersion } from "./version";
+
+/** The file's collections that are lists, and the field that identifies an entry (the map key). */
+const KEYED: Readonly<Record<string, (entry: Props) => string>> = {
+  sub_accounts: (e) => String(e.name),
+  sip_trunks: (e) => String(e.label),
+  numbers: (e) => String(e.number),
+  sender_ids: (e) => String(e.sender_id),
+  ten_dlc_campaign_numbers: (e) => `${String(e.brand_id)}/${String(e.campaign_id)}`,
+};
+
+/** The fields a map key stands for, given back to an entry (`BRAND/CAMPAIGN` is two). */
+function identityFields(collection: string, key: string): Props {
+  switch (collection) {
+    case "sub_accounts":
+      return { name: key };
+    case "sip_trunks":
+      return { label: key };
+    case "numbers":
+      return { number: key };
+    case "sender_ids":
+      return { sender_id: key };
+    case "ten_dlc_campaign_numbers": {
+      const at = key.indexOf("/");
+      return at < 0 ? { brand_id: key } : { brand_id: key.slice(0, at), campaign_id: key.slice(at + 1) };
+    }
+    default:
+      return {};
+  }
+}
+
+/** The file's top-level keys the resource manages (`audit` is the audit's, `version` implied). */
+const TOP_LEVEL = ["account_id", "sub_accounts", "sip_trunks", "numbers", "call_webhooks", "sender_ids", "ten_dlc_campaign_numbers", "account_callbacks", "safety"] as const;
+
+/** The inline input of a top-level key (`sub_accounts` → `subAccounts`). */
+const INLINE_KEYS = TOP_LEVEL.map(snakeToCamel);
+
+const camelToSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** Every object key of a value renamed, at every depth (values as they are). */
+function renameKeys(v: unknown, rename: (k: string) => string): unknown {
+  if (Array.isArray(v)) return v.map((x) => renameKeys(x, rename));
+  if (v === null || typeof v !== "object") return v;
+  const out: Props = {};
+  for (const [k, x] of Object.entries(v)) out[rename(k)] = renameKeys(x, rename);
+  return out;
+}
+
+/**
+ * The declared state as the resource's inputs: each list of the file a map keyed by identity, the
+ * entries' keys in camelCase; the other parts (`call_webhooks`, `account_callbacks`, `account_id`,
+ * `safety`) as they are, camelCase. The inverse is {@link documentOf}.
+ */
+export function viewOf(state: DesiredState): Props {
+  const doc = toFileObject(state);
+  const out: Props = {};
+  for (const key of TOP_LEVEL) {
+    const value = doc[key];
+    if (value === undefined) continue;
+    const identify = KEYED[key];
+    if (identify && Array.isArray(value)) {
+      const byKey: Props = {};
+      for (const entry of value as Props[]) {
+        const id = identify(entry);
+        const rest: Props = {};
+        const fields = identityFields(key, id);
+        for (const [k, x] of Object.entries(entry)) if (!(k in fields)) rest[snakeToCamel(k)] = renameKeys(x, snakeToCamel);
+        const known = byKey[id] as Props | undefined;
+        // Two entries of one 10DLC campaign: one entry of their numbers (the file allows it).
+        if (known && Array.isArray(known.numbers) && Array.isArray(rest.numbers)) known.numbers = [...(known.numbers as unknown[]), ...(rest.numbers as unknown[])];
+        else byKey[id] = rest;
+      }
+      out[snakeToCamel(key)] = byKey;
+    } else if (key === "call_webhooks") {
+      out.callWebhooks = value; // keys are event types (data), values URLs
+    } else {
+      out[snakeToCamel(key)] = renameKeys(value, snakeToCamel);
+    }
+  }
+  return out;
+}
+
+/** The file's document from the resource's inline inputs (the maps of {@link viewOf}). */
+export function documentOf(inputs: Props): Record<string, unknown> {
+  const doc: Record<string, unknown> = { version: 1 };
+  for (const key of TOP_LEVEL) {
+    const value = inputs[snakeToCamel(key)];
+    if (value === undefined || value === null) continue;
+    if (KEYED[key] && typeof value === "object" && !Array.isArray(value)) {
+      doc[key] = Object.entries(value as Props).map(([id, entry]) => ({ ...identityFields(key, id), ...((renameKeys(entry ?? {}, camelToSnake) as Props) ?? {}) }));
+    } else if (key === "call_webhooks") {
+      doc[key] = value;
+    } else {
+      doc[key] = renameKeys(value, camelToSnake);
+    }
+  }
+  return doc;
+}
+
+/**
+ * A checked input of file mode: the SHA-256 of the file's bytes (and of this package's version, whose
+ * normal forms the declared state is in). When the next Check finds the same, the declared state
+ * the last one gave (the old inputs) is given again without reading the file anew.
+ */
+const FILE_SHA = "fileSha256";
+
+/** The digest {@link FILE_SHA} records for these bytes. */
+const fileSha = (bytes: Buffer): string => createHash("sha256").update(`${packageVersion()}\u0000`).update(bytes).digest("hex");
+
+/** What the label of an inline document says in the file's messages. */
+const INLINE_LABEL = "the Account resource's inputs";
+
+/** The file's problems as check failures (at most 20, then how many more). */
+function failuresOf(problems: Extract<LoadResult, { ok: false }>, property: string): CheckFailure[] {
+  const shown = problems.problems.slice(0, 20).map((p) => ({ property, reason: formatProblem(p) }));
+  const more = problems.problems.length - shown.length;
+  return more > 0 ? [...shown, { property, reason: `and ${more} more problem${more === 1 ? "" : "s"} (wavix-sync validate lists them all)` }] : shown;
+}
+
+/** A path segment of a detailed diff: `["key"]` (any text), or `.name` for an identifier. */
+const seg = (k: string): string => `[${JSON.stringify(k)}]`;
+
+/** The camelCase form of a field path of the plan (`default_destinations.sms_endpoint`). */
+const camelPath = (p: string): string => p.split(".").map(snakeToCamel).join(".");
+
+/**
+ * Where a planned change shows in the resource's inputs, and how: an object of a collection
+ * (`numbers["15551230001"]`, added or deleted) or each changed property of it
+ * (`numbers["15551230001"].smsEnabled`).
+ */
+export function detailedPaths(change: Pick<PlannedChange, "kind" | "key" | "action" | "diff">): Array<[string, "add" | "update" | "delete"]> {
+  const fileKey = kindNamed(change.kind)?.file.key ?? change.kind;
+  const collection = snakeToCamel(fileKey);
+  if (fileKey === "account_callbacks") return change.diff.map((d) => [`${collection}.${camelPath(d.path)}`, "update"]);
+  if (fileKey === "ten_dlc_campaign_numbers") {
+    // A link (`BRAND/CAMPAIGN/NUMBER`) is one number of its campaign's list.
+    const campaign = change.key.split("/").slice(0, 2).join("/");
+    return [[`${collection}${seg(campaign)}.numbers`, "update"]];
+  }
+  const item = `${collection}${seg(change.key)}`;
+  if (change.action === "create") return [[item, "add"]];
+  if (change.action === "delete") return [[item, "delete"]];
+  if (fileKey === "call_webhooks") return [[item, "update"]];
+  const paths = change.diff.map((d): [string, "update"] => [`${item}.${camelPath(d.path)}`, "update"]);
+  return paths.length > 0 ? paths : [[item, "update"]];
+}
+
+/** A plan that cannot be carried out: its problems, as the CLI words them, and nothing written. */
+function problemsError(prepared: PreparedPlan): Error {
+  const p = prepared.plan.problems;
+  const shown = p.slice(0, 10).map((x) => `${x.kind} "${x.key}": ${x.message}`);
+  return new Error(
+    `the plan has ${p.length} problem${p.length === 1 ? "" : "s"}, and nothing is written from an incomplete plan: ${shown.join("; ")}${p.length > shown.length ? `; and ${p.length - shown.length} more` : ""}`,
+  );
+}
+
+/** The failed items of an apply, in one sentence each (no secret: the results never hold one). */
+function applyError(result: ApplyResult): Error {
+  const failed = result.results.filter((r) => r.outcome !== "ok");
+  const shown = failed.slice(0, 10).map((r) => `${r.kind} "${r.key}" (${r.action}): ${r.outcome}${r.error ? `: ${r.error}` : ""}`);
+  return new Error(
+    `${failed.length} of ${result.results.length} changes did not complete (the others were written): ${shown.join("; ")}${failed.length > shown.length ? `; and ${failed.length - shown.length} more` : ""}. ` +
+      "Run `pulumi up` again: it plans afresh and writes what is left",
+  );
+}
+
+interface Loaded {
+  readonly mtimeMs: number;
+  readonly size: number;
+  readonly ino: number;
+  readonly result: LoadResult;
+}
+
+/** The provider of `wavix:index:Account` over a native plugin's session. */
+export class AccountProvider implements KindProvider {
+  /** The file as last read, by absolute path: read again only when it changed (Check then Diff read it once). */
+  private readonly files = new Map<string, Loaded>();
+  /** The plan the last Diff made, which the Update right after it in the same deployment applies. */
+  private lastPlan: { key: string; prepared: PreparedPlan; at: number } | undefined;
+  /** Notes already said (a plan's notes come back with every Diff). */
+  private readonly said = new Set<string>();
+
+  private load(ctx: ProviderSession, file: string): LoadResult {
+    const abs = path.resolve(file);
+    let st: { mtimeMs: number; size: number; ino: number } | undefined;
+    try {
+      st = statSync(abs);
+    } catch {
+      st = undefined; // the loader words it
+    }
+    const known = this.files.get(abs);
+    if (st && known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.result;
+    const result = loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
+    if (st) this.files.set(abs, { ...st, result });
+    return result;
+  }
+
+  /**
+   * The declared state of checked inputs: the maps Check gave (the file as Check read it, or the
+   * inline maps), through the file's checks again as data — what the preview shows is what is
+   * planned, without reading the file a second time. Throws the problems.
+   */
+  private desired(inputs: Props): DesiredState {
+    const result = checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
+    if (!result.ok) throw new Error(result.problems.slice(0, 10).map(formatProblem).join("\n"));
+    return result.state;
+  }
+
+  private prune(inputs: Props): { prune: boolean } {
+    return { prune: inputs.prune === true };
+  }
+
+  /** The file's bytes; undefined when it cannot be read (the loader then says why). */
+  private bytes(file: string): Buffer | undefined {
+    try {
+      return readFileSync(file);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
+    const ctx = _ctx as ProviderSession;
+    const failures: CheckFailure[] = [];
+    const inline = INLINE_KEYS.filter((k) => news[k] !== undefined);
+    const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_KEYS.includes(k));
+    for (const k of unknown) failures.push({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected file, prune, or the inline ${INLINE_KEYS.join(", ")})` });
+    if (news.prune !== undefined && news.prune !== UNKNOWN && typeof news.prune !== "boolean") failures.push({ property: "prune", reason: "prune must be true or false" });
+    if (news.file !== undefined && inline.length > 0) failures.push({ property: "file", reason: `give file or the inline ${inline.join(", ")}, not both` });
+    if (news.file === undefined && inline.length === 0) failures.push({ property: "file", reason: "give file (the path of wavix.yaml) or the inline maps (numbers, subAccounts, ...)" });
+    if (failures.length > 0 || hasUnknown(news)) return { inputs: news, failures };
+    if (news.file !== undefined && typeof news.file !== "string") return { inputs: news, failures: [{ property: "file", reason: "file must be a path (text)" }] };
+    const prune = news.prune !== undefined ? { prune: news.prune } : {};
+    if (typeof news.file === "string") {
+      const bytes = this.bytes(news.file);
+      const sha = bytes ? fileSha(bytes) : undefined;
+      // The file as the last Check read it (and no API key in it): its declared state again, unread.
+      const key = ctx.credentials.apiKey;
+      if (bytes && sha === olds[FILE_SHA] && olds.file === news.file && !(key && key.length >= 8 && bytes.includes(key))) {
+        const view: Props = {};
+        for (const k of INLINE_KEYS) if (olds[k] !== undefined) view[k] = olds[k];
+        return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha, ...view }, failures: [] };
+      }
+      const result = this.load(ctx, news.file);
+      if (!result.ok) return { inputs: news, failures: failuresOf(result, "file") };
+      return { inputs: { file: news.file, ...prune, ...(sha ? { [FILE_SHA]: sha } : {}), ...viewOf(result.state) }, failures: [] };
+    }
+    const result = checkDesiredData(documentOf(news), INLINE_LABEL);
+    if (!result.ok) return { inputs: news, failures: failuresOf(result, inline[0] ?? "numbers") };
+    return { inputs: { ...prune, ...viewOf(result.state) }, failures: [] };
+  }
+
+  /** The write gate of one apply: the session's pin, limit and override, and the file's pin and `safety:`. */
+  private gate(ctx: ProviderSession, desired: DesiredState): WriteGate {
+    const names = PULUMI_GATE_NAMES;
+    const { accountId, maxDestructive, force } = ctx.credentials;
+    const pins: AccountPin[] = [];
+    if (accountId !== undefined && Number.isSafeInteger(accountId)) pins.push({ account: accountId, source: names.pin });
+    if (desired.account_id !== undefined) pins.push({ account: desired.account_id, source: `${desired.file ?? "the file"} account_id` });
+    const fileTotal = desired.safety?.max_destructive_total;
+    const total = maxDestructive === undefined ? fileTotal : fileTotal === undefined ? maxDestructive : Math.min(maxDestructive, fileTotal);
+    return new WriteGate({
+      client: ctx.masterClient(),
+      account: () => ctx.account(),
+      pins,
+      limits: { ...(desired.safety ?? {}), ...(total !== undefined ? { max_destructive_total: total } : {}) },
+      force: force === true,
+      onForced: (m) => ctx.warn(m),
+      wording: {
+        keyName: ctx.credentials.apiKey !== undefined ? "wavix:apiKey" : "WAVIX_API_KEY",
+        pinHint: names.pinHint,
+        limitName: fileTotal !== undefined && (maxDestructive === undefined || fileTotal < maxDestructive) ? `${desired.file ?? "the file"} safety.max_destructive_total` : names.limitName,
+        override: names.override,
+      },
+    });
+  }
+
+  /** The plan of the account against `desired`, its blast radius counted (refused past the limit: nothing is written). */
+  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState): Promise<PreparedPlan> {
+    const prepared = await computePlan(ctx.masterClient(), desired, this.prune(inputs));
+    if (prepared.plan.problems.length > 0) throw problemsError(prepared);
+    for (const n of prepared.plan.notes ?? []) {
+      const text = `Account: ${n.kind} "${n.key}": ${n.message}`;
+      if (!this.said.has(text)) ctx.warn(text);
+      this.said.add(text);
+    }
+    // The whole run's blast radius, as apply counts it (per kind and in total): a preview past it fails.
+    await this.gate(ctx, desired).admitRun(
+      prepared.ops.map((o) => ({ kind: o.kind, key: o.key, effects: o.effects })),
+      existingItems(prepared.plan),
+    );
+    return prepared;
+  }
+
+  async diff(_ctx: unknown, id: string, _olds: Props, news: Props): Promise<DiffResult> {
+    const ctx = _ctx as ProviderSession;
+    if (hasUnknown(news)) return { changes: true, diffs: [], replaces: [], stables: [], deleteBeforeReplace: false };
+    const desired = this.desired(news);
+    const prepared = await this.plan(ctx, news, desired);
+    this.lastPlan = { key: this.planKey(id, news), prepared, at: Date.now() };
+    const kinds: Record<string, "add" | "update" | "delete"> = {};
+    for (const c of prepared.plan.changes) for (const [p, k] of detailedPaths(c)) kinds[p] = k;
+    return { changes: prepared.plan.changes.length > 0, diffs: Object.keys(kinds), kinds, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
+  }
+
+  /** What names the inputs a plan was made for: the file's digest when there is one (the maps are its), else the maps themselves. */
+  private planKey(id: string, inputs: Props): string {
+    return `${id}\u0000${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+  }
+
+  /** Plans (or takes the plan the Diff just made for these inputs) and applies it through the gate. */
+  private async apply(ctx: ProviderSession, id: string, inputs: Props): Promise<Props> {
+    const desired = this.desired(inputs);
+    const key = this.planKey(id, inputs);
+    // The engine's Update follows its Diff in the same deployment: that plan is applied (as the CLI
+    // applies the plan it showed), unless it is older than a minute; applyPlan's gate counts it again.
+    const fresh = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan.prepared : await this.plan(ctx, inputs, desired);
+    this.lastPlan = undefined;
+    const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
+    if (!result.ok) throw applyError(result);
+    const s = fresh.plan.summary;
+    return this.outputs(ctx, inputs, { create: s.create, update: s.update, replace: s.replace, delete: s.delete, unchanged: s.unchanged });
+  }
+
+  private async outputs(ctx: ProviderSession, inputs: Props, lastApply: Record<string, number>): Promise<Props> {
+    const declared: Record<string, number> = {};
+    for (const k of INLINE_KEYS) {
+      const v = inputs[k];
+      if (v !== null && typeof v === "object" && !Array.isArray(v) && k !== "accountCallbacks" && k !== "safety") declared[k] = Object.keys(v).length;
+    }
+    const view: Props = {};
+    for (const k of INLINE_KEYS) if (inputs[k] !== undefined) view[k] = inputs[k];
+    const account = await ctx.account();
+    return {
+      ...(typeof inputs.file === "string" ? { file: inputs.file } : {}),
+      ...(inputs.prune !== undefined ? { prune: inputs.prune } : {}),
+      ...(account !== undefined ? { accountId: account } : {}),
+      digest: createHash("sha256").update(canonicalKey(view)).digest("hex"),
+      declared,
+      lastApply,
+    };
+  }
+
+  async create(_ctx: unknown, inputs: Props): Promise<{ id: string; outs: Props }> {
+    const ctx = _ctx as ProviderSession;
+    const outs = await this.apply(ctx, "", inputs);
+    return { id: outs.accountId !== undefined ? String(outs.accountId) : "account", outs };
+  }
+
+  async update(_ctx: unknown, id: string, _olds: Props, news: Props): Promise<{ outs: Props }> {
+    return { outs: await this.apply(_ctx as ProviderSession, id, news) };
+  }
+
+  /** A refresh keeps what the state holds: the account is read by the next Diff, as the CLI's plan reads it. */
+  async read(_ctx: unknown, id: string, props?: Props): Promise<ReadResult<Props>> {
+    return { id, props: props ?? {} };
+  }
+
+  async delete(_ctx: unknown, id: string): Promise<void> {
+    (_ctx as ProviderSession).warn(
+      `Account ${id}: the account is left as it is: the resource leaves the stack, and nothing was sent (no number released, no sub-account disabled, no trunk, webhook or Sender ID deleted)`,
+    );
+  }
+
+  /** `pulumi import wavix:index:Account NAME <file>`: the file read and checked, GETs only (the key's account). */
+  async import(_ctx: unknown, importId: string): Promise<ReadResult<Props>> {
+    const ctx = _ctx as ProviderSession;
+    const result = this.load(ctx, importId);
+    if (!result.ok) {
+      throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(formatProblem).join("; ")}`);
+    }
+    const inputs: Props = { file: importId };
+    const outs = await this.outputs(ctx, { ...inputs, ...viewOf(result.state) }, {});
+    return { id: outs.accountId !== undefined ? String(outs.accountId) : "account", props: outs, inputs };
+  }
+}
