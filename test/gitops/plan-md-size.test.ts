@@ -115,7 +115,9 @@ describe("Markdown within the bound", () => {
             formatFailureMarkdown({ command: "apply", file: "wavix.yaml", stage: "apply", problems: [value], plan }),
           ]) {
             expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
+            // Totals always: the table's row, or with no change at all, the verdict (no table of zeros, issue #36).
+            if (n > 0) expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
+            else expect(md).toMatch(/\*\*No changes\.\*\* The account matches wavix\.yaml \(5 unchanged\)\./);
           }
         },
       ),
