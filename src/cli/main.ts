@@ -120,6 +120,8 @@ export function buildProgram(argv?: readonly string[]): Command {
     .description("Keep a Wavix account in the state declared by a YAML file.")
     .version(versionText(), "-V, --version", "print the version and the API root")
     .showHelpAfterError("(wavix-sync --help lists the commands)")
+    // Also before the command (`wavix-sync --no-color plan`); main() reads it from argv either way.
+    .option("--no-color", "no colour, even on a terminal (NO_COLOR=1 does the same)")
     .exitOverride();
   // The top level has no option taking a value, so the first operand is the command.
   const named = argv?.slice(2).find((a) => !a.startsWith("-"));
