@@ -1,6 +1,6 @@
 /** What several commands share: loading the file (validation first) and a client from the environment. */
 import { Option } from "commander";
-import { nodeHttpFetch, WavixClient, type RetryNotice } from "../client";
+import { nodeHttpFetch, WavixClient, type PageRead, type RetryNotice } from "../client";
 import { formatProblem, loadDesiredState } from "../config";
 import type { DesiredState } from "../config/types";
 import { CliExit, progressLine } from "./output";
@@ -25,6 +25,8 @@ export interface ClientFlags {
   maxRps?: number;
   /** `--timeout`, seconds per request attempt. @default WAVIX_TIMEOUT, else DEFAULT_TIMEOUT_SECONDS */
   timeout?: number;
+  /** Each listing page read (progress.ts, the events of --json-events). */
+  onPage?: (read: PageRead) => void;
 }
 
 /** Seconds one request attempt may take (headers and body) when neither `--timeout` nor WAVIX_TIMEOUT says. */
@@ -95,6 +97,7 @@ export function clientFromEnv(flags: ClientFlags = {}): WavixClient {
       if (notice.waitMs + notice.failedAfterMs >= RETRY_NOTICE_MS) progressLine(retryNoticeLine(notice));
     },
     onWarning: noteDrift,
+    ...(flags.onPage ? { onPage: flags.onPage } : {}),
   });
 }
 

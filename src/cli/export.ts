@@ -6,6 +6,7 @@ import { formatCount } from "../plan/count";
 import { streamExport } from "../resources/export";
 import { writeFileAtomicStream } from "./files";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
+import { NO_PROGRESS, readProgress } from "./progress";
 
 /** Where editors find the schema when wavix-sync is installed in the repo. */
 const SCHEMA_PATH = "./node_modules/wavix-sync/schemas/wavix.schema.json";
@@ -60,22 +61,35 @@ export function registerExport(program: Command): void {
     .addOption(timeoutOption())
     .option("--max-rps <N>", MAX_RPS_HELP, positiveNumber("--max-rps"))
     .action(async (flags: { out?: string; file?: string; timeout?: number; maxRps?: number }) => {
-      const client = clientFromEnv({ timeout: flags.timeout, maxRps: flags.maxRps });
-      const onWarning = (message: string): void => void process.stderr.write(`Warning: ${message}\n`);
+      // Progress on a terminal (stderr) for a large account, unless the file itself goes to that terminal.
+      const progress = flags.out !== undefined || !process.stdout.isTTY ? readProgress("Exporting") : NO_PROGRESS;
+      const client = clientFromEnv({ timeout: flags.timeout, maxRps: flags.maxRps, ...(progress.onPage ? { onPage: progress.onPage } : {}) });
+      const onWarning = (message: string): void => {
+        progress.stop();
+        process.stderr.write(`Warning: ${message}\n`);
+      };
       const accountId = await exportAccountId(client, flags.file);
       if (accountId === null) onWarning("account_id is not written: the key may not read GET /v1/profile; add the pin to the file by hand (account_id: <id>)");
       if (flags.out) {
         const out = flags.out;
         let summary = { subAccounts: 0, numbers: 0 };
-        await writeFileAtomicStream(out, async (write) => {
-          summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
-        });
+        try {
+          await writeFileAtomicStream(out, async (write) => {
+            summary = await streamExport(client, write, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
+          });
+        } finally {
+          progress.stop();
+        }
         process.stderr.write(`Wrote ${out} (${formatCount(summary.subAccounts)} sub-accounts, ${formatCount(summary.numbers)} numbers).\n`);
       } else {
         // A failed write is reported once by the command (writeStdout rejects); not again as an event.
         const quiet = (): void => undefined;
         process.stdout.on("error", quiet);
-        await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
+        try {
+          await streamExport(client, writeStdout, { schemaPath: SCHEMA_PATH, onWarning, accountId, starterAudit: true });
+        } finally {
+          progress.stop();
+        }
       }
     });
 }

@@ -18,7 +18,9 @@ import {
   failureText,
   formatFailureMarkdown,
   formatPlan,
+  formatPlanProblems,
   formatSafetyRefusal,
+  problemText,
   mdText,
   overLimit,
   safetyLines,
@@ -27,6 +29,8 @@ import {
   type Plan,
   type SafetyVerdict,
 } from "../plan";
+import { numberNotOwnedMessage } from "../kinds/number/public";
+import { formatCount } from "../plan/count";
 import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 
@@ -56,6 +60,8 @@ export class RunReport {
   written = false;
   /** What the run talks to, once known (`account`): the Markdown heading names it. */
   target?: { baseUrl: string; account: string | null };
+  /** The saved plan the run wrote (`plan --save`) or carries out (`apply --plan`): a shortened Markdown report points to it. */
+  savedPlan?: string;
   /** The file's pin, as text, once checked against the key. */
   private pinned?: string;
   private accountRead?: Promise<string | null>;
@@ -168,4 +174,38 @@ export function reported<F extends { file: string }, R extends { file?: { path: 
       throw err;
     }
   };
+}
+
+/**
+ * A key for another account than the file's — a sub-account's key with the master's file, say — and
+ * no `account_id:` pin to stop it before anything is read: every number the file declares for the
+ * account itself is "not owned", and most other items cannot be planned either. Then one line
+ * naming the key's account and what to do, instead of one line per item (issue #36); `--json` and
+ * the Markdown report still list each item. Costs one GET /v1/profile, on this error path only.
+ */
+async function wrongAccountLine(plan: Plan, desired: DesiredState, run: RunReport, client: WavixClient): Promise<string | undefined> {
+  if (desired.account_id !== undefined || plan.problems.length < 2) return undefined;
+  const own = (desired.numbers ?? []).filter((n) => n.tenant === undefined);
+  const unowned = plan.problems.filter((p) => p.kind === "number" && p.message === numberNotOwnedMessage(p.key));
+  if (own.length === 0 || unowned.length < own.length) return undefined;
+  const account = await run.account(client).catch(() => null);
+  const n = plan.problems.length;
+  const whose = account === null ? "WAVIX_API_KEY's account (the key may not read GET /v1/profile to say which)" : `WAVIX_API_KEY is for account ${account}, which`;
+  return (
+    `${whose} owns none of the ${formatCount(own.length)} number${own.length === 1 ? "" : "s"} ${run.file} declares, and ${formatCount(n)} declared items could not be planned: ` +
+    `this looks like another account's key, or a sub-account's. Use the key of the account ${run.file} describes, and pin that account with \`account_id: <its id>\` ` +
+    `in ${run.file} so that a wrong key is refused before anything is read (--json lists every item)`
+  );
+}
+
+/**
+ * The plan's problems for standard error (and a text `--out`), and as the failure report's lines:
+ * one each, or the one line of {@link wrongAccountLine} when the key is evidently for another
+ * account (the report then lists it first, then each item).
+ */
+export async function problemsText(plan: Plan, desired: DesiredState, run: RunReport, client: WavixClient): Promise<{ text: string; lines: string[] }> {
+  const wrong = plan.problems.length > 0 ? await wrongAccountLine(plan, desired, run, client) : undefined;
+  if (wrong === undefined) return { text: formatPlanProblems(plan), lines: plan.problems.map(problemText) };
+  // The report (--out, a machine format) keeps each item after the cause.
+  return { text: `Error: ${wrong}.\n`, lines: [wrong, ...plan.problems.map(problemText)] };
 }

@@ -9,6 +9,7 @@
 import { Command, CommanderError } from "commander";
 import { DEFAULT_BASE_URL, resolveBaseUrl } from "../client/base-url";
 import { CliExit, reportError, startRun } from "./output";
+import { setNoColor } from "./color";
 
 type Register = (program: Command) => void;
 
@@ -18,9 +19,11 @@ const COMMANDS: readonly [names: readonly string[], load: () => Register][] = [
   [["plan", "apply"], () => (require("./plan-apply") as typeof import("./plan-apply")).registerPlanApply],
   [["audit"], () => (require("./audit") as typeof import("./audit")).registerAudit],
   [["export"], () => (require("./export") as typeof import("./export")).registerExport],
+  [["show"], () => (require("./show") as typeof import("./show")).registerShow],
   [["simulator"], () => (require("./simulator") as typeof import("./simulator")).registerSimulator],
   [["demo"], () => (program) => (require("./demo") as typeof import("./demo")).registerDemo(program, main)],
   [["tofu-install"], () => (require("./tofu-install") as typeof import("./tofu-install")).registerTofuInstall],
+  [["completion"], () => (program) => (require("./completion") as typeof import("./completion")).registerCompletion(program, () => buildProgram())],
 ];
 
 /** Examples shown under each command's --help (as kubectl and Terraform show them). */
@@ -34,8 +37,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   apply: ["wavix-sync apply -f wavix.yaml --auto-approve", "wavix-sync apply --auto-approve --format md --out apply.md --wait 120"],
   audit: ["wavix-sync audit -f wavix.yaml --fail-on-findings", "wavix-sync audit --format html --out reports/"],
   export: ["wavix-sync export --out wavix.yaml                     # the account as a file that plans clean"],
+  show: ["wavix-sync show wavix.plan                              # the saved plan, as plan prints it", "wavix-sync show wavix.plan --json"],
   simulator: ["wavix-sync simulator --port 8787", "WAVIX_BASE_URL=http://127.0.0.1:8787 WAVIX_API_KEY=sim-demo-key wavix-sync plan"],
   demo: ["wavix-sync demo                                         # plan, apply, plan against a local simulator"],
+  completion: ["source <(wavix-sync completion bash)                     # in ~/.bashrc (zsh: completion zsh, in ~/.zshrc)", "wavix-sync completion fish > ~/.config/fish/completions/wavix-sync.fish"],
   "tofu-install": ["wavix-sync tofu-install                                 # the OpenTofu/Terraform provider, in ~/.terraform.d/plugins"],
 };
 
@@ -47,17 +52,19 @@ const VARIABLES: readonly [name: string, text: string, commands: readonly string
   ["WAVIX_TIMEOUT", "seconds a request may take (default 30; --timeout overrides)", ["plan", "apply", "audit", "export"]],
   ["WAVIX_MAX_PAGES", "most pages one listing may take (default 2000)", ["plan", "apply", "audit", "export"]],
   ["WAVIX_SYNC_VERBOSE", "1 prints every contract-drift warning", ["plan", "apply", "audit", "export", "demo"]],
+  ["NO_COLOR", "set (not empty): no colour on a terminal either (as --no-color); without a terminal there is none", ["plan", "apply", "show", "demo"]],
   ["<password_env>", "a SIP trunk's password, in the variable its password_env names (every create and update)", ["apply"]],
 ];
 
 /** The exit codes, each with the commands that can end with it. */
 const CODES: readonly [code: string, text: string, commands: readonly string[]][] = [
-  ["0", "success", ["validate", "plan", "apply", "audit", "export", "demo"]],
+  ["0", "success", ["validate", "plan", "apply", "audit", "export", "show", "demo", "completion"]],
   ["0", "stopped with Ctrl-C or SIGTERM", ["simulator"]],
   ["1", "the file is invalid (every problem listed, nothing sent)", ["validate"]],
   ["1", "any error: validation, authentication, API", ["plan", "audit", "export"]],
   ["1", "any error: validation, authentication, API, partial failure, the safety limit, changes still pending after --wait", ["apply"]],
   ["1", "a bad flag, an unreadable seed, a port in use", ["simulator"]],
+  ["1", "the file cannot be read, or is not a saved plan of this version, or was changed since it was saved", ["show"]],
   ["1", "the demo did not converge", ["demo"]],
   ["2", "--detailed-exitcode and there are changes", ["plan"]],
   ["2", "--fail-on-findings and an error finding", ["audit"]],
@@ -113,6 +120,8 @@ export function buildProgram(argv?: readonly string[]): Command {
     .description("Keep a Wavix account in the state declared by a YAML file.")
     .version(versionText(), "-V, --version", "print the version and the API root")
     .showHelpAfterError("(wavix-sync --help lists the commands)")
+    // Also before the command (`wavix-sync --no-color plan`); main() reads it from argv either way.
+    .option("--no-color", "no colour, even on a terminal (NO_COLOR=1 does the same)")
     .exitOverride();
   // The top level has no option taking a value, so the first operand is the command.
   const named = argv?.slice(2).find((a) => !a.startsWith("-"));
@@ -120,6 +129,8 @@ export function buildProgram(argv?: readonly string[]): Command {
   for (const entry of only ? [only] : COMMANDS) entry[1]()(program);
   program.addHelpText("after", `\nExamples:\n  wavix-sync validate\n  wavix-sync plan --detailed-exitcode\n  wavix-sync apply --auto-approve\n\n${helpFooter()}\n`);
   for (const cmd of program.commands) {
+    // Colour is for terminals only, and never with NO_COLOR (src/cli/color.ts); every command takes --no-color.
+    cmd.option("--no-color", "no colour, even on a terminal (NO_COLOR=1 does the same; output that is not a terminal never has any)");
     const examples = EXAMPLES[cmd.name()] ?? [];
     const head = examples.length > 0 ? `\nExamples:\n${examples.map((e) => `  ${e}`).join("\n")}\n` : "";
     cmd.addHelpText("after", `${head}\n${helpFooter(cmd.name())}\n`);
@@ -149,6 +160,9 @@ function singleDashHint(program: Command, argv: readonly string[]): string | und
 
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram(argv);
+  // Read before parsing, so that what fails in parsing is not coloured either; a run inside a run (demo) keeps the outer's.
+  const noColor = argv.slice(2).includes("--no-color");
+  if (noColor) setNoColor(true);
   const end = startRun();
   try {
     const hint = singleDashHint(program, argv);
@@ -167,6 +181,7 @@ export async function main(argv: string[]): Promise<number> {
     reportError(err);
     return 1;
   } finally {
+    if (noColor) setNoColor(false);
     end();
   }
 }

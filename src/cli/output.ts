@@ -1,5 +1,6 @@
 /** Shared CLI plumbing: exit codes as values, errors printed without stack traces, progress lines that never follow them. */
 import { describeError } from "../kit/change/error-text";
+import { writeErrorText } from "./color";
 
 /** Thrown by a command to end with an exit code after it printed what it had to say. */
 export class CliExit extends Error {
@@ -36,5 +37,5 @@ export function reportError(err: unknown): void {
   // The outermost command's final word: no progress line may follow it.
   if (run.depth <= 1) run.over = true;
   // One plain sentence: not Node's or OpenSSL's internals (src/kit/change/error-text.ts).
-  process.stderr.write(`Error: ${describeError(err)}\n`);
+  writeErrorText(`Error: ${describeError(err)}\n`);
 }

@@ -19,7 +19,7 @@ import {
   type TransportConfig,
 } from "./request";
 import { resolveRetryOptions, type RetryNotice, type RetryOptions } from "./retry";
-import { DEFAULT_MAX_PAGES, walkPages } from "./pagination";
+import { DEFAULT_MAX_PAGES, walkPages, type PageRead } from "./pagination";
 import type { PacerOptions, PacerState } from "./rate-limit";
 import type {
   AnswerCallRequest,
@@ -123,6 +123,12 @@ export interface WavixClientOptions {
    * @default a no-op
    */
   onRetry?: (notice: RetryNotice) => void;
+  /**
+   * Called as each page of a listing is read (this client's and those `withApiKey` derives): the
+   * listing, the page, and the pages it claims. For progress on a terminal; never receives the key.
+   * @default a no-op
+   */
+  onPage?: (read: PageRead) => void;
   /**
    * How pacing reacts to pushback (429, 503 with `Retry-After`); see PacerOptions for each
    * field's default (90 % of the rate the server lets through, +1 % an answer back up to it, 0.2 %
@@ -792,6 +798,6 @@ export class WavixClient {
     first: number | undefined,
     walk: PageWalkOptions<T> & { pageSize?: number },
   ): AsyncGenerator<Page<T>> {
-    return walkPages({ listing, fetchPage, idOf, first, maxPages: this.#maxPages, ...walk });
+    return walkPages({ listing, fetchPage, idOf, first, maxPages: this.#maxPages, ...(this.#options.onPage ? { onPage: this.#options.onPage } : {}), ...walk });
   }
 }

@@ -1,7 +1,7 @@
 export * from "./types";
 export * from "./errors";
 export { WavixClient, normaliseReasons, type WavixClientOptions, type ListNumbersParams, type ListSubAccountsParams, type ListBrandsParams, type PageWalkOptions } from "./client";
-export { walkPages, readAll, DEFAULT_MAX_PAGES, type PageWalk } from "./pagination";
+export { walkPages, readAll, DEFAULT_MAX_PAGES, type PageWalk, type PageRead } from "./pagination";
 export { DEFAULT_RETRY_OPTIONS, resolveRetryOptions, isIdempotent, backoffDelayMs, type RetryNotice, type RetryOptions, type ResolvedRetryOptions, type HttpMethod } from "./retry";
 export { parseRetryAfter, cappedRetryAfter } from "./retry-timing";
 export { resolveBaseUrl, isLoopbackHost, DEFAULT_BASE_URL } from "./base-url";

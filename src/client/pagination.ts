@@ -44,6 +44,19 @@ export interface PageWalk<T> {
   firstPage?: Page<T>;
   /** The page size asked for (`per_page`), to tell a short page 1 repeated from a cut one. @default undefined */
   pageSize?: number;
+  /**
+   * Called as each page is read, with the listing, the page and how many pages the listing claims
+   * (when it says): progress for a person, events for a pipeline. @default none
+   */
+  onPage?: (info: PageRead) => void;
+}
+
+/** One page of a listing read (`onPage`). */
+export interface PageRead {
+  readonly listing: string;
+  readonly page: number;
+  /** Pages the listing claims (from its first page), when it claims any. */
+  readonly pages?: number;
 }
 
 function claim(value: unknown): number | undefined {
@@ -75,6 +88,7 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
   let lastAllowed = first + maxPages - 1;
   // Pages fetched ahead only up to what the first page claims.
   let lastClaimed = first;
+  let pagesClaimed: number | undefined;
   const inflight = new Map<number, Promise<Page<T>>>();
   const fetch = (page: number): Promise<Page<T>> => {
     let pending = inflight.get(page);
@@ -122,8 +136,10 @@ export async function* walkPages<T>(walk: PageWalk<T>): AsyncGenerator<Page<T>> 
       if (claimedPages !== undefined || byTotal !== undefined) {
         lastClaimed = first + Math.max(expected, 1) - 1;
         lastAllowed = Math.min(lastAllowed, lastClaimed + 1);
+        pagesClaimed = Math.max(expected, 1);
       }
     }
+    walk.onPage?.({ listing: walk.listing, page: page - first + 1, ...(pagesClaimed !== undefined ? { pages: pagesClaimed } : {}) });
     if (items.length === 0) {
       if (claimedTotal !== undefined && count !== claimedTotal) {
         throw fail(page, `page ${page} came back empty after ${count} of the ${claimedTotal} items it claims`);

@@ -89,10 +89,26 @@ export interface KindChange<Op extends OpBase> {
   readonly owner?: ChangeOwner;
 }
 
+/**
+ * Where a declared item sits in the file: its path (`sender_ids[1]`) and, when the loader kept it,
+ * its position. A declared item carries both (`path`, `pos`), so a kind passes the item itself.
+ */
+export interface FileSpot {
+  readonly path: string;
+  readonly pos?: SourcePosition;
+}
+
+/** A declared item that cannot be planned; `at` (the item) words it `FILE:LINE:COL: … (at path)`. */
+export interface KindProblem {
+  key: string;
+  message: string;
+  at?: FileSpot;
+}
+
 /** A kind's part of the plan. The engine stamps `kind` onto each item. */
 export interface KindPlan<Op extends OpBase> {
   changes: KindChange<Op>[];
-  problems: { key: string; message: string }[];
+  problems: KindProblem[];
   /** Keys in the account the file does not declare (shown when not pruning). */
   unmanaged: string[];
   unchanged: number;

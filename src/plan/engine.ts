@@ -22,6 +22,52 @@ export interface PlanOptions {
   readonly flags?: readonly string[];
   /** Keys whose write-only secrets are sent again (`--rotate-password LABEL`). @default none */
   readonly rotate?: readonly string[];
+  /**
+   * `--target KIND/NAME`: keep only the changes (and problems) of these items, as Terraform's
+   * `-target` does — for exceptional use (a fix that cannot wait for an unrelated item); the rest is
+   * read and planned, then left out, and the plan says how many changes it left out. A change that
+   * needs another in the same run (a number routed by label to a trunk the run creates) needs that
+   * one targeted too. @default every item
+   */
+  readonly targets?: readonly PlanTarget[];
+}
+
+/** An item named by `--target KIND/NAME`: a kind's name and an item's identity. */
+export interface PlanTarget {
+  readonly kind: string;
+  readonly key: string;
+}
+
+/** `KIND/NAME` as `--target` takes it (the name may hold `/`: a 10DLC link); throws naming what is wrong. */
+export function parseTarget(text: string): PlanTarget {
+  const slash = text.indexOf("/");
+  const kind = slash > 0 ? text.slice(0, slash) : "";
+  const key = slash > 0 ? text.slice(slash + 1) : "";
+  const kinds = KINDS.map((k) => k.name);
+  if (!kinds.includes(kind as ChangeKind) || key === "") {
+    throw new Error(`--target takes KIND/NAME, KIND one of ${kinds.join(", ")} (e.g. number/15551230001, sub_account/Acme Support), got "${text}"`);
+  }
+  // A number as the file may write it: a leading + is dropped, as the file's numbers are.
+  return { kind, key: kind === "number" ? key.replace(/^\+/, "") : key };
+}
+
+/** The plan narrowed to `targets`: their changes and problems; the rest counted as left out. */
+function narrow(prepared: { plan: Plan; ops: Op[] }, targets: readonly PlanTarget[]): void {
+  const hit = (x: { kind: string; key: string }) => targets.some((t) => t.kind === x.kind && t.key === x.key);
+  const { plan } = prepared;
+  const kept = plan.changes.filter(hit);
+  const named = (t: PlanTarget) => [...plan.changes, ...plan.problems].some((x) => x.kind === t.kind && x.key === t.key);
+  plan.targeted = {
+    targets: targets.map((t) => `${t.kind}/${t.key}`),
+    leftOut: plan.changes.length - kept.length,
+    leftOutProblems: plan.problems.filter((p) => !hit(p)).length,
+    unmatched: targets.filter((t) => !named(t)).map((t) => `${t.kind}/${t.key}`),
+  };
+  plan.changes = kept;
+  plan.problems = plan.problems.filter(hit);
+  if (plan.notes) plan.notes = plan.notes.filter(hit);
+  prepared.ops = prepared.ops.filter(hit);
+  plan.summary = summarize(kept, plan.summary.unchanged);
 }
 
 export interface ApplyOptions {
@@ -188,7 +234,7 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
       changes.push({ kind: kind.name, key: op.key, action: op.action, diff: c.diff, effects, ...(c.owner ? { owner: c.owner as ChangeOwner } : {}) });
       ops.push({ kind: kind.name, key: op.key, action: op.action, destructive: effects.length > 0, effects, data: op });
     }
-    for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message });
+    for (const p of part.problems) problems.push({ kind: kind.name, key: p.key, message: p.message, ...(p.at ? { at: { path: p.at.path, ...p.at.pos } } : {}) });
     for (const key of part.unmanaged) unmanaged.push({ kind: kind.name, key });
     for (const n of part.notes ?? []) notes.push({ kind: kind.name, key: n.key, message: n.message });
     unchanged += part.unchanged;
@@ -197,7 +243,9 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
 
   const plan: Plan = { changes, unmanaged, problems, summary: summarize(changes, unchanged), unchangedByKind };
   if (notes.length > 0) plan.notes = notes;
-  return { plan, ops, guard };
+  const prepared = { plan, ops, guard };
+  if (options.targets && options.targets.length > 0) narrow(prepared, options.targets);
+  return prepared;
 }
 
 /** What the engine records while sending one kind's writes (the kind's WriteReport). */

@@ -6,7 +6,7 @@
 import { UNREADABLE, type FieldDiff } from "../kit/change/diff";
 import { EFFECT_TEXT } from "../kit/change/effects";
 import type { CanonicalDestination } from "../kinds/number/public";
-import type { ApplyResult, ChangeAction, ChangeResult, Plan, PlannedChange } from "./types";
+import type { ApplyResult, ChangeAction, ChangeResult, Plan, PlannedChange, PlanProblem } from "./types";
 import { maskDeep, maskText } from "./mask";
 import { kindNamed } from "../kinds";
 import { formatCount } from "./count";
@@ -88,7 +88,17 @@ function fieldLine(c: PlannedChange, f: FieldDiff, width: number): string {
  * for standard error: a pipeline reading the plan on standard output never mistakes one for it.
  */
 export function formatPlanProblems(plan: Plan): string {
-  return plan.problems.map((p) => `Error: ${p.kind} "${p.key}": ${maskText(p.message)}\n`).join("");
+  return plan.problems.map((p) => `${p.at?.line ? "" : "Error: "}${problemText(p)}\n`).join("");
+}
+
+/**
+ * One problem as one line: `FILE:LINE:COL: kind "key": message (at path)` when the item's place in
+ * the file is known, as the file's own errors read (src/config/load.ts `formatProblem`); else
+ * `kind "key": message`, with `(at path)` when the path is known.
+ */
+export function problemText(p: PlanProblem): string {
+  const where = p.at?.line ? `${p.at.file}:${p.at.line}:${p.at.col}: ` : "";
+  return `${where}${p.kind} "${p.key}": ${maskText(p.message)}${p.at ? ` (at ${p.at.path})` : ""}`;
 }
 
 /** `1 declared item could not be planned (see the errors)`: said wherever a summary would claim success. */
@@ -107,10 +117,31 @@ export function ownerNote(c: PlannedChange): string {
   return ` of ${c.owner.kind} ${JSON.stringify(c.owner.key)}${c.owner.id !== undefined ? ` (id ${c.owner.id})` : ""}`;
 }
 
+/**
+ * What `--target` did to a plan, said first as Terraform says it: which items, how many changes and
+ * problems of other items were left out (the account then still differs from the file), and the
+ * targets that matched nothing. Empty when the plan is not narrowed.
+ */
+export function targetedLines(plan: Plan): string[] {
+  const t = plan.targeted;
+  if (!t) return [];
+  const out = [
+    `Warning: --target in effect (${t.targets.join(", ")}): only the changes of these items are planned and applied; ` +
+      `${formatCount(t.leftOut)} change${t.leftOut === 1 ? "" : "s"}` +
+      (t.leftOutProblems > 0 ? ` and ${formatCount(t.leftOutProblems)} problem${t.leftOutProblems === 1 ? "" : "s"}` : "") +
+      ` of other items left out. Use --target for exceptions (a fix that cannot wait), not routinely: run a plan without it afterwards.`,
+  ];
+  if (t.unmatched.length > 0) out.push(`Warning: --target ${t.unmatched.join(", ")}: no change or problem (already as the file says, or not declared in it).`);
+  return out;
+}
+
 export function formatPlan(plan: Plan, file: string): string {
-  const lines: string[] = [];
+  const lines: string[] = targetedLines(plan);
+  if (lines.length > 0) lines.push("");
   if (plan.changes.length === 0 && plan.problems.length > 0) {
     lines.push(`No changes can be planned, but the account does not match ${file}: ${unplannedNote(plan)}; ${formatCount(plan.summary.unchanged)} unchanged.`);
+  } else if (plan.changes.length === 0 && plan.targeted) {
+    lines.push(`No changes to the targeted items.`);
   } else if (plan.changes.length === 0) {
     lines.push(`No changes. The account matches ${file} (${formatCount(plan.summary.unchanged)} unchanged).`);
   } else {

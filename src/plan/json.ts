@@ -28,9 +28,11 @@ export function planJson(plan: Plan) {
       diff: c.diff.map(diffJson),
     })),
     unmanaged: plan.unmanaged.map((u) => ({ kind: u.kind, key: u.key })),
-    ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message) })) } : {}),
+    ...(plan.problems.length > 0 ? { errors: plan.problems.map((p) => ({ kind: p.kind, key: p.key, message: maskText(p.message), ...(p.at ? { at: { ...p.at } } : {}) })) } : {}),
     ...(plan.notes && plan.notes.length > 0 ? { notes: plan.notes.map((n) => ({ kind: n.kind, key: n.key, message: maskText(n.message) })) } : {}),
     summary: { ...plan.summary },
+    // --target: what it narrowed the plan to, and what it left out.
+    ...(plan.targeted ? { targeted: { targets: [...plan.targeted.targets], left_out: plan.targeted.leftOut, left_out_problems: plan.targeted.leftOutProblems, unmatched: [...plan.targeted.unmatched] } } : {}),
     // A saved plan (plan --save, apply --plan): its digest, to match a pull-request comment with an apply.
     ...(plan.saved ? { saved_plan: { digest: plan.saved.digest } } : {}),
   };

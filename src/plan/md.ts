@@ -12,7 +12,7 @@
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
 import type { FieldDiff } from "../kit/change/diff";
-import { actionNote, ACTION_SYMBOL, doneText, formatFieldValue, ownerNote, rerunNote, summaryText } from "./format";
+import { actionNote, ACTION_SYMBOL, doneText, formatFieldValue, ownerNote, rerunNote, summaryText, targetedLines } from "./format";
 import { formatCount } from "./count";
 import { EFFECT_TEXT } from "../kit/change/effects";
 import { isDestructive } from "./engine";
@@ -80,27 +80,42 @@ function plural(n: number, one: string, many = `${one}s`): string {
 function verdict(plan: Plan, file: string): string {
   const s = plan.summary;
   const problems = plan.problems.length > 0 ? ` ${plural(plan.problems.length, "problem")} to fix first (above).` : "";
+  if (plan.changes.length === 0 && plan.targeted) return `**No changes to the targeted items.**${problems}`;
   if (plan.changes.length === 0) {
     return `**No changes.** The account matches ${mdText(file)} (${formatCount(s.unchanged)} unchanged).${problems}`;
   }
   return `**Plan: ${summaryText(s)}.**${problems}`;
 }
 
+/**
+ * The summary table: a row for each kind with a change (a kind whose row would read 0 changes is
+ * left out: it is noise in a review), the totals, then one line naming what is unchanged per kind.
+ * A plan without changes has no table, only that line.
+ */
 function summaryTable(plan: Plan): string[] {
   const count = (kind: ChangeKind, action: ChangeAction) => plan.changes.filter((c) => c.kind === kind && c.action === action).length;
+  const unchangedLine = unchangedKinds(plan);
+  if (plan.changes.length === 0) return unchangedLine;
   const lines = ["| Kind | Create | Update | Replace | Delete | Unchanged | Destructive |", "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"];
   for (const { name: kind } of KINDS) {
     const unchanged = plan.unchangedByKind?.[kind];
     const counts = ACTIONS.map((a) => count(kind, a));
-    // A kind with nothing at all is one the file does not manage: no row.
-    if (counts.every((n) => n === 0) && !unchanged) continue;
+    if (counts.every((n) => n === 0)) continue;
     const destructive = plan.changes.filter((c) => c.kind === kind && isDestructive(c)).length;
     lines.push(`| ${kind} | ${counts.map(formatCount).join(" | ")} | ${unchanged === undefined ? "" : formatCount(unchanged)} | ${formatCount(destructive)} |`);
   }
   const s = plan.summary;
   const total = [s.create, s.update, s.replace, s.delete, s.unchanged, s.destructive].map(formatCount);
   lines.push(`| **Total** | ${total.join(" | ")} |`);
-  return lines;
+  return unchangedLine.length > 0 ? [...lines, "", ...unchangedLine] : lines;
+}
+
+/** `Unchanged: 12 numbers, 1 call webhook.`: the kinds' unchanged items, in the registry's order; none when nothing is unchanged or not known. */
+function unchangedKinds(plan: Plan): string[] {
+  const by = plan.unchangedByKind;
+  if (!by) return [];
+  const parts = KINDS.filter((k) => (by[k.name] ?? 0) > 0).map((k) => `${formatCount(by[k.name])} ${by[k.name] === 1 ? k.label.one : k.label.many}`);
+  return parts.length > 0 ? [`Unchanged: ${parts.join(", ")}.`] : [];
 }
 
 function diffRow(c: PlannedChange, f: FieldDiff): string {
@@ -109,10 +124,13 @@ function diffRow(c: PlannedChange, f: FieldDiff): string {
   return `| ${mdCode(f.path)} | ${before} | ${after} |`;
 }
 
-function changeBlock(c: PlannedChange): string[] {
+/** Up to this many changes in collapsible blocks, the blocks are shown open: a small plan reads at a glance. */
+export const OPEN_BLOCKS_UP_TO = 5;
+
+function changeBlock(c: PlannedChange, open: boolean): string[] {
   const note = actionNote(c);
   return [
-    "<details>",
+    open ? "<details open>" : "<details>",
     `<summary><code>${ACTION_SYMBOL[c.action]}</code> ${c.action} ${c.kind} <code>${htmlText(c.key)}</code>${htmlText(ownerNote(c))}${htmlText(note)} — ${plural(c.diff.length, "field")}</summary>`,
     "",
     "| Field | Before | After |",
@@ -136,6 +154,11 @@ export interface MarkdownOptions {
    * not say which). @default not named (a plan rendered without a run)
    */
   target?: { readonly baseUrl: string; readonly account: string | null };
+  /**
+   * The saved plan's path (`plan --save`, `apply --plan`), which a shortened document points to for
+   * every change. @default the JSON report is pointed to
+   */
+  savedPlan?: string;
 }
 
 /** Part of a document: fixed lines, or a list of items that is cut to its share of the budget. */
@@ -162,9 +185,16 @@ type Block =
 const count = formatCount;
 const size = (lines: readonly string[]) => lines.reduce((n, l) => n + l.length + 1, 0);
 
-/** The pointer to everything, said when something was grouped or left out. */
-function pointer(command: "plan" | "apply"): string {
-  return `_This summary is shortened to stay within ${count(MD_MAX_CHARS)} characters. Every change is in the JSON report: \`wavix-sync ${command} --format json\` (or \`--out ${command}.json\`, kept as the run's artifact)._`;
+/**
+ * The pointer to everything, said when something was grouped or left out: the saved plan the run
+ * wrote or carried out (the example pipelines keep it as an artifact, examples/ci/), else the JSON report.
+ */
+function pointer(command: "plan" | "apply", savedPlan: string | undefined): string {
+  const where =
+    savedPlan !== undefined
+      ? `Every change is in the saved plan ${mdCode(savedPlan)}, kept with this run's artifacts: ${mdCode(`wavix-sync show ${savedPlan}`)} prints it whole`
+      : `Every change is in the JSON report: \`wavix-sync ${command} --format json\` (or \`--out ${command}.json\`, kept with the run's artifacts)`;
+  return `_This summary is shortened to stay within ${count(MD_MAX_CHARS)} characters. ${where}._`;
 }
 
 /** The items of a list that fit in `budget` characters, and the line saying how many were left out. */
@@ -191,9 +221,9 @@ function take(items: readonly string[][], budget: number, more: (left: number) =
  * of what is left (a list that needs less gives the rest to those after it); a list that does not
  * fit is condensed when it can be, then cut with "… and N more", and the pointer is added.
  */
-function assemble(blocks: readonly Block[], command: "plan" | "apply", max: number): string {
+function assemble(blocks: readonly Block[], command: "plan" | "apply", max: number, savedPlan?: string): string {
   const fixed = blocks.reduce((n, b) => n + ("fixed" in b ? size(b.fixed) : size(b.items.length > 0 ? [...b.head, ...(b.tail ?? [""])] : [])), 0);
-  const note = pointer(command);
+  const note = pointer(command, savedPlan);
   let budget = max - fixed - note.length - 64;
   const lists = blocks.filter((b) => !("fixed" in b) && b.items.length > 0);
   let listsLeft = lists.filter((b) => !("fixed" in b) && !b.first).length;
@@ -291,7 +321,8 @@ function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[]
     items: [...plan.problems].sort(byKindThenKey).map((p) => [`- :x: ${p.kind} ${mdText(p.key)}: ${mdText(maskText(p.message))}`]),
     more: (n) => `- … and ${count(n)} more problems`,
   });
-  blocks.push({ fixed: [verdict(plan, file), "", ...(options.notes && options.notes.length > 0 ? [...options.notes, ""] : [])] });
+  const targeted = targetedLines(plan).map((l) => `:warning: ${mdText(l.replace(/^Warning: /, ""))}`);
+  blocks.push({ fixed: [verdict(plan, file), "", ...(targeted.length > 0 ? [...targeted.flatMap((l) => [l, ""])] : []), ...(options.notes && options.notes.length > 0 ? [...options.notes, ""] : [])] });
   const destructive = plan.changes.filter(isDestructive).sort(byKindThenKey);
   blocks.push({
     head: [`**${plural(destructive.length, "destructive change")}** (deletes, disables, releases, unlinks, replacements, routing removed, limits lifted: review these first):`, ""],
@@ -304,7 +335,7 @@ function planBlocks(plan: Plan, file: string, options: MarkdownOptions): Block[]
   const changes = plan.changes.filter((c) => !isDestructive(c)).sort(byKindThenKey);
   blocks.push({
     head: [],
-    items: changes.map((c) => [...changeBlock(c), ""]),
+    items: changes.map((c) => [...changeBlock(c, changes.length <= OPEN_BLOCKS_UP_TO), ""]),
     condensed: () => groupedChanges(changes),
     more: (n) => `- … and ${count(n)} more (every change is in the JSON report)`,
   });
@@ -335,7 +366,7 @@ function heading(command: "plan" | "apply", file: string, options: MarkdownOptio
 
 export function formatPlanMarkdown(plan: Plan, file: string, options: MarkdownOptions = {}): string {
   const blocks: Block[] = [{ fixed: [PLAN_MARKER, heading("plan", file, options), ""] }, ...planBlocks(plan, file, options)];
-  return assemble(blocks, "plan", options.maxChars ?? MD_MAX_CHARS);
+  return assemble(blocks, "plan", options.maxChars ?? MD_MAX_CHARS, options.savedPlan);
 }
 
 /** `apply --format md`: the plan as applied, then the outcome, what was created (ids) and every item that failed or is pending. */
@@ -344,7 +375,7 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
   const ok = result.results.filter((r) => r.outcome === "ok");
   const failed = [...result.results.filter((r) => r.outcome === "failed")].sort(byKindThenKey);
   const blocks: Block[] = [{ fixed: [APPLY_MARKER, heading("apply", file, options), ""] }, ...planBlocks(plan, file, options)];
-  if (plan.changes.length === 0) return assemble(blocks, "apply", max);
+  if (plan.changes.length === 0) return assemble(blocks, "apply", max, options.savedPlan);
   const notStarted = [...result.results.filter((r) => r.outcome === "not_started")].sort(byKindThenKey);
   const done = failed.length === 0 && notStarted.length === 0 && result.pending.length === 0;
   const complete = done && plan.problems.length === 0;
@@ -387,7 +418,7 @@ export function formatApplyMarkdown(plan: Plan, result: ApplyResult, file: strin
     items: [...result.pending].sort(compareText).map((k) => [`  - ${mdText(k)}`]),
     more: (n) => `  - … and ${count(n)} more`,
   });
-  return assemble(blocks, "apply", max);
+  return assemble(blocks, "apply", max, options.savedPlan);
 }
 
 /** The report of a run that failed (src/plan/failure.ts) as Markdown, with its marker so a bot replaces the last comment. */
@@ -397,5 +428,5 @@ export function formatFailureMarkdown(r: FailureReport, options: MarkdownOptions
     { head: [], items: r.problems.map((p) => [`- :x: ${mdText(maskText(p))}`]), more: (n) => `- … and ${count(n)} more problems` },
   ];
   if (r.plan) blocks.push(...planBlocks(r.plan, r.file, options));
-  return assemble(blocks, r.command, options.maxChars ?? MD_MAX_CHARS);
+  return assemble(blocks, r.command, options.maxChars ?? MD_MAX_CHARS, options.savedPlan);
 }

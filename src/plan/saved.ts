@@ -284,37 +284,37 @@ export interface LoadedSavedPlan {
 }
 
 /**
- * Reads a saved plan's text: bounded in size and depth, JSON, this format and version, contents
- * matching the digest, every change loadable by its kind and none twice, a summary that counts
- * its changes. Throws SavedPlanError naming the file's problem or each bad item.
+ * A saved plan's text as a document, checked but not loaded: bounded in size and depth, JSON, this
+ * format and version, contents matching the digest, the parts every reader needs. `outcome` ends
+ * each refusal (`nothing was applied`). Throws SavedPlanError.
  */
-export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS): LoadedSavedPlan {
+function checkedDocument(text: string, outcome: string): { plan: Record<string, unknown> } & Record<string, unknown> {
   if (text.length > MAX_SAVED_PLAN_BYTES) {
-    throw new SavedPlanError(`Error: this saved plan is larger than ${MAX_SAVED_PLAN_BYTES} bytes, far past any real plan; nothing was applied.`);
+    throw new SavedPlanError(`Error: this saved plan is larger than ${MAX_SAVED_PLAN_BYTES} bytes, far past any real plan; ${outcome}.`);
   }
   if (jsonDepth(text, MAX_SAVED_PLAN_DEPTH) > MAX_SAVED_PLAN_DEPTH) {
-    throw new SavedPlanError(`Error: this saved plan is nested more than ${MAX_SAVED_PLAN_DEPTH} levels deep, far past any real plan; nothing was applied.`);
+    throw new SavedPlanError(`Error: this saved plan is nested more than ${MAX_SAVED_PLAN_DEPTH} levels deep, far past any real plan; ${outcome}.`);
   }
   let raw: unknown;
   try {
     raw = JSON.parse(text);
   } catch (err) {
-    throw new SavedPlanError(`Error: this is not a saved plan (not JSON: ${(err as Error).message}); nothing was applied.`);
+    throw new SavedPlanError(`Error: this is not a saved plan (not JSON: ${(err as Error).message}); ${outcome}.`);
   }
   if (!isRecord(raw) || raw.format !== SAVED_PLAN_FORMAT) {
-    throw new SavedPlanError(`Error: this is not a saved plan (its "format" is not "${SAVED_PLAN_FORMAT}"); nothing was applied.`);
+    throw new SavedPlanError(`Error: this is not a saved plan (its "format" is not "${SAVED_PLAN_FORMAT}"); ${outcome}.`);
   }
   if (raw.version !== SAVED_PLAN_VERSION) {
     const old = Number.isInteger(raw.version) && (raw.version as number) < SAVED_PLAN_VERSION;
     throw new SavedPlanError(
       `Error: this saved plan has format version ${JSON.stringify(raw.version)}; this wavix-sync reads version ${SAVED_PLAN_VERSION}` +
         (old ? " (an older wavix-sync made it, before saved plans named their account and were verified against the file)" : "") +
-        ". Make the plan again with this version (wavix-sync plan --save); nothing was applied.",
+        `. Make the plan again with this version (wavix-sync plan --save); ${outcome}.`,
     );
   }
   if (typeof raw.digest !== "string" || !isRecord(raw.plan) || planDigest(raw.plan as unknown as SavedPlanBody) !== raw.digest) {
     throw new SavedPlanError(
-      "Error: this saved plan's contents do not match its digest: it was changed or damaged after it was saved. Make the plan again; nothing was applied.",
+      `Error: this saved plan's contents do not match its digest: it was changed or damaged after it was saved. Make the plan again; ${outcome}.`,
     );
   }
   const body = raw.plan;
@@ -327,8 +327,38 @@ export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS):
   need(typeof body.prune === "boolean", "prune is not true or false");
   need(Array.isArray(body.changes) && Array.isArray(body.unmanaged) && isRecord(body.summary), "changes, unmanaged or summary is missing");
   need(body.problems === undefined, "it lists problems, and a plan with problems is never saved");
-  if (problems.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing was applied:", problems);
+  if (problems.length > 0) throw new SavedPlanError(`Error: this saved plan is malformed; ${outcome}:`, problems);
+  return raw as { plan: Record<string, unknown> } & Record<string, unknown>;
+}
 
+/**
+ * A saved plan for a person to read (`wavix-sync show`): the document and its plan, checked as
+ * {@link checkedDocument} does (digest included), without loading each change for apply; needs no
+ * key, no file and no environment. Throws SavedPlanError.
+ */
+export function readSavedPlan(text: string): { document: SavedPlanDocument; plan: Plan } {
+  const raw = checkedDocument(text, "nothing to show");
+  const bad = (raw.plan.changes as unknown[])
+    .map((c, i) =>
+      isRecord(c) && typeof c.kind === "string" && typeof c.key === "string" && CHANGE_ACTIONS.includes(c.action as ChangeAction) && Array.isArray(c.diff) && c.diff.every(isRecord) && Array.isArray(c.effects)
+        ? undefined
+        : `change ${i + 1}: not { kind, key, action, diff, effects, ... }`,
+    )
+    .filter((p): p is string => p !== undefined);
+  if (bad.length > 0) throw new SavedPlanError("Error: this saved plan is malformed; nothing to show:", bad);
+  const document = raw as unknown as SavedPlanDocument;
+  return { document, plan: displayPlan(document) };
+}
+
+/**
+ * Reads a saved plan's text: bounded in size and depth, JSON, this format and version, contents
+ * matching the digest, every change loadable by its kind and none twice, a summary that counts
+ * its changes. Throws SavedPlanError naming the file's problem or each bad item.
+ */
+export function parseSavedPlan(text: string, kinds: readonly AnyKind[] = KINDS): LoadedSavedPlan {
+  const raw = checkedDocument(text, "nothing was applied");
+  const body = raw.plan;
+  const problems: string[] = [];
   const byName = new Map(kinds.map((k) => [k.name, k]));
   const ops: Op[] = [];
   const saved: SavedPlanChange[] = [];

@@ -36,6 +36,8 @@ export interface PlanProblem {
   kind: ChangeKind;
   key: string;
   message: string;
+  /** Where the item is declared (path, and position when known): rendered `FILE:LINE:COL: … (at path)`. */
+  at?: { path: string; file?: string; line?: number; col?: number };
 }
 
 /** Something a person should know about a declared item that is neither a change nor a problem. */
@@ -72,6 +74,12 @@ export interface Plan {
   unchangedByKind?: Record<ChangeKind, number>;
   /** Set when the plan is a saved one (`plan --save`, `apply --plan`): its digest, which every rendering names. */
   saved?: { digest: string };
+  /**
+   * Set when `--target` narrowed the plan (engine.ts `PlanOptions.targets`): the targets as given,
+   * how many changes and problems of other items were left out, and the targets that matched no
+   * change or problem (already as the file says, or not declared).
+   */
+  targeted?: { targets: string[]; leftOut: number; leftOutProblems: number; unmatched: string[] };
 }
 
 /** The result of one planned change once carried out (src/kit/change/types.ts), of a registered kind. */

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer } from "node:net";
-import { startSimulator, type SimApiKey, type Simulator } from "../../src/simulator";
+import { DEMO_SUB_ACCOUNT_KEYS, startSimulator, type SimApiKey, type Simulator } from "../../src/simulator";
 import { runCli, scratch, writeYaml } from "../helpers/cli";
 import { createHttpTestServer, type HttpTestServer } from "../helpers/http-test-server";
 
@@ -105,6 +105,62 @@ describe("errors that say what to do", () => {
     expect(r.stderr).toContain("Apply refused (nothing was written): 1 item needs a secret this run cannot read. Set the variable named, then run apply again.");
     expect(s.log.filter((q) => q.method !== "GET")).toEqual([]);
     expect(r.stdout + r.stderr).not.toContain("a re-run finishes the rest");
+  });
+
+  it("a sub-account's key with the master's file and no pin: one line naming the key's account and what to do, not one per item", async () => {
+    // Seed 5.11: a sub-account's own key authenticates as that sub-account (account 2001 of the demo seed).
+    const s = await sim([{ key: KEY }]);
+    const master = [
+      "version: 1",
+      "sub_accounts:",
+      "  - { name: Acme Support, id: 2001 }",
+      "  - { name: Legacy Team, id: 2002 }",
+      "numbers:",
+      ...["15551230001", "15551230002", "15551230003", "15551230004"].map((n) => `  - number: "${n}"`),
+      'call_webhooks:\n  post-call: "https://hooks.example/post"',
+      "",
+    ].join("\n");
+    const file = writeYaml(scratch(), "wavix.yaml", master);
+    const r = await runCli(["plan", "-f", file], { WAVIX_API_KEY: DEMO_SUB_ACCOUNT_KEYS.acmeSupport, WAVIX_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    const lines = errorLines(r.stderr);
+    expect(lines).toEqual([
+      `Error: WAVIX_API_KEY is for account 2001, which owns none of the 4 numbers ${file} declares, and 6 declared items could not be planned: ` +
+        `this looks like another account's key, or a sub-account's. Use the key of the account ${file} describes, and pin that account with \`account_id: <its id>\` ` +
+        `in ${file} so that a wrong key is refused before anything is read (--json lists every item).`,
+    ]);
+    // Each item is still in the machine-readable plan, and apply refuses with the same one line.
+    const json = await runCli(["plan", "-f", file, "--json"], { WAVIX_API_KEY: DEMO_SUB_ACCOUNT_KEYS.acmeSupport, WAVIX_BASE_URL: s.url });
+    expect(JSON.parse(json.stdout).errors).toHaveLength(6);
+    const apply = await runCli(["apply", "-f", file, "--auto-approve"], { WAVIX_API_KEY: DEMO_SUB_ACCOUNT_KEYS.acmeSupport, WAVIX_BASE_URL: s.url });
+    expect(apply.code).toBe(1);
+    expect(errorLines(apply.stderr)[0]).toBe(lines[0]);
+    expect(s.log.filter((q) => q.method !== "GET")).toEqual([]);
+  });
+
+  it("a plan-time error about a declared item: FILE:LINE:COL: message (at path), as the file's own errors read", async () => {
+    const s = await startSimulator({ port: 0, apiKeys: [{ key: KEY }], seed: { senderIds: [{ sender_id: "AcmeOld", type: "alphanumeric", allowlisted_in: ["GB"], usecase: "promo" }] } });
+    closers.push(() => s.close());
+    const text = [
+      "version: 1",
+      "sender_ids:",
+      "  - { sender_id: AcmeNew, type: alphanumeric, countries: [GB], usecase: promo }",
+      "  - sender_id: AcmeOld",
+      "    type: alphanumeric",
+      "    countries: [FR, GB]",
+      "    usecase: promo",
+      "",
+    ].join("\n");
+    const file = writeYaml(scratch(), "wavix.yaml", text);
+    const r = await runCli(["plan", "-f", file], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url });
+    expect(r.code).toBe(1);
+    expect(errorLines(r.stderr)).toEqual([
+      `${file}:4:5: sender_id "AcmeOld": differs from the file (countries), but the API has no update: it can only be replaced (deleted, then created again, and approved again); ` +
+        "add `replace: true` to it in the file to allow that (at sender_ids[1])",
+    ]);
+    // --json carries the same place.
+    const json = JSON.parse((await runCli(["plan", "-f", file, "--json"], { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: s.url })).stdout);
+    expect(json.errors).toEqual([expect.objectContaining({ kind: "sender_id", key: "AcmeOld", at: { path: "sender_ids[1]", file, line: 4, col: 5 } })]);
   });
 
   it("an unknown option: one line and where the options are, not the whole help", async () => {

@@ -22,12 +22,14 @@ const API = ["WAVIX_API_KEY", "WAVIX_BASE_URL", "WAVIX_TIMEOUT", "WAVIX_MAX_PAGE
 describe("help footers", () => {
   it.each([
     ["validate", ["WAVIX_API_KEY"], ["0", "1"]],
-    ["plan", API, ["0", "1", "2"]],
-    ["apply", [...API, "<password_env>"], ["0", "1", "130"]],
+    ["plan", [...API, "NO_COLOR"], ["0", "1", "2"]],
+    ["apply", [...API, "NO_COLOR", "<password_env>"], ["0", "1", "130"]],
     ["audit", API, ["0", "1", "2"]],
     ["export", API, ["0", "1"]],
+    ["show", ["NO_COLOR"], ["0", "1"]],
     ["simulator", [], ["0", "1"]],
-    ["demo", ["WAVIX_SYNC_VERBOSE"], ["0", "1"]],
+    ["demo", ["WAVIX_SYNC_VERBOSE", "NO_COLOR"], ["0", "1"]],
+    ["completion", [], ["0"]],
   ])("%s --help lists only its own variables and exit codes", async (command, env, codes) => {
     const r = await runCli([command, "--help"]);
     expect(r.code).toBe(0);
@@ -36,7 +38,7 @@ describe("help footers", () => {
 
   it("the top-level --help lists every variable and exit code once", async () => {
     const r = await runCli(["--help"]);
-    expect(footer(r.stdout)).toEqual({ env: [...API, "<password_env>"], codes: ["0", "1", "2", "130"] });
+    expect(footer(r.stdout)).toEqual({ env: [...API, "NO_COLOR", "<password_env>"], codes: ["0", "1", "2", "130"] });
   });
 
   it("--version names the version and the API root (the default, or WAVIX_BASE_URL's, checked)", async () => {

@@ -30,8 +30,9 @@ describe("plan with a problem", () => {
     const f = writeYaml(scratch(), "w.yaml", 'version: 1\nnumbers:\n  - number: "15550000001"\n    sms_enabled: true\n  - number: "19990000000"\n');
     const r = await runCli(["plan", "-f", f], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('Error: number "19990000000": number 19990000000 is not owned by the account');
-    expect(r.stdout).not.toContain("Error:");
+    // Where the item is declared, as the file's own errors read (issue #36).
+    expect(r.stderr).toContain(`${f}:5:5: number "19990000000": number 19990000000 is not owned by the account (wavix-sync never buys numbers; buy it first) (at numbers[1])\n`);
+    expect(r.stdout).not.toContain("not owned");
     expect(r.stdout).not.toContain("The account matches");
     expect(r.stdout).toContain(`No changes can be planned, but the account does not match ${f}: 1 declared item could not be planned (see the errors); 1 unchanged.`);
   });
@@ -45,7 +46,7 @@ describe("plan with a problem", () => {
     const r = await runCli(["plan", "-f", f], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'Error: number "15550000005": number 15550000005 belongs to sub-account "Acme Support" (id 2001), not to the account itself: ' +
+      'number "15550000005": number 15550000005 belongs to sub-account "Acme Support" (id 2001), not to the account itself: ' +
         'declare it with sub_account: "Acme Support" (the API cannot move a number between the account and its sub-accounts)',
     );
     expect(r.stderr + r.stdout).not.toContain("buy it first");

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, normalize } from "node:path";
+import { execFileSync } from "node:child_process";
+import { dirname, join, normalize, sep } from "node:path";
 import { ROOT } from "../helpers/cli";
 
 const FILES = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", ...readdirSync(join(ROOT, "docs")).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`)];
@@ -56,4 +57,21 @@ describe("links between the docs", () => {
     expect(count).toBeGreaterThan(40);
     expect(broken).toEqual([]);
   });
+
+  it("the package ships what its shipped docs link to (an installed README's links work offline)", () => {
+    // What `npm pack` would put in the tarball (package.json `files`), without building or packing.
+    const out = execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    const shipped = new Set((JSON.parse(out.slice(out.indexOf("[\n"))) as { files: { path: string }[] }[])[0].files.map((f) => f.path));
+    const missing: string[] = [];
+    for (const file of FILES.filter((f) => shipped.has(f))) {
+      for (const m of prose(readFileSync(join(ROOT, file), "utf8")).matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        const [path] = m[1].split("#");
+        if (/^[a-z]+:/i.test(m[1]) || path === "") continue;
+        const target = normalize(join(dirname(file), path)).split(sep).join("/");
+        if (!shipped.has(target)) missing.push(`${file}: ${m[1]} (${target} is not in the package)`);
+      }
+    }
+    expect(shipped.has("README.md")).toBe(true);
+    expect(missing).toEqual([]);
+  }, 60_000);
 });

@@ -148,7 +148,9 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
     expect(readFileSync(join(clean.dir, "drift.exitcode"), "utf8").trim()).toBe("0");
     expect(names(b.calls())).toEqual(["issue list"]);
     await b.drift();
-    passed(await runGithubJob(scheduled, "drift", b.ctx(repo)));
+    const drifted = passed(await runGithubJob(scheduled, "drift", b.ctx(repo)));
+    // The drift's saved plan is kept (the issue's comment points to it when shortened).
+    expect(drifted.artifacts.filter((a) => a.exists).map((a) => a.path)).toEqual(["drift.md", "drift.plan"]);
     c = b.calls();
     expect(names(c)).toEqual(["issue list", "label create", "issue create"]);
     const created = c.find((x) => x.args[0] === "issue" && x.args[1] === "create")!;
@@ -253,6 +255,10 @@ describe("the GitHub Actions examples in a consumer repository", JOBS, () => {
     expect(run.steps.find((s) => s.name === "Apply")!.code).toBe(1);
     expect(b.writes().length).toBe(before);
     expect(run.summary).toContain("**Not applied: apply refused or failed");
+    // Its own paragraph (issue #36): after the apply report's last list item, a blank line first, else
+    // GitHub's Markdown reads it as that item's lazy continuation.
+    expect(run.summary).toContain("\n\n**Not applied: apply refused or failed");
+    expect(run.summary.indexOf(APPLY_MARKER)).toBeLessThan(run.summary.indexOf("**Not applied"));
     const fresh = readFileSync(join(b.store.runs.get(run.runId)!.get("wavix-plan")!, "plan.md"), "utf8");
     expect(run.summary).toContain(`with plan_run_id ${run.runId} and plan_digest ${digestOf(fresh)}`);
     expect(run.summary).toContain(PLAN_MARKER);

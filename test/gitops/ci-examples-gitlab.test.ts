@@ -214,6 +214,8 @@ describe("the GitLab CI example in a consumer repository", JOBS, () => {
     expect((JSON.parse(readFileSync(join(auditDir, day, "audit.json"), "utf8")) as { asked: { window: string } }).asked.window).toBe("last 1d");
     await b.drift();
     let s = await schedule(none);
+    // The drift's saved plan is kept (the issue's text points to it when shortened).
+    expect(job(s.run, "wavix:drift").artifacts.filter((a) => a.exists).map((a) => a.path)).toEqual(["drift.md", "drift.plan", "drift.exitcode"]);
     expect(s.curl.map(method)).toEqual([`GET ${issues}?labels=wavix-drift&state=opened`, `POST ${issues}`]);
     expect(s.curl[1].files["description@drift.md"]).toContain("https://elsewhere.example/on-call");
     expect(s.curl[1].args).toContain(`PRIVATE-TOKEN: ${BOT_TOKEN}`);

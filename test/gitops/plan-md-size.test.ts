@@ -7,9 +7,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { startSimulator, type Simulator } from "../../src/simulator";
-import { formatApplyMarkdown, formatFailureMarkdown, formatPlanMarkdown, MD_MAX_CHARS, type ApplyResult, type Plan, type PlannedChange } from "../../src/plan";
+import { formatApplyMarkdown, formatFailureMarkdown, formatPlanMarkdown, MD_MAX_CHARS, OPEN_BLOCKS_UP_TO, type ApplyResult, type Plan, type PlannedChange } from "../../src/plan";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { runCli, scratch, writeYaml } from "../helpers/cli";
+import { ROOT, runCli, scratch, writeYaml } from "../helpers/cli";
 
 const KEY = "md-size-key-3b8e";
 
@@ -44,10 +45,48 @@ describe("Markdown within the bound", () => {
     expect(md).toContain("Every change is in the JSON report: `wavix-sync plan --format json`");
   });
 
-  it("a small plan keeps one block per change and no pointer", () => {
+  it("a small plan keeps one block per change, shown open, and no pointer", () => {
     const md = formatPlanMarkdown(planOf([numberChange(1), numberChange(2)]), "wavix.yaml");
-    expect(md.match(/<details>/g)).toHaveLength(2);
+    expect(md.match(/<details open>/g)).toHaveLength(2);
+    expect(md).not.toContain("<details>");
     expect(md).not.toContain("JSON report");
+  });
+
+  it(`one change reads at a glance (its block open); past ${OPEN_BLOCKS_UP_TO} changes the blocks are collapsed`, () => {
+    const one = formatPlanMarkdown(planOf([numberChange(1)]), "wavix.yaml");
+    expect(one).toContain("<details open>\n<summary><code>~</code> update number <code>15550000001</code> — 1 field</summary>");
+    const many = formatPlanMarkdown(planOf(Array.from({ length: OPEN_BLOCKS_UP_TO + 1 }, (_, i) => numberChange(i + 1))), "wavix.yaml");
+    expect(many.match(/<details>/g)).toHaveLength(OPEN_BLOCKS_UP_TO + 1);
+    expect(many).not.toContain("<details open>");
+  });
+
+  it("the table has a row only for a kind with a change; the unchanged ones are named under it", () => {
+    const plan = planOf([numberChange(1)]);
+    plan.unchangedByKind = { number: 3, call_webhook: 2 } as Plan["unchangedByKind"];
+    const md = formatPlanMarkdown(plan, "wavix.yaml");
+    const rows = md.split("\n").filter((l) => l.startsWith("| ") && !l.startsWith("| Kind") && !l.startsWith("| ---") && !l.startsWith("| Field") && !l.startsWith("| `"));
+    expect(rows).toEqual(["| number | 0 | 1 | 0 | 0 | 3 | 0 |", expect.stringMatching(/^\| \*\*Total\*\* \|/)]);
+    expect(md).toContain("\nUnchanged: 2 call webhooks, 3 numbers.\n");
+  });
+
+  it("shortened with a saved plan, it points to the saved plan the pipelines keep, and how to read it", () => {
+    const plan = { ...planOf(Array.from({ length: 10_000 }, (_, i) => numberChange(i + 1))), saved: { digest: `sha256:${"a".repeat(64)}` } };
+    const md = formatPlanMarkdown(plan, "wavix.yaml", { savedPlan: "wavix.plan" });
+    expect(md).toContain("Every change is in the saved plan `wavix.plan`, kept with this run's artifacts: `wavix-sync show wavix.plan` prints it whole._");
+    expect(md).not.toContain("JSON report");
+    // The example pipelines keep that file as an artifact.
+    for (const f of ["examples/ci/github/wavix-plan.yml", "examples/ci/github/wavix-apply.yml", "examples/ci/github/wavix-scheduled.yml", "examples/ci/gitlab/.gitlab-ci.yml"]) {
+      const text = readFileSync(join(ROOT, f), "utf8");
+      expect(text, f).toMatch(/--save (wavix|drift)\.plan|--plan reviewed\/wavix\.plan/);
+    }
+    const gitlab = readFileSync(join(ROOT, "examples/ci/gitlab/.gitlab-ci.yml"), "utf8");
+    expect(gitlab).toContain("paths: [drift.md, drift.plan, drift.exitcode]");
+    expect(gitlab).toContain("paths: [plan.md, plan.err, plan.exitcode, wavix.plan, wavix.yaml.sha256]");
+    expect(gitlab).toContain("paths: [apply.md, reviewed/wavix.plan, not-applied.txt]");
+    const scheduled = readFileSync(join(ROOT, "examples/ci/github/wavix-scheduled.yml"), "utf8");
+    expect(scheduled).toMatch(/name: wavix-drift\n\s+path: \|\n\s+drift\.md\n\s+drift\.plan/);
+    const apply = readFileSync(join(ROOT, "examples/ci/github/wavix-apply.yml"), "utf8");
+    expect(apply).toMatch(/name: wavix-apply\n\s+path: \|\n\s+apply\.md\n\s+reviewed\/wavix\.plan/);
   });
 
   it("any plan (changes all different, problems, unmanaged, failures) stays within the bound, with totals", () => {
@@ -76,7 +115,9 @@ describe("Markdown within the bound", () => {
             formatFailureMarkdown({ command: "apply", file: "wavix.yaml", stage: "apply", problems: [value], plan }),
           ]) {
             expect(md.length).toBeLessThanOrEqual(MD_MAX_CHARS);
-            expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
+            // Totals always: the table's row, or with no change at all, the verdict (no table of zeros, issue #36).
+            if (n > 0) expect(md).toContain(`| **Total** | 0 | ${n.toLocaleString("en-US")} | 0 | 0 | 5 | 0 |`);
+            else expect(md).toMatch(/\*\*No changes\.\*\* The account matches wavix\.yaml \(5 unchanged\)\./);
           }
         },
       ),

@@ -57,7 +57,7 @@ async function start() {
 /** Every `<` in the output belongs to one of the renderer's own tags. */
 function onlyOwnTags(md: string): void {
   const tags = md.match(/<[^>]*>/g) ?? [];
-  for (const t of tags) expect(t).toMatch(/^(<!-- wavix-sync (plan|apply) -->|<\/?(details|summary|code)>)$/);
+  for (const t of tags) expect(t).toMatch(/^(<!-- wavix-sync (plan|apply) -->|<\/?(details|summary|code)>|<details open>)$/);
 }
 
 describe("plan --format md", () => {
@@ -77,7 +77,8 @@ describe("plan --format md", () => {
     const destructive = md.indexOf("**1 destructive change**");
     const disable = md.indexOf("- :warning: **disable**: sub_account `Acme Support` (update): `status` `\"enabled\"` → `\"disabled\"`");
     const table = md.indexOf("| Kind | Create | Update | Replace | Delete | Unchanged | Destructive |");
-    const firstBlock = md.indexOf("<details>");
+    // Three changes besides the destructive one: a small plan, its blocks shown open (issue #36).
+    const firstBlock = md.indexOf("<details open>");
     const unmanaged = md.indexOf("**Unmanaged**");
     expect(problem).toBeGreaterThan(0);
     expect([problem, verdict, destructive, disable, table, firstBlock, unmanaged].every((v, i, a) => v > 0 && (i === 0 || v > a[i - 1]))).toBe(true);
@@ -85,8 +86,9 @@ describe("plan --format md", () => {
     expect(md).toContain("| call_webhook | 1 | 0 | 0 | 0 | 0 | 0 |");
     expect(md).toContain("| number | 0 | 1 | 0 | 0 | 1 | 0 |");
     expect(md).toContain("| **Total** | 2 | 2 | 0 | 0 | 1 | 1 |");
-    // The disable is not also in a collapsed block: three blocks for the three other changes.
-    expect(md.match(/<details>/g)).toHaveLength(3);
+    // The disable is not also in a block: three blocks for the three other changes.
+    expect(md.match(/<details open>/g)).toHaveLength(3);
+    expect(md).not.toContain("<details>");
     expect(md).toContain("| `call_status_url` | `null` | `\"https://hooks.example/status?a=1&b=x_y*z\"` |");
     // The created sub-account's key: (sensitive), never a value.
     expect(md).toContain("| `api_key` |  | `(sensitive)` |");
@@ -138,7 +140,7 @@ describe("plan --format md", () => {
     expect(JSON.parse(readFileSync(join(dir, "plan.json"), "utf8")).summary).toEqual({ create: 2, update: 2, replace: 0, delete: 0, unchanged: 1, destructive: 1 });
     await runCli(["plan", "-f", file, "--out", join(dir, "plan.txt")], env);
     // A text file has no stderr: the problems the terminal showed there come first in it.
-    const problems = r.stderr.split("\n").filter((l) => l.startsWith("Error: ")).map((l) => `${l}\n`).join("");
+    const problems = r.stderr.split("\n").filter((l) => /^(Error: |\S+:\d+:\d+: )/.test(l)).map((l) => `${l}\n`).join("");
     expect(problems).toContain('number "15559999999"');
     expect(readFileSync(join(dir, "plan.txt"), "utf8")).toBe(problems + r.stdout);
     // --json is --format json; both at once must agree.
@@ -161,16 +163,16 @@ describe("plan --format md", () => {
     expect(readdirSync(dir).sort()).toEqual(["blocker", "wavix.yaml"]);
   });
 
-  it("says No changes when the account matches, with the per-kind unchanged counts", async () => {
+  it("says No changes when the account matches, with the per-kind unchanged counts and no table of zeros", async () => {
     const env = await start();
     const dir = scratch();
     const file = writeYaml(dir, "wavix.yaml", "version: 1\nnumbers:\n  - number: \"15550000002\"\n    sms_enabled: true\n");
     const r = await runCli(["plan", "-f", file, "--format", "md", "--detailed-exitcode"], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("**No changes.** The account matches");
-    expect(r.stdout).toContain("| number | 0 | 0 | 0 | 0 | 1 | 0 |");
-    // Kinds the file does not manage get no row.
-    expect(r.stdout).not.toMatch(/\| (sub_account|call_webhook) \|/);
+    expect(r.stdout).toContain("\nUnchanged: 1 number.\n");
+    // No row whose changes are all zero (issue #36): here no table at all.
+    expect(r.stdout).not.toContain("| Kind |");
     expect(r.stdout).not.toContain("<details>");
   });
 });

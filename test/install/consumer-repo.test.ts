@@ -78,6 +78,9 @@ describe("from the tarball npm pack makes", SLOW, () => {
         "LICENSE",
         "docs/FILE-FORMAT.md",
         "docs/CLI.md",
+        // What README.md and docs/AUDIT.md link to (test/docs/links.test.ts checks every link).
+        "CONTRIBUTING.md",
+        "docs/audit-html.png",
       ]),
     );
     // The one TypeScript source it carries is the example Pulumi program.
@@ -98,6 +101,10 @@ describe("from the tarball npm pack makes", SLOW, () => {
     expect(valid.code).toBe(0);
     // @pulumi/pulumi is an optional peer: the CLI never needs it.
     expect(existsSync(join(dir, "node_modules", "@pulumi"))).toBe(false);
+    // README (Install): the demo works from the install, on a simulator of its own (no key, no network).
+    const demo = npx(dir, "demo");
+    expect(demo.code).toBe(0);
+    expect(demo.stdout + demo.stderr).toContain("simulator");
   });
 
   describe("from a git URL (git+file:// of a repository holding this checkout)", () => {

@@ -68,16 +68,16 @@ call_webhooks:
   post-call: https://hooks.example/post
 `;
 
-  it("a sub-account's key with the master's file: apply exits 1 naming each problem, and the simulator saw no write", async () => {
+  it("a sub-account's key with the master's file: apply exits 1 naming the key's account in one line, and the simulator saw no write", async () => {
     const { sim, env } = await start(seed());
     const file = writeYaml(scratch(), "wavix.yaml", MASTER_FILE);
     const run = await runCli(["apply", "-f", file, "--auto-approve"], { ...env, WAVIX_API_KEY: SUB_KEY });
     expect(run.code).toBe(1);
     // The simulator saw no write (main created both webhooks in the tenant here).
     expect(writes(sim)).toEqual([]);
-    // Each problem named: the tenant owns neither number.
-    expect(run.stderr).toContain('Error: number "15550000001"');
-    expect(run.stderr).toContain('Error: number "15550000002"');
+    // One line for the cause (issue #36): the key's account owns none of the file's numbers; `--json` lists each.
+    expect(run.stderr).toContain("Error: WAVIX_API_KEY is for account 2001, which owns none of the 2 numbers");
+    expect(run.stderr).not.toContain('number "15550000001"');
     expect(run.stderr).toContain("Apply refused (nothing was written): 2 declared items could not be planned");
     noStack(run.stderr);
     // The call webhooks it could plan are shown, and not created in the tenant (the wrong account).
@@ -95,9 +95,11 @@ call_webhooks:
     expect(run.code).toBe(1);
     const json = JSON.parse(run.stdout);
     expect(json).toMatchObject({ verdict: "failed", stage: "plan" });
+    // The cause first (a key for another account, issue #36), then each item where the file declares it.
     expect(json.problems.map((p: { message: string }) => p.message)).toEqual([
-      expect.stringMatching(/^number "15550000001": /),
-      expect.stringMatching(/^number "15550000002": /),
+      expect.stringMatching(/^WAVIX_API_KEY is for account 2001, which owns none of the 2 numbers /),
+      expect.stringMatching(/:\d+:\d+: number "15550000001": .* \(at numbers\[0\]\)$/),
+      expect.stringMatching(/:\d+:\d+: number "15550000002": .* \(at numbers\[1\]\)$/),
     ]);
     const withOut = await runCli(["apply", "-f", file, "--auto-approve", "--force", "--out", out], { ...env, WAVIX_API_KEY: SUB_KEY });
     expect(withOut.code).toBe(1);

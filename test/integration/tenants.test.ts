@@ -174,15 +174,15 @@ numbers:
     const r = await runCli(["apply", "-f", f, "--auto-approve"], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'Error: number "15550000021": number 15550000021 is declared under sub-account "Tenant Alpha" (id 2001), but it belongs to sub-account "Tenant Beta" (id 2002): ' +
+      'number "15550000021": number 15550000021 is declared under sub-account "Tenant Alpha" (id 2001), but it belongs to sub-account "Tenant Beta" (id 2002): ' +
         "the API cannot move a number to another owner",
     );
     expect(r.stderr).toContain('Write sub_account: "Tenant Beta" (or id 2002), or move it in the Wavix portal first');
     expect(r.stderr).toContain(
-      'Error: number "15550000001": number 15550000001 is declared under sub-account "Tenant Beta" (id 2002), but it belongs to the account itself',
+      'number "15550000001": number 15550000001 is declared under sub-account "Tenant Beta" (id 2002), but it belongs to the account itself',
     );
     expect(r.stderr).toContain(
-      'Error: number "15550000011": number 15550000011 belongs to sub-account "Tenant Alpha" (id 2001), not to the account itself: declare it with sub_account: "Tenant Alpha"',
+      'number "15550000011": number 15550000011 belongs to sub-account "Tenant Alpha" (id 2001), not to the account itself: declare it with sub_account: "Tenant Alpha"',
     );
     expect(r.stderr + r.stdout).not.toContain("buy it first");
     noSecrets(r);
@@ -212,7 +212,7 @@ numbers:
     const plan = await runCli(["plan", "-f", f], env);
     expect(plan.code).toBe(1);
     expect(plan.stderr).toContain(
-      'Error: number "15550000099": sub-account "Tenant Gamma" does not exist yet (this apply would create it), and a new sub-account owns no numbers',
+      'number "15550000099": sub-account "Tenant Gamma" does not exist yet (this apply would create it), and a new sub-account owns no numbers',
     );
     expect(plan.stdout).toContain('+ sub_account "Tenant Gamma"');
     const apply = await runCli(["apply", "-f", f, "--auto-approve"], env);
@@ -240,7 +240,7 @@ numbers:
     );
     const r = await runCli(["plan", "-f", f], env);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Error: number "15550000031": the API refused sub-account "Offboarded" (id 2003)'s key (it is disabled: enable it with status: enabled, apply, then plan again)`);
+    expect(r.stderr).toContain(`number "15550000031": the API refused sub-account "Offboarded" (id 2003)'s key (it is disabled: enable it with status: enabled, apply, then plan again)`);
     expect(r.stdout).toContain("1 unchanged");
     noSecrets(r);
   });

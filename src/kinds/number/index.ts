@@ -9,7 +9,7 @@ import type { WavixNumber } from "../../client/types";
 import type { DesiredNumber, NumberPart, TenantRef } from "./types";
 import type { NumberOp, NumberOwner, NumbersRead } from "./op";
 import type { SubAccountPart } from "../sub-account/public";
-import type { ConfirmContext, EarlierWrites, Kind, KindPlan, KindResults, Write } from "../../kit/contract";
+import type { ConfirmContext, EarlierWrites, FileSpot, Kind, KindPlan, KindResults, Write } from "../../kit/contract";
 import { subAccountList } from "../sub-account/public";
 import { SIP_TRUNK_KIND, trunkList, type SipTrunkPart } from "../sip-trunk/public";
 import { resolveTrunkLabels, withMadeTrunks } from "./trunks";
@@ -127,7 +127,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
     const onDelete = onDeleteNote(declared);
     if (onDelete) out.notes!.push(onDelete);
     const ownMissing: string[] = [];
-    const tenantMissing: { digits: string; read: TenantRead & { ok: true } }[] = [];
+    const tenantMissing: { digits: string; read: TenantRead & { ok: true }; at: FileSpot }[] = [];
     // `trunk: LABEL` destinations: the trunk listing is read once (the trunk kind shares it).
     const byLabel = declared.some((x) => x.destinations?.some((y) => y.trunk !== undefined));
     const trunks = byLabel ? await trunkList(ctx) : [];
@@ -138,26 +138,26 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
       if (d.tenant) {
         const read = current.tenants.get(tenantKey(d.tenant));
         if (!read || !read.ok) {
-          out.problems.push({ key: d.number, message: read?.problem ?? "its sub-account was not read" });
+          out.problems.push({ key: d.number, message: read?.problem ?? "its sub-account was not read", at: d });
           continue;
         }
         n = read.numbers.get(d.number);
         if (!n) {
-          tenantMissing.push({ digits: d.number, read });
+          tenantMissing.push({ digits: d.number, read, at: d });
           continue;
         }
         owner = { id: read.account.id, name: read.account.name, client: read.client };
       } else {
         n = current.own.get(d.number);
         if (!n) {
-          out.problems.push({ key: d.number, message: numberNotOwnedMessage(d.number) });
+          out.problems.push({ key: d.number, message: numberNotOwnedMessage(d.number), at: d });
           ownMissing.push(d.number);
           continue;
         }
       }
       const resolved = byLabel ? resolveTrunkLabels(d, trunks, ctx.desired.sip_trunks ?? []) : { number: d, newTrunks: [] };
       if ("problem" in resolved) {
-        out.problems.push({ key: d.number, message: resolved.problem });
+        out.problems.push({ key: d.number, message: resolved.problem, at: d });
         continue;
       }
       d = resolved.number;
@@ -198,6 +198,7 @@ export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, 
         out.problems.push({
           key: t.digits,
           message: elsewhere ? ownerMismatchMessage(t.digits, declaredOwner, elsewhere) : numberNotOwnedMessage(t.digits, declaredOwner),
+          at: t.at,
         });
       }
     }

@@ -67,6 +67,7 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
         out.problems.push({
           key: d.sender_id,
           message: `the account has ${found.length} Sender IDs ${quoteName(d.sender_id)} (ids ${found.map((s) => s.id).join(", ")}): delete all but one, then plan again`,
+          at: d,
         });
         continue;
       }
@@ -85,7 +86,8 @@ export const senderIdKind: Kind<"sender_id", DesiredSenderId[], SenderId[], Send
           key: d.sender_id,
           message:
             `differs from the file (${fieldList(diff.map((f) => f.path))}), but the API has no update: it can only be replaced ` +
-            `(deleted, then created again, and approved again); add \`replace: true\` to it in the file to allow that (${d.path})`,
+            `(deleted, then created again, and approved again); add \`replace: true\` to it in the file to allow that`,
+          at: d,
         });
       }
     }

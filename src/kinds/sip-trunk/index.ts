@@ -111,17 +111,17 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       try {
         hit = matchTrunk(want, list);
       } catch (err) {
-        out.problems.push({ key: d.label, message: ctx.describe(err) });
+        out.problems.push({ key: d.label, message: ctx.describe(err), at: d });
         for (const t of list) if (t.label === d.label) claimed.add(t.id);
         continue;
       }
       if (!hit && want.id !== undefined) {
-        out.problems.push({ key: d.label, message: pinnedTrunkMissingMessage(want) });
+        out.problems.push({ key: d.label, message: pinnedTrunkMissingMessage(want), at: d });
         continue;
       }
       if (!hit) {
         const problem = createProblem(want);
-        if (problem) out.problems.push({ key: d.label, message: problem });
+        if (problem) out.problems.push({ key: d.label, message: problem, at: d });
         else {
           out.changes.push({ diff: createDiff(want), op: { key: d.label, action: "create", desired: want } });
           needs(want, "the create sends it");
@@ -131,13 +131,13 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       claimed.add(hit.id);
       const current = records.get(hit.id);
       if (!current) {
-        out.problems.push({ key: d.label, message: `SIP trunk ${hit.id} ("${hit.label}") is listed but could not be read; re-run plan` });
+        out.problems.push({ key: d.label, message: `SIP trunk ${hit.id} ("${hit.label}") is listed but could not be read; re-run plan`, at: d });
         continue;
       }
       // The password is read at apply (a plan needs no secret): only that it has a variable is checked here.
       const rotate = ctx.rotate.has(d.label);
       if (rotate && want.password_env === undefined) {
-        out.problems.push({ key: d.label, message: `--rotate-password ${d.label}: SIP trunk "${d.label}" has no \`password_env:\` naming the variable that holds its password` });
+        out.problems.push({ key: d.label, message: `--rotate-password ${d.label}: SIP trunk "${d.label}" has no \`password_env:\` naming the variable that holds its password`, at: d });
         continue;
       }
       const diff = diffTrunk(want, current);
@@ -148,13 +148,13 @@ export const sipTrunkKind: Kind<"sip_trunk", DesiredSipTrunk[], TrunkCurrent, Si
       // A PUT replaces the trunk: it is built only from a read showing every setting the file leaves out.
       const unsafe = putProblem(want, current);
       if (unsafe) {
-        out.problems.push({ key: d.label, message: unsafe });
+        out.problems.push({ key: d.label, message: unsafe, at: d });
         continue;
       }
       // The PUT carries the password (the official body requires it): the file must say where it is.
       const noPassword = updateProblem(want);
       if (noPassword) {
-        out.problems.push({ key: d.label, message: noPassword });
+        out.problems.push({ key: d.label, message: noPassword, at: d });
         continue;
       }
       // The password cannot be compared (write-only): said on every update, with the variable apply reads.

@@ -105,12 +105,12 @@ export const subAccountKind: Kind<"sub_account", DesiredSubAccount[], SubAccount
       try {
         current = matchSubAccount(want, subs);
       } catch (err) {
-        out.problems.push({ key: d.name, message: ctx.describe(err) });
+        out.problems.push({ key: d.name, message: ctx.describe(err), at: d });
         for (const s of subs) if (sameName(s.name, d.name)) claimed.add(s.id);
         continue;
       }
       if (!current && want.id !== undefined) {
-        out.problems.push({ key: d.name, message: pinnedSubAccountMissingMessage(want) });
+        out.problems.push({ key: d.name, message: pinnedSubAccountMissingMessage(want), at: d });
         continue;
       }
       if (!current) {

@@ -54,7 +54,7 @@ export const tenDlcNumberKind: Kind<"ten_dlc_number", DesiredCampaignNumbers[], 
     for (const d of declared) {
       const read = reads.get(campaignKey(d.brand_id, d.campaign_id))!;
       if (!read.ok) {
-        out.problems.push({ key: campaignKey(d.brand_id, d.campaign_id), message: missingCampaignMessage(d.brand_id, d.campaign_id, ctx.describe(read.error)) });
+        out.problems.push({ key: campaignKey(d.brand_id, d.campaign_id), message: missingCampaignMessage(d.brand_id, d.campaign_id, ctx.describe(read.error)), at: d });
         continue;
       }
       const at = `${d.brand_id}/${d.campaign_id}`;
