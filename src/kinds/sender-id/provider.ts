@@ -24,6 +24,13 @@ const SNAKE: Record<string, string> = { senderId: "sender_id", monthlyVolume: "m
 const CAMEL: Record<string, string> = { sender_id: "senderId", monthly_volume: "monthlyVolume" };
 /** The fields the API shows: a change of one is a replacement. */
 const REPLACING = ["senderId", "type", "countries", "usecase", "samples"];
+/**
+ * The fields an answer may leave out (the official SenderID and SenderIDResponse require only `id`,
+ * `sender_id`, `type` and, listed, `allowlisted_in`): state that never held one (an import of an
+ * answer without it) does not know it, so a declared value is no difference to replace for — it
+ * is recorded, in place, with no write (handler.ts `diffSenderId` reads the answer the same way).
+ */
+const MAY_BE_UNSHOWN = new Set(["usecase", "samples"]);
 
 function toFileEntry(news: Props): Props {
   const entry: Props = {};
@@ -97,7 +104,8 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   },
 
   async diff(ctx, _id, olds, news) {
-    const replaces = REPLACING.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
+    const o = olds as unknown as Props;
+    const replaces = REPLACING.filter((k) => !sameJson(o[k], (news as unknown as Props)[k]) && !(MAY_BE_UNSHOWN.has(k) && o[k] === undefined));
     if (replaces.length > 0 && news.replace !== true) throw refusal(ctx.words, news.senderId, replaces);
     const diffs = KEYS.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0) warnDestructive(ctx, named(olds.senderId), actionEffects, "replace", []);
@@ -158,13 +166,17 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   },
 
   async update(ctx, id, olds, news) {
-    // Only monthlyVolume, replace or onDelete changed (diff): nothing the API holds.
+    // Only monthlyVolume, replace or onDelete changed, or a usecase or samples the API never showed
+    // is recorded as declared (diff): nothing the API holds changes.
     return { outs: { ...outputs(news, id), ...keptOrigin(olds as unknown as Props) } };
   },
 
   /**
    * Import id: the Sender ID itself (`ACME`, its identity), or its Wavix id. Every field the API
    * shows comes back as an input, as `wavix-sync export` writes it (`monthlyVolume` is not shown).
+   * A `usecase` the answer leaves out is left out, not guessed (export's stand-in is for a file,
+   * which must name one): the resource's declared value is then recorded by the next update, with
+   * no write (`diff`, MAY_BE_UNSHOWN).
    */
   async import(ctx, importId) {
     const all = await listAllSenderIds(ctx.masterClient());
@@ -172,7 +184,8 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     if (!found) return {};
     const checked = await senderIdProvider.check(ctx, {} as SenderIdInputs, fromDesired(senderIdsOf([found])[0], undefined));
     if (checked.failures.length > 0) throw new Error(`SenderId ${currentKey(found)} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    return { id: found.id, props: outputs(checked.inputs, found.id), inputs: checked.inputs as SenderIdOutputs };
+    const inputs = found.usecase === undefined ? (({ usecase: _u, ...rest }) => rest)(checked.inputs) : checked.inputs;
+    return { id: found.id, props: outputs(inputs as SenderIdInputs, found.id), inputs: inputs as SenderIdOutputs };
   },
 
   async delete(ctx, id, props) {
