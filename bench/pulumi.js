@@ -333,7 +333,7 @@ function pulumiLines(label, numbers, r) {
   return lines;
 }
 
-module.exports = { runPulumiScenario, requireTs, pluginStartMs, pulumiLines, floorPlugins };
+module.exports = { runPulumiScenario, requireTs, pluginStartMs, pulumiLines, floorPlugins, yamlProgram };
 
 if (require.main === module) {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
