@@ -421,7 +421,7 @@ function accountLines(r) {
   ];
 }
 
-module.exports = { runPulumiScenario, runAccountScenario, accountLines, requireTs, pluginStartMs, pulumiLines, floorPlugins };
+module.exports = { runPulumiScenario, runAccountScenario, accountLines, requireTs, pluginStartMs, pulumiLines, floorPlugins, yamlProgram };
 
 if (require.main === module && process.env.BENCH_PULUMI_ACCOUNT === "1") {
   const numbers = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);

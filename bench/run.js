@@ -418,17 +418,14 @@ async function main() {
   }
 
   // The Terraform provider under the real OpenTofu (bench/tofu.js): a no-change `tofu plan` of
-  // 1,000 numbers (BENCH_TOFU_NUMBERS), beside the native Pulumi provider's no-change up above.
+  // 1,000 numbers (BENCH_TOFU_NUMBERS), beside the native Pulumi provider's no-change preview (and
+  // preview --refresh) of the same numbers, measured in this section round by round with it.
   if (want("tofu")) {
-    const { runTofuScenario } = require("./tofu");
+    const { runTofuScenario, tofuLines } = require("./tofu");
     const numbers = Number(process.env.BENCH_TOFU_NUMBERS ?? 1000);
     const r = (results.tofu = await runTofuScenario({ numbers, latencyMs: LATENCY_MS }));
-    if (r.skipped) lines.push(`tofu: skipped: ${r.skipped}`);
-    else {
-      lines.push(`${`tofu apply adopting ${numbers} numbers`.padEnd(60)} ${String(r.apply.requests).padStart(6)} req  ${r.apply.wallSeconds.toFixed(2).padStart(7)} s`);
-      lines.push(`${`tofu no-change plan of ${numbers} numbers`.padEnd(60)} ${String(r.planNoChange.requests).padStart(6)} req  ${r.planNoChange.wallSeconds.toFixed(2).padStart(7)} s  state ${r.stateBytesPerNumber} B a number (median of ${r.planNoChange.samples.map((x) => x.toFixed(2)).join(" / ")})`);
-      pulumiTargets.push([`tofu no-change plan of ${numbers} numbers`, r.planNoChange.wallSeconds, 15, "<=", "s"]);
-    }
+    lines.push(...tofuLines(numbers, r));
+    if (!r.skipped) pulumiTargets.push([`tofu no-change plan of ${numbers} numbers`, r.planNoChange.wallSeconds, 15, "<=", "s"]);
   }
 
   const ratio = s.baselinePlan?.wallSeconds / s.planNoChanges?.wallSeconds;

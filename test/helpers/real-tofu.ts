@@ -133,3 +133,14 @@ provider "wavix" {
 ${extra}}
 `;
 }
+
+/**
+ * What in OpenTofu's output is Pulumi's words, not Terraform's (src/terraform/plugin/server.ts
+ * TERRAFORM_WORDS, TERRAFORM_GATE_NAMES): a Pulumi command, a stack config key, a camelCase
+ * resource argument, a stack. Empty when the output speaks Terraform only.
+ */
+export function pulumiWordsIn(text: string): string[] {
+  return [/.{0,40}pulumi.{0,40}/i, /.{0,40}wavix:[a-z].{0,40}/, /.{0,40}\b(onDelete|passwordVersion|subAccountId)\b.{0,40}/, /.{0,40}\bstack\b.{0,40}/]
+    .map((re) => re.exec(text)?.[0])
+    .filter((x): x is string => x !== undefined);
+}

@@ -4,10 +4,13 @@
  * init / plan / apply, a second plan with no changes (`-detailed-exitcode` 0), an edit, a
  * replacement, refresh-only, and destroy — which deletes what the configuration made and leaves
  * what it adopted (and a trunk an adopted number still routes to). The API key and the trunk's password appear in no plan output, and in state only
- * as sensitive attributes.
+ * as sensitive attributes. The account callbacks, which the strict server's profile cannot take (its
+ * answer lacks fields a whole-profile PUT would reset: refused, nothing sent), go through init / plan /
+ * apply / edit / destroy against the simulator, whose profile answer holds every field.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSeed } from "../../src/simulator/demo";
+import { startSimulator, type Simulator } from "../../src/simulator";
 import { startStrictServer, type StrictServer } from "../helpers/strict-server";
 import { providerBlock, initialisedTofuProject, tofuUnavailable, type TofuProject } from "../helpers/real-tofu";
 
@@ -203,5 +206,40 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
     expect(w.some((x) => x.startsWith("DELETE /v1/numbers"))).toBe(false);
     expect(r.stdout + r.stderr).toMatch(/adopted/);
     expect(project.state().resources.filter((x) => x.mode === "managed")).toEqual([]);
+  }, LONG);
+});
+
+describe.skipIf(unavailable !== undefined)("wavix_account_callbacks under the real OpenTofu, against a profile that shows every field", () => {
+  let sim: Simulator;
+  let callbacks: TofuProject;
+  const tf = (dlr: string) => ({ "main.tf": `${providerBlock(sim.url, "  account_id = 1000\n")}\nresource "wavix_account_callbacks" "account" {\n  sms_relay_url = "https://hooks.tofu.example/account-sms"\n  dlr_relay_url = ${JSON.stringify(dlr)}\n}\n` });
+  const puts = (from: number) => sim.log.slice(from).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+
+  beforeAll(async () => {
+    sim = await startSimulator({ port: 0, seed: demoSeed(), apiKeys: [{ key: KEY }] });
+    callbacks = await initialisedTofuProject(ENV, tf("https://hooks.tofu.example/account-dlr"));
+  }, LONG);
+
+  afterAll(async () => {
+    await sim?.close();
+    callbacks?.remove();
+  });
+
+  it("applies, plans no change, sends an edit, and destroy leaves them as they are", async () => {
+    let mark = sim.log.length;
+    await callbacks.must(["plan", "-no-color", "-detailed-exitcode"], [2]);
+    await callbacks.must(["apply", "-no-color", "-auto-approve"]);
+    expect(puts(mark)).toEqual(["PUT /v1/profile"]);
+    expect((await callbacks.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
+    callbacks.write(tf("https://hooks.tofu.example/account-dlr-2"));
+    mark = sim.log.length;
+    const edit = await callbacks.must(["apply", "-no-color", "-auto-approve"]);
+    expect(edit.stdout).toContain("0 added, 1 changed, 0 destroyed");
+    expect(puts(mark)).toEqual(["PUT /v1/profile"]);
+    expect((await callbacks.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
+    mark = sim.log.length;
+    const destroy = await callbacks.must(["destroy", "-no-color", "-auto-approve"]);
+    expect(destroy.stdout + destroy.stderr).toContain("leaves the account's sms_relay_url and dlr_relay_url as they are");
+    expect(puts(mark)).toEqual([]);
   }, LONG);
 });

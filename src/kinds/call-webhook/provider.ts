@@ -10,6 +10,7 @@ import { notFoundToUndefined } from "../../client/not-found";
 import type { CallWebhookInputs, CallWebhookOutputs } from "./types";
 import { UNKNOWN, compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf } from "../../kit/provider/guards";
 import { EVENT_TYPES, deleteWebhook, listWebhooks, upsertWebhook } from "./handler";
@@ -19,9 +20,9 @@ function isEventType(v: unknown): v is CallWebhookEventType {
 }
 
 /** The id is the event type: state whose id and event type disagree names another webhook (issue #19). */
-function checkEventType(id: string, stored: unknown): void {
+function checkEventType(words: FaceWords, id: string, stored: unknown): void {
   const t = (stored as Props | undefined)?.eventType;
-  if (typeof t === "string" && t !== UNKNOWN && t !== id) throw identityMismatch("CallWebhook", id, `event type ${t}`, `event type ${id}`);
+  if (typeof t === "string" && t !== UNKNOWN && t !== id) throw identityMismatch("CallWebhook", id, `event type ${t}`, `event type ${id}`, words);
 }
 
 /** The account's webhooks, read once per context for the hints `check` gives before creates. */
@@ -37,7 +38,7 @@ const inputsOf = (i: { eventType: CallWebhookEventType; url: string; onDelete?: 
 export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = [...unknownKeyFailures(raw, ["eventType", "url", "onDelete"]), ...onDeleteFailures(raw)];
+    const failures = [...unknownKeyFailures(raw, ["eventType", "url", "onDelete"]), ...onDeleteFailures(raw, undefined, ctx.words)];
     if (raw.eventType !== UNKNOWN && !isEventType(raw.eventType)) {
       failures.push({ property: "eventType", reason: `eventType must be ${EVENT_TYPES.join(" or ")}, got ${JSON.stringify(raw.eventType ?? null)}` });
     }
@@ -73,7 +74,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
 
   async read(ctx, id, props) {
     if (!isEventType(id)) return {};
-    checkEventType(id, props);
+    checkEventType(ctx.words, id, props);
     await checkAccount(ctx, `CallWebhook ${id}`, props as unknown as Props, "read");
     const url = (await listWebhooks(ctx.masterClient())).get(id);
     if (url === undefined) return {};
@@ -82,7 +83,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
   },
 
   async update(ctx, id, olds, news) {
-    checkEventType(id, olds);
+    checkEventType(ctx.words, id, olds);
     await checkAccount(ctx, `CallWebhook ${id}`, olds as unknown as Props, "updated");
     if (olds.url !== news.url) await upsertWebhook(ctx.writer(ctx.masterClient(), { what: `CallWebhook ${id}`, effects: [], stored: olds }), news.eventType, news.url);
     return { outs: { ...inputsOf(news), ...keptOrigin(olds as unknown as Props) } };
@@ -90,7 +91,7 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
 
   async delete(ctx, id, props) {
     if (!isEventType(id)) return;
-    checkEventType(id, props);
+    checkEventType(ctx.words, id, props);
     const what = `CallWebhook ${id}`;
     if (keptByReplacement(ctx, "CallWebhook", id, what, "deleted", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, what, props as unknown as Props, "deleted")) return;
@@ -101,8 +102,8 @@ export const callWebhookProvider: KindProvider<CallWebhookInputs, CallWebhookOut
     // The id (the event type) names a webhook of every account: the URL says whether it is the one in state.
     if (typeof props.url === "string" && url !== props.url) {
       throw new Error(
-        `${what}: not deleted: it points at another URL than the state says (changed outside Pulumi, or the stack now points at another account); ` +
-          "nothing was written. Run `pulumi refresh` if the change is intended, then delete again",
+        `${what}: not deleted: it points at another URL than the state says (changed outside ${ctx.words.engine}, or the ${ctx.words.holder} now points at another account); ` +
+          `nothing was written. Run ${ctx.words.refresh} if the change is intended, then delete again`,
       );
     }
     await notFoundToUndefined(deleteWebhook(ctx.writer(client, { what, effects: ["delete"], stored: props }), id));

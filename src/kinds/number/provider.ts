@@ -15,6 +15,7 @@ import type { DesiredNumber, NormalDestination, NumberPart, PhoneNumberOutputs, 
 import { NumberReader } from "./reader";
 import { UNKNOWN, compact, has, hasUnknown, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { checkAccount, warnDestructive } from "../../kit/provider/guards";
 import { isNotFoundError } from "../../client";
@@ -136,9 +137,9 @@ function numberReader(ctx: ProviderContext, client: WavixClient): NumberReader {
 const digitsOf = (v: unknown): string => String(v ?? "").replace(/^\+/, "");
 
 /** Refuses a number whose stored id now names other digits (issue #19: a PATCH would land on an undeclared number). */
-function checkDigits(id: string, stored: unknown, n: WavixNumber): void {
+function checkDigits(words: FaceWords, id: string, stored: unknown, n: WavixNumber): void {
   if (stored === undefined || stored === null || stored === UNKNOWN) return;
-  if (digitsOf(n.number) !== digitsOf(stored)) throw identityMismatch("PhoneNumber", id, `number ${digitsOf(stored)}`, `number ${digitsOf(n.number)}`);
+  if (digitsOf(n.number) !== digitsOf(stored)) throw identityMismatch("PhoneNumber", id, `number ${digitsOf(stored)}`, `number ${digitsOf(n.number)}`, words);
 }
 
 /**
@@ -183,7 +184,7 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     if (has(raw, "subAccountId") && raw.subAccountId !== UNKNOWN && raw.subAccountId !== undefined) {
       const id = subAccountIdOf(raw.subAccountId);
       if (id === undefined || !Number.isInteger(id) || id <= 0) {
-        failures.push({ property: "subAccountId", reason: "subAccountId must be a positive integer (a sub-account's ID)" });
+        failures.push({ property: "subAccountId", reason: `${ctx.words.prop("subAccountId")} must be a positive integer (a sub-account's ID)` });
       }
     }
     const known = withoutUnknowns(raw);
@@ -257,7 +258,7 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     await checkAccount(ctx, `PhoneNumber ${digitsOf(p.number)}`, p, "read");
     const n = await numberReader(ctx, client).read(Number(id));
     if (!n) return {}; // released (or moved away): no id tells the engine it is gone
-    checkDigits(id, p.number, n);
+    checkDigits(ctx.words, id, p.number, n);
     const state = phoneStateFromAccount(n, p);
     return { id, props: compact({ ...state, wavixId: n.id, adopted: p.adopted === true ? (true as const) : undefined, accountId: typeof p.accountId === "number" ? p.accountId : undefined }), inputs: state as PhoneNumberOutputs };
   },
@@ -269,7 +270,7 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     await checkAccount(ctx, `PhoneNumber ${digitsOf(olds.number)}`, olds as unknown as Props, "updated");
     const moved = subAccountIdOf(olds.subAccountId) !== subAccountId;
     const current = moved ? await findOwned(ctx, news.number, subAccountId) : await gotten(ctx, client, id, news.number, subAccountId);
-    if (!moved) checkDigits(id, olds.number, current);
+    if (!moved) checkDigits(ctx.words, id, olds.number, current);
     const settings = phoneSettings(news as unknown as Props);
     const what = `PhoneNumber ${digitsOf(news.number)}`;
     const written = await writeNumber(ctx.writer(client, { what, effects: numberEffects({ action: "update", diff: diffNumber(settings, current) }), stored: recordedOnly(olds) }), settings, current);
@@ -309,7 +310,7 @@ export const numberProvider: KindProvider<PhoneNumberState, PhoneNumberOutputs> 
     const client = await ctx.clientFor(subAccountIdOf(props.subAccountId));
     const current = await notFoundToUndefined(client.getNumber(Number(id)));
     if (!current) return; // already released
-    checkDigits(id, props.number, current);
+    checkDigits(ctx.words, id, props.number, current);
     await notFoundToUndefined(ctx.writer(client, { what: `PhoneNumber ${digitsOf(props.number)} (id ${id})`, effects: ["release"], stored: recordedOnly(props) }).releaseNumbers([Number(id)]));
     numberReader(ctx, client).invalidate();
   },

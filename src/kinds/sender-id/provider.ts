@@ -17,12 +17,20 @@ import { twinRemovedText } from "../../kit/twins";
 import { createSenderId, currentIdentity, currentKey, deleteSenderId, diffSenderId, listAllSenderIds } from "./handler";
 import { senderIdIdentity } from "./file";
 import { senderIdsOf } from "./export";
+import type { FaceWords } from "../../kit/provider/words";
 
 const KEYS: readonly string[] = ["senderId", "type", "countries", "usecase", "monthlyVolume", "samples", "replace", "onDelete"];
 const SNAKE: Record<string, string> = { senderId: "sender_id", monthlyVolume: "monthly_volume" };
 const CAMEL: Record<string, string> = { sender_id: "senderId", monthly_volume: "monthlyVolume" };
 /** The fields the API shows: a change of one is a replacement. */
 const REPLACING = ["senderId", "type", "countries", "usecase", "samples"];
+/**
+ * The fields an answer may leave out (the official SenderID and SenderIDResponse require only `id`,
+ * `sender_id`, `type` and, listed, `allowlisted_in`): state that never held one (an import of an
+ * answer without it) does not know it, so a declared value is no difference to replace for — it
+ * is recorded, in place, with no write (handler.ts `diffSenderId` reads the answer the same way).
+ */
+const MAY_BE_UNSHOWN = new Set(["usecase", "samples"]);
 
 function toFileEntry(news: Props): Props {
   const entry: Props = {};
@@ -58,17 +66,17 @@ const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a ?? null) 
 const named = (senderId: unknown): string => `SenderId ${String(senderId)}`;
 
 /** State whose id and sender ID disagree names another Sender ID. */
-function checkIdentity(id: string, stored: Props | undefined, found: WireSenderId): void {
+function checkIdentity(words: FaceWords, id: string, stored: Props | undefined, found: WireSenderId): void {
   const want = stored?.senderId;
   if (typeof want === "string" && want !== UNKNOWN && senderIdIdentity(want) !== currentIdentity(found)) {
-    throw identityMismatch("SenderId", id, `sender ID ${want}`, `sender ID ${currentKey(found)}`);
+    throw identityMismatch("SenderId", id, `sender ID ${want}`, `sender ID ${currentKey(found)}`, words);
   }
 }
 
-function refusal(senderId: string, paths: string[]): Error {
+function refusal(words: FaceWords, senderId: string, paths: string[]): Error {
   return new Error(
-    `Sender ID ${senderId} differs (${paths.join(", ")}), but the API has no update: it can only be replaced (deleted, then created again, ` +
-      "and approved again); set `replace: true` on the resource to allow that",
+    `Sender ID ${senderId} differs (${paths.map((p) => words.prop(p)).join(", ")}), but the API has no update: it can only be replaced (deleted, then created again, ` +
+      `and approved again); set \`${words.setting("replace", true)}\` on the resource to allow that`,
   );
 }
 
@@ -80,7 +88,7 @@ function listedOnce(ctx: ProviderContext): Promise<WireSenderId[]> {
 export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw)];
+    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw, undefined, ctx.words)];
     if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
     const result = ctx.checkEntry<SenderIdPart>({ sender_ids: [toFileEntry(raw)] }, "SenderId");
     if (!result.ok) {
@@ -96,8 +104,9 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   },
 
   async diff(ctx, _id, olds, news) {
-    const replaces = REPLACING.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
-    if (replaces.length > 0 && news.replace !== true) throw refusal(news.senderId, replaces);
+    const o = olds as unknown as Props;
+    const replaces = REPLACING.filter((k) => !sameJson(o[k], (news as unknown as Props)[k]) && !(MAY_BE_UNSHOWN.has(k) && o[k] === undefined));
+    if (replaces.length > 0 && news.replace !== true) throw refusal(ctx.words, news.senderId, replaces);
     const diffs = KEYS.filter((k) => !sameJson((olds as unknown as Props)[k], (news as unknown as Props)[k]));
     if (replaces.length > 0) warnDestructive(ctx, named(olds.senderId), actionEffects, "replace", []);
     // The same name cannot be held twice: the old one goes first.
@@ -115,13 +124,13 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
         ctx.recordTakenOver("SenderId", existing.id);
         return { id: existing.id, outs: { ...outputs(inputs, existing.id), ...(await originOf(ctx, true)) } };
       }
-      if (inputs.replace !== true) throw refusal(inputs.senderId, diff.map((f) => f.path));
+      if (inputs.replace !== true) throw refusal(ctx.words, inputs.senderId, diff.map((f) => f.path));
       // It exists and differs, and this stack did not make it: replacing it deletes it (and it must be
       // approved again), which only an explicit onDelete: "delete" allows.
       if (inputs.onDelete !== "delete") {
         throw new Error(
-          `Sender ID ${inputs.senderId} exists (id ${existing.id}) and differs (${diff.map((f) => f.path).join(", ")}); this stack did not make it, and replacing it ` +
-            'deletes it (it must then be approved again): nothing was written. Declare it as it is, or set onDelete: "delete" to allow replacing it',
+          `Sender ID ${inputs.senderId} exists (id ${existing.id}) and differs (${diff.map((f) => f.path).join(", ")}); this ${ctx.words.holder} did not make it, and replacing it ` +
+            `deletes it (it must then be approved again): nothing was written. Declare it as it is, or set ${ctx.words.setting("onDelete", "delete")} to allow replacing it`,
         );
       }
       await deleteSenderId(ctx.writer(client, { what: `${named(inputs.senderId)} (id ${existing.id})`, effects: ["replace"] }), existing.id);
@@ -136,7 +145,7 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     await checkAccount(ctx, named(props?.senderId ?? id), props as unknown as Props, "read");
     const found = (await listAllSenderIds(ctx.masterClient())).find((s) => s.id === id);
     if (!found) return {};
-    checkIdentity(id, props as unknown as Props, found);
+    checkIdentity(ctx.words, id, props as unknown as Props, found);
     const p = (props ?? {}) as unknown as Partial<SenderIdOutputs>;
     const state = compact<SenderIdOutputs>({
       // The identity as declared when the service holds it in another case (`acme` kept as `ACME`).
@@ -157,13 +166,17 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
   },
 
   async update(ctx, id, olds, news) {
-    // Only monthlyVolume, replace or onDelete changed (diff): nothing the API holds.
+    // Only monthlyVolume, replace or onDelete changed, or a usecase or samples the API never showed
+    // is recorded as declared (diff): nothing the API holds changes.
     return { outs: { ...outputs(news, id), ...keptOrigin(olds as unknown as Props) } };
   },
 
   /**
    * Import id: the Sender ID itself (`ACME`, its identity), or its Wavix id. Every field the API
    * shows comes back as an input, as `wavix-sync export` writes it (`monthlyVolume` is not shown).
+   * A `usecase` the answer leaves out is left out, not guessed (export's stand-in is for a file,
+   * which must name one): the resource's declared value is then recorded by the next update, with
+   * no write (`diff`, MAY_BE_UNSHOWN).
    */
   async import(ctx, importId) {
     const all = await listAllSenderIds(ctx.masterClient());
@@ -171,7 +184,8 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     if (!found) return {};
     const checked = await senderIdProvider.check(ctx, {} as SenderIdInputs, fromDesired(senderIdsOf([found])[0], undefined));
     if (checked.failures.length > 0) throw new Error(`SenderId ${currentKey(found)} cannot be imported: ${checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; ")}`);
-    return { id: found.id, props: outputs(checked.inputs, found.id), inputs: checked.inputs as SenderIdOutputs };
+    const inputs = found.usecase === undefined ? (({ usecase: _u, ...rest }) => rest)(checked.inputs) : checked.inputs;
+    return { id: found.id, props: outputs(inputs as SenderIdInputs, found.id), inputs: inputs as SenderIdOutputs };
   },
 
   async delete(ctx, id, props) {
@@ -182,7 +196,7 @@ export const senderIdProvider: KindProvider<SenderIdInputs, SenderIdOutputs> = {
     const client = ctx.masterClient();
     const found = (await listAllSenderIds(client)).find((s) => s.id === id);
     if (!found) return; // already gone
-    checkIdentity(id, props as unknown as Props, found);
+    checkIdentity(ctx.words, id, props as unknown as Props, found);
     await deleteSenderId(ctx.writer(client, { what, effects: ["delete"], stored: props }), id);
   },
 };

@@ -17,6 +17,7 @@ import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredSipTrunk, SipTrunkInputs, SipTrunkOutputs, SipTrunkPart } from "./types";
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures, type CheckFailure } from "../../kit/provider/checks";
+import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { twinRemovedText } from "../../kit/twins";
@@ -73,16 +74,15 @@ function outputsOf(inputs: Props, t: WireTrunk, pinned: boolean): SipTrunkOutput
   return compact(state) as unknown as SipTrunkOutputs;
 }
 
-function checkIdentity(id: string, stored: Props, t: WireTrunk): void {
+function checkIdentity(words: FaceWords, id: string, stored: Props, t: WireTrunk): void {
   if (stored.pinned !== true && typeof stored.label === "string" && stored.label !== t.label) {
-    throw identityMismatch("SipTrunk", id, `"${stored.label}"`, `"${t.label}"`);
+    throw identityMismatch("SipTrunk", id, `"${stored.label}"`, `"${t.label}"`, words);
   }
 }
 
 const named = (p: { label?: unknown }): string => `SipTrunk ${JSON.stringify(String(p.label))}`;
 
-const noPassword = (label: string, doing = "create it with") =>
-  `SipTrunk "${label}": no password to ${doing}: set it with \`pulumi config set --secret --path 'wavix:trunkPasswords.${label}' <PASSWORD>\`, or set the environment variable its passwordEnv names`;
+const noPassword = (words: FaceWords, label: string, doing = "create it with") => `SipTrunk "${label}": no password to ${doing}: ${words.trunkPassword(label)}`;
 
 /** The update's reason to need one: a PUT replaces the trunk and the API requires its password. */
 const FOR_PUT = "update it with (PUT /v1/trunks/{id} replaces the trunk, and the API requires the password with it); nothing was written";
@@ -91,14 +91,14 @@ const FOR_PUT = "update it with (PUT /v1/trunks/{id} replaces the trunk, and the
 const passwordOf = (p: Props): string | undefined => (typeof p.password === "string" && p.password !== "" ? p.password : undefined);
 
 /** `passwordVersion`: any text or whole number; it asks for a password to send. */
-function passwordVersionFailures(raw: Props): CheckFailure[] {
+function passwordVersionFailures(raw: Props, words: FaceWords): CheckFailure[] {
   const v = raw.passwordVersion;
   if (v === undefined || v === UNKNOWN) return [];
   if (!(typeof v === "string" && v !== "") && !(typeof v === "number" && Number.isSafeInteger(v))) {
-    return [{ property: "passwordVersion", reason: `passwordVersion must be a non-empty string or a whole number, got ${JSON.stringify(v)}` }];
+    return [{ property: "passwordVersion", reason: `${words.prop("passwordVersion")} must be a non-empty string or a whole number, got ${JSON.stringify(v)}` }];
   }
   if (raw.password === undefined || raw.password === "") {
-    return [{ property: "passwordVersion", reason: "passwordVersion asks for the password to be sent again, but no password is given" }];
+    return [{ property: "passwordVersion", reason: `${words.prop("passwordVersion")} asks for the password to be sent again, but no ${words.prop("password")} is given` }];
   }
   return [];
 }
@@ -123,7 +123,7 @@ function listedOnce(ctx: ProviderContext): Promise<SipTrunkSummary[]> {
 export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw), ...passwordVersionFailures(raw)];
+    const failures = [...unknownKeyFailures(raw, KEYS), ...onDeleteFailures(raw, undefined, ctx.words), ...passwordVersionFailures(raw, ctx.words)];
     const known = withoutUnknowns(raw);
     if (!has(known, "label")) {
       if (!has(raw, "label")) failures.push({ property: "label", reason: "label is required (the trunk's identity)" });
@@ -140,7 +140,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     for (const k of ["passwordVersion", "onDelete"]) if (has(known, k)) normal[k] = known[k];
     if (!hasUnknown(raw)) {
       const d = settingsOf(normal, normal.trunkId !== undefined);
-      const note = typeof normal.password === "string" ? "its password will not be sent (adopting never rotates a password; set passwordVersion to send it)" : undefined;
+      const note = typeof normal.password === "string" ? `its password will not be sent (adopting never rotates a password; set ${ctx.words.prop("passwordVersion")} to send it)` : undefined;
       await adoptionHint(
         ctx,
         olds,
@@ -184,7 +184,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     else warnDestructive(ctx, named(o), sipTrunkEffects, "update", fields);
     // A setting changes: the update PUTs, and the PUT must carry a password. Without one the
     // preview fails here, before anything is written (a password not known yet, preview: not judged).
-    if (replaces.length === 0 && fields.length > 0 && raw.password === undefined) throw new Error(noPassword(String(raw.label ?? o.label), FOR_PUT));
+    if (replaces.length === 0 && fields.length > 0 && raw.password === undefined) throw new Error(noPassword(ctx.words, String(raw.label ?? o.label), FOR_PUT));
     return {
       changes: replaces.length > 0 || changed.length > 0,
       diffs: [...replaces, ...changed],
@@ -209,15 +209,15 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     if (found) {
       const diff = diffTrunk(desired, found);
       const puts = diff.length > 0;
-      if (puts && password === undefined) throw new Error(noPassword(desired.label, FOR_PUT));
+      if (puts && password === undefined) throw new Error(noPassword(ctx.words, desired.label, FOR_PUT));
       trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff }) }), found, desired, { fresh: found, rotate: false, password });
       if (password !== undefined && !puts) {
-        ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set passwordVersion to send the configured one`);
+        ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set ${ctx.words.prop("passwordVersion")} to send the configured one`);
       } else if (puts) {
         ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk whose settings differed; the PUT that made it as declared carried the configured password (the API requires it with every PUT)`);
       }
     } else {
-      if (password === undefined) throw new Error(noPassword(desired.label));
+      if (password === undefined) throw new Error(noPassword(ctx.words, desired.label));
       const made = await createTrunk(ctx.writer(client, { what: named(desired), effects: [] }), desired, { password });
       trunk = made.trunk;
       adopted = made.adopted;
@@ -232,7 +232,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     await checkAccount(ctx, named(p), p, "read");
     const t = await notFoundToUndefined(ctx.masterClient().getTrunk(Number(id)));
     if (!t) return {};
-    checkIdentity(id, p, t);
+    checkIdentity(ctx.words, id, p, t);
     const state: Props = { label: t.label };
     for (const k of EXTRA) if (has(p, k)) state[k] = p[k];
     for (const k of TRUNK_SETTING_KEYS) {
@@ -255,14 +255,14 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     await checkAccount(ctx, named(o), o, "updated");
     const desired = settingsOf(n, n.trunkId !== undefined);
     const fresh = await client.getTrunk(Number(id));
-    checkIdentity(id, o, fresh);
+    checkIdentity(ctx.words, id, o, fresh);
     const rotate = rotates(o, n);
     let trunk = fresh;
     const diff = diffTrunk(desired, fresh);
     if (rotate || diff.length > 0) {
       // Every PUT carries the password (the official body requires it): the resource's secret one.
       const password = passwordOf(n);
-      if (password === undefined) throw new Error(noPassword(desired.label, FOR_PUT));
+      if (password === undefined) throw new Error(noPassword(ctx.words, desired.label, FOR_PUT));
       const gated = ctx.writer(client, { what: `${named(o)} (id ${id})`, effects: sipTrunkEffects({ action: "update", diff }), stored: o });
       trunk = await updateTrunk(gated, fresh, desired, { fresh, rotate, password });
     }
@@ -306,7 +306,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const client = ctx.masterClient();
     const t = await notFoundToUndefined(client.getTrunk(Number(id)));
     if (!t) return;
-    checkIdentity(id, p, t);
+    checkIdentity(ctx.words, id, p, t);
     // Never while a number routes to it (the CLI's rule) — but a delete never blocks a destroy
     // either: the numbers may have left the state long ago. The trunk is left as it is, saying which.
     const routed = (await listAllNumbers(client)).filter((x) => (x.destination ?? []).some((d) => Number(d.transport) === 5 && d.trunk_id === t.id)).map((x) => x.number);

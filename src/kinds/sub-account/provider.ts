@@ -9,6 +9,7 @@ import { notFoundToUndefined } from "../../client/not-found";
 import type { DesiredSubAccount, SubAccountInputs, SubAccountOutputs, SubAccountPart } from "./types";
 import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnknowns, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import {
@@ -94,21 +95,21 @@ function subAccountProperty(path: string): string {
  * (the stack points at another account), or — unless an id pins it, when a new name is a rename —
  * another name.
  */
-function checkIdentity(id: string, stored: Props, acc: WireSubAccount): void {
+function checkIdentity(words: FaceWords, id: string, stored: Props, acc: WireSubAccount): void {
   const org = stored.masterOrganization;
   if (typeof org === "number" && typeof acc.master_organization === "number" && org !== acc.master_organization) {
-    throw identityMismatch("SubAccount", id, `a sub-account of master account ${org}`, `a sub-account of master account ${acc.master_organization}`);
+    throw identityMismatch("SubAccount", id, `a sub-account of master account ${org}`, `a sub-account of master account ${acc.master_organization}`, words);
   }
   const pinned = stored.pinned === true;
   if (!pinned && typeof stored.name === "string" && stored.name !== acc.name) {
-    throw identityMismatch("SubAccount", id, `"${stored.name}"`, `"${acc.name}"`);
+    throw identityMismatch("SubAccount", id, `"${stored.name}"`, `"${acc.name}"`, words);
   }
 }
 
 export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = [...unknownKeyFailures(raw, SUB_ACCOUNT_KEYS), ...onDeleteFailures(raw)];
+    const failures = [...unknownKeyFailures(raw, SUB_ACCOUNT_KEYS), ...onDeleteFailures(raw, undefined, ctx.words)];
     const known = withoutUnknowns(raw);
     if (!has(known, "name")) {
       if (!has(raw, "name")) failures.push({ property: "name", reason: "name is required (the sub-account's identity)" });
@@ -182,7 +183,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     await checkAccount(ctx, named(p), p, "read");
     const acc = await notFoundToUndefined(ctx.masterClient().getSubAccount(Number(id)));
     if (!acc) return {};
-    checkIdentity(id, p, acc);
+    checkIdentity(ctx.words, id, p, acc);
     const state: Omit<SubAccountOutputs, "subAccountId" | "apiKey" | "masterOrganization"> = { name: acc.name, ...onDeleteOf(p) };
     if (has(p, "status")) state.status = acc.status;
     const dd = (p.defaultDestinations ?? undefined) as Props | undefined;
@@ -206,7 +207,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     // This read is the fresh read the PUT is merged onto (updateSubAccount does not read it again).
     await checkAccount(ctx, named(olds), olds as unknown as Props, "updated");
     let account = await client.getSubAccount(Number(id));
-    checkIdentity(id, olds as unknown as Props, account);
+    checkIdentity(ctx.words, id, olds as unknown as Props, account);
     // Includes a rename of a pinned sub-account (diffSubAccount compares the name when an id pins it).
     const diff = diffSubAccount(desired, account);
     if (diff.length > 0) {
@@ -252,7 +253,7 @@ export const subAccountProvider: KindProvider<SubAccountInputs, SubAccountOutput
     await checkAccount(ctx, what, props as unknown as Props, "disabled");
     const client = ctx.masterClient();
     const acc = await notFoundToUndefined(client.getSubAccount(Number(id)));
-    if (acc) checkIdentity(id, props as unknown as Props, acc);
+    if (acc) checkIdentity(ctx.words, id, props as unknown as Props, acc);
     if (acc) await disableSubAccount(ctx.writer(client, { what, effects: ["disable"], stored: props }), acc, { currentIsFresh: true });
   },
 };

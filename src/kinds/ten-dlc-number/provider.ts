@@ -10,6 +10,7 @@ import { tenDlcNumberEffects } from "./effects";
 import type { TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs, TenDlcNumberPart } from "./types";
 import { compact, hasUnknown, type Props } from "../../kit/provider/props";
 import { failureOf, identityMismatch, unknownKeyFailures } from "../../kit/provider/checks";
+import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
 import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { campaignKey, linkKey, linkNumber, missingCampaignMessage, readCampaign, unlinkNumber, type CampaignRead } from "./handler";
@@ -25,10 +26,10 @@ function parts(id: string): { brandId: string; campaignId: string; number: strin
   return m ? { brandId: m[1], campaignId: m[2], number: m[3] } : undefined;
 }
 
-function checkIdentity(id: string, stored: Props | undefined): void {
+function checkIdentity(words: FaceWords, id: string, stored: Props | undefined): void {
   if (!stored || typeof stored.brandId !== "string" || typeof stored.campaignId !== "string" || typeof stored.number !== "string") return;
   const key = linkKey(stored.brandId, stored.campaignId, stored.number);
-  if (key !== id) throw identityMismatch("TenDlcCampaignNumber", id, `link ${key}`, `link ${id}`);
+  if (key !== id) throw identityMismatch("TenDlcCampaignNumber", id, `link ${key}`, `link ${id}`, words);
 }
 
 async function statusOf(ctx: ProviderContext, i: TenDlcCampaignNumberInputs): Promise<string | undefined> {
@@ -50,7 +51,7 @@ const named = (id: string): string => `TenDlcCampaignNumber ${id}`;
 export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenDlcCampaignNumberOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
-    const failures = [...unknownKeyFailures(raw, [...KEYS, "onDelete"]), ...onDeleteFailures(raw)];
+    const failures = [...unknownKeyFailures(raw, [...KEYS, "onDelete"]), ...onDeleteFailures(raw, undefined, ctx.words)];
     if (failures.length > 0 || hasUnknown(raw)) return { inputs: news, failures };
     const entry = { brand_id: raw.brandId, campaign_id: raw.campaignId, numbers: [raw.number] };
     const result = ctx.checkEntry<TenDlcNumberPart>({ ten_dlc_campaign_numbers: [entry] }, "TenDlcCampaignNumber");
@@ -91,7 +92,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
   async read(ctx, id, props) {
     const p = parts(id);
     if (!p) return {};
-    checkIdentity(id, props as unknown as Props);
+    checkIdentity(ctx.words, id, props as unknown as Props);
     await checkAccount(ctx, named(id), props as unknown as Props, "read");
     const read = await readCampaign(ctx.masterClient(), p.brandId, p.campaignId);
     // The Campaign is gone, or the number is no longer linked: the resource is gone.
@@ -117,7 +118,7 @@ export const tenDlcNumberProvider: KindProvider<TenDlcCampaignNumberInputs, TenD
   async delete(ctx, id, props) {
     const p = parts(id);
     if (!p) return;
-    checkIdentity(id, props as unknown as Props);
+    checkIdentity(ctx.words, id, props as unknown as Props);
     if (keptByReplacement(ctx, "TenDlcCampaignNumber", id, named(id), "deleted", props as unknown as Props)) return;
     if (leavesOnDelete(ctx, named(id), props as unknown as Props, "unlinked")) return;
     await checkAccount(ctx, named(id), props as unknown as Props, "unlinked");

@@ -83,6 +83,8 @@ export interface AccountRuleOptions {
   readonly keyName: string;
   /** How a person pins the account on this face (`account_id: N in the file`, `pulumi config set wavix:accountId N`). */
   readonly pinHint: (account: number | "N") => string;
+  /** How to forget the object on this face. @default "`pulumi state delete` the resource" */
+  readonly forget?: string;
 }
 
 /**
@@ -101,7 +103,7 @@ export function compareAccounts(account: number | undefined, pins: readonly Acco
   for (const p of pins) if (p.account !== account) throw new AccountMismatchError(p.account, account, p.source, o.keyName);
   if (typeof object === "number" && object !== account) {
     throw new ObjectAccountError(
-      `${what}: not written: it belongs to account ${object} (recorded when it was taken on), but the API key (${o.keyName}) belongs to account ${account}; nothing was written. Point back at account ${object}'s key to act on it there, or forget the object (\`pulumi state delete\`)`,
+      `${what}: not written: it belongs to account ${object} (recorded when it was taken on), but the API key (${o.keyName}) belongs to account ${account}; nothing was written. Point back at account ${object}'s key to act on it there, or forget the object (${o.forget ?? "`pulumi state delete` the resource"})`,
     );
   }
   if (object === "unrecorded" && pins.length === 0) {

@@ -32,6 +32,8 @@ export interface GateWording {
   readonly limitName?: string;
   /** What lifts the limit. @default "--force" */
   readonly override?: string;
+  /** How to forget an object whose recorded account is not the key's. @default "`pulumi state delete` the resource" */
+  readonly forget?: string;
 }
 
 export interface WriteGateOptions {
@@ -80,6 +82,7 @@ export class WriteGate {
       pinHint: w.pinHint ?? ((a) => `\`account_id: ${a}\` in the file`),
       limitName: w.limitName ?? "safety.max_destructive_total",
       override: w.override ?? "--force",
+      forget: w.forget ?? "`pulumi state delete` the resource",
     };
   }
 
@@ -115,7 +118,7 @@ export class WriteGate {
   async confirm(pass: WritePass = RUN): Promise<number | undefined> {
     if (this.pins.length === 0 && pass.object === undefined) return undefined;
     const account = await this.keyAccount();
-    compareAccounts(account, this.pins, pass.object, pass.what, { keyName: this.wording.keyName, pinHint: this.wording.pinHint });
+    compareAccounts(account, this.pins, pass.object, pass.what, { keyName: this.wording.keyName, pinHint: this.wording.pinHint, forget: this.wording.forget });
     return account;
   }
 

@@ -5,6 +5,7 @@
  */
 import type { ConfigProblem } from "../file/problems";
 import { snakeToCamel, type Props } from "./props";
+import { PULUMI_WORDS, type FaceWords } from "./words";
 
 /** One property a `check` refuses, and why (the shape both Pulumi faces carry). */
 export interface CheckFailure {
@@ -32,9 +33,10 @@ export function unknownKeyFailures(news: Props, allowed: readonly string[]): Che
  * The error when an id stored in state now names another Wavix object (the stack was pointed at
  * another account or base URL, or the object was renamed or reused): nothing is written.
  */
-export function identityMismatch(type: string, id: string, stored: string, found: string): Error {
+export function identityMismatch(type: string, id: string, stored: string, found: string, words: FaceWords = PULUMI_WORDS): Error {
+  const w = words;
   return new Error(
-    `${type} id ${id} now names ${found}, not ${stored}: the stack may point at another account or base URL (wavix:baseUrl, wavix:apiKey), ` +
-      `or it changed outside Pulumi; refusing to read or write it. Check the stack's config; if the change is intended, \`pulumi state delete\` the resource and run \`pulumi up\` to adopt it again`,
+    `${type} id ${id} now names ${found}, not ${stored}: the ${w.holder} may point at another account or base URL (${w.config("baseUrl")}, ${w.config("apiKey")}), ` +
+      `or it changed outside ${w.engine}; refusing to read or write it. Check ${w.configPlace}; if the change is intended, ${w.forget} and ${w.adoptAgain}`,
   );
 }

@@ -14,6 +14,7 @@ import type { WavixClient } from "../../client";
 import type { ConfigProblem } from "../file/problems";
 import type { CheckFailure } from "./checks";
 import type { Props } from "./props";
+import type { FaceWords } from "./words";
 
 export interface CheckResult<In> {
   /** The normalised inputs (what state will hold); the inputs as given when a failure is reported. */
@@ -108,8 +109,10 @@ export interface ProviderContext {
    * preview past the deployment's limit fails before `pulumi up` writes anything. Throws the refusal.
    */
   forecast(what: string, effects: readonly DestructiveEffect[]): void;
-  /** A warning for the person running the engine (a Pulumi diagnostic). */
+  /** A warning for the person running the engine (a Pulumi diagnostic, a Terraform warning). */
   warn(message: string): void;
+  /** How the face names settings and commands in messages (src/kit/provider/words.ts): `onDelete` or `on_delete`. */
+  readonly words: FaceWords;
   /** Runs one entry through the desired-state file's own checks (docs/CONTRACT.md part 3); `label` names it in messages. */
   checkEntry<View extends object>(doc: Props, label: string): EntryCheck<View>;
 }

@@ -21,6 +21,7 @@ import { effectPhrases, orderedEffects, type EffectAction, type EffectsOf } from
 import type { CheckFailure } from "./checks";
 import type { ProviderContext } from "./contract";
 import { UNKNOWN, type Props } from "./props";
+import { PULUMI_WORDS, type FaceWords } from "./words";
 
 /** `onDelete` of every kind but numbers (numbers: `retain` | `release`). */
 export const ON_DELETE = ["delete", "retain"] as const;
@@ -53,11 +54,11 @@ export function keptOrigin(stored: Props | undefined): Partial<Origin> {
   return out;
 }
 
-/** `onDelete` checked: one of {@link ON_DELETE}, or not given. */
-export function onDeleteFailures(news: Props, values: readonly string[] = ON_DELETE): CheckFailure[] {
+/** `onDelete` checked: one of {@link ON_DELETE}, or not given; named in the face's `words`. */
+export function onDeleteFailures(news: Props, values: readonly string[] = ON_DELETE, words: FaceWords = PULUMI_WORDS): CheckFailure[] {
   const v = news.onDelete;
   if (v === undefined || v === UNKNOWN || (typeof v === "string" && values.includes(v))) return [];
-  return [{ property: "onDelete", reason: `onDelete must be ${values.map((x) => JSON.stringify(x)).join(" or ")}, got ${JSON.stringify(v)}` }];
+  return [{ property: "onDelete", reason: `${words.prop("onDelete")} must be ${values.map((x) => JSON.stringify(x)).join(" or ")}, got ${JSON.stringify(v)}` }];
 }
 
 /** What a delete of the kind does to the object, for messages: `deleted`, `disabled`, `unlinked`. */
@@ -73,27 +74,29 @@ const VERB: Record<DeleteEffect, string> = { deleted: "delete", disabled: "disab
 export function leavesOnDelete(ctx: ProviderContext, what: string, props: Props, effect: DeleteEffect): boolean {
   const onDelete = props.onDelete;
   if (onDelete === "delete") return false;
-  const optIn = `set onDelete: "delete" on the resource for a delete to ${VERB[effect]} it`;
+  const w = ctx.words;
+  const optIn = `set ${w.setting("onDelete", "delete")} on the resource for a delete to ${VERB[effect]} it`;
   if (onDelete === "retain") {
-    ctx.warn(`${what}: left as it is, not ${effect} (onDelete: "retain")`);
+    ctx.warn(`${what}: left as it is, not ${effect} (${w.setting("onDelete", "retain")})`);
     return true;
   }
   if (props.adopted === false) return false;
   if (props.adopted === true) {
-    ctx.warn(`${what}: left as it is, not ${effect}: this stack adopted it (it existed before the stack took it on: found by its create, or imported); ${optIn}`);
+    ctx.warn(`${what}: left as it is, not ${effect}: this ${w.holder} adopted it (it existed before the ${w.holder} took it on: found by its create, or imported); ${optIn}`);
     return true;
   }
-  ctx.warn(`${what}: left as it is, not ${effect}: its state was written by a wavix-sync that did not record whether this stack made it or adopted it; ${optIn}`);
+  ctx.warn(`${what}: left as it is, not ${effect}: its state was written by a wavix-sync that did not record whether this ${w.holder} made it or adopted it; ${optIn}`);
   return true;
 }
 
 /** The error when the stack's key now belongs to another account than the object's. */
 export class OtherAccountError extends Error {
-  constructor(what: string, doing: string, recorded: number, now: number | undefined) {
+  constructor(what: string, doing: string, recorded: number, now: number | undefined, words: FaceWords = PULUMI_WORDS) {
     const whose = now === undefined ? "an account it may not name (the key cannot read GET /v1/profile)" : `account ${now}`;
+    const h = words.holder;
     super(
-      `${what}: not ${doing}: it belongs to account ${recorded} (recorded when the stack took it on), but the stack's API key (wavix:apiKey) now belongs to ${whose}; nothing was written. ` +
-        `Point the stack back at account ${recorded}'s key to act on it there, or \`pulumi state delete\` the resource to forget it`,
+      `${what}: not ${doing}: it belongs to account ${recorded} (recorded when the ${h} took it on), but the ${h}'s API key (${words.config("apiKey")}) now belongs to ${whose}; nothing was written. ` +
+        `Point the ${h} back at account ${recorded}'s key to act on it there, or ${words.forget} to forget it`,
     );
     this.name = "OtherAccountError";
   }
@@ -108,7 +111,7 @@ export async function checkAccount(ctx: ProviderContext, what: string, stored: P
   const recorded = stored?.accountId;
   if (typeof recorded !== "number") return;
   const now = await ctx.account();
-  if (now !== recorded) throw new OtherAccountError(what, doing, recorded, now);
+  if (now !== recorded) throw new OtherAccountError(what, doing, recorded, now, ctx.words);
 }
 
 /** The words of {@link adoptionHint}: a face that knows no create follows (an import) leaves the warning out. */
@@ -137,10 +140,8 @@ export async function adoptionHint(
     return;
   }
   if (found === undefined) return;
-  const after =
-    inputs.onDelete === "delete"
-      ? `a delete will ${VERB[effect]} it (onDelete: "delete")`
-      : `a destroy will leave it as it is (onDelete: "delete" to ${VERB[effect]} it)`;
+  const optIn = ctx.words.setting("onDelete", "delete");
+  const after = inputs.onDelete === "delete" ? `a delete will ${VERB[effect]} it (${optIn})` : `a destroy will leave it as it is (${optIn} to ${VERB[effect]} it)`;
   ctx.warn(`${what}: ${found} exists already: ${ADOPTION_HINT}${note ? `; ${note}` : ""}; ${after}`);
 }
 
@@ -166,7 +167,7 @@ export function warnDestructive(ctx: ProviderContext, what: string, classify: Ef
 export function keptByReplacement(ctx: ProviderContext, type: string, id: string, what: string, not: "released" | "disabled" | "deleted", props: Props): boolean {
   if (!ctx.keptForReplacement(type, id, what, not)) return false;
   if (props.adopted === false && props.onDelete !== "delete" && props.onDelete !== "retain") {
-    ctx.warn(`${what}: its replacement found it in place and records it as adopted: a later delete leaves it as it is unless the resource says onDelete: "delete"`);
+    ctx.warn(`${what}: its replacement found it in place and records it as adopted: a later delete leaves it as it is unless the resource says ${ctx.words.setting("onDelete", "delete")}`);
   }
   return true;
 }

@@ -11,6 +11,7 @@ import type { EntryCheck, ProviderChange, ProviderContext } from "./contract";
 import type { DestructiveEffect } from "../change/effects";
 import { WriteGate, type GatedClient, type ObjectAccount } from "../gate";
 import type { Props } from "./props";
+import { PULUMI_WORDS, type FaceWords } from "./words";
 
 export interface Credentials {
   apiKey?: string;
@@ -45,6 +46,11 @@ export interface SessionOptions {
    * pin, the limit, the override. @default Pulumi's (`wavix:accountId`, `wavix:maxDestructive`, `wavix:force`)
    */
   readonly gateNames?: SessionGateNames;
+  /**
+   * How the face names resource settings, its provider settings and its commands in the kinds'
+   * messages (./words.ts). @default Pulumi's ({@link PULUMI_WORDS})
+   */
+  readonly words?: FaceWords;
   /** Warnings for the person running the engine. */
   warn(message: string): void;
   /** The desired-state file's checks of one entry (the file loader, injected from above the kinds). */
@@ -76,7 +82,7 @@ export const PULUMI_GATE_NAMES: SessionGateNames = {
  * verbose (`WAVIX_SYNC_VERBOSE`), each difference and each added field as a warning; otherwise the
  * first difference gives {@link DRIFT_SUMMARY} once, and added fields (harmless) say nothing.
  */
-export function driftNotes(warn: (message: string) => void, verbose?: boolean): (message: string, info?: { additive?: boolean }) => void {
+export function driftNotes(warn: (message: string) => void, verbose?: boolean, summary: string = DRIFT_SUMMARY): (message: string, info?: { additive?: boolean }) => void {
   let summarised = false;
   return (message, info) => {
     if (verbose ?? Boolean(process.env.WAVIX_SYNC_VERBOSE)) {
@@ -85,13 +91,16 @@ export function driftNotes(warn: (message: string) => void, verbose?: boolean): 
     }
     if (info?.additive || summarised) return;
     summarised = true;
-    warn(DRIFT_SUMMARY);
+    warn(summary);
   };
 }
 
-/** What the drift summary says (once) when notes are not shown one by one. */
-export const DRIFT_SUMMARY =
-  "the Wavix API answered differently from its documented schema (contract drift); set WAVIX_SYNC_VERBOSE=1 in the environment of `pulumi` to see each difference";
+/** What the drift summary says (once) when notes are not shown one by one; `command` runs the engine. */
+export const driftSummary = (command: string): string =>
+  `the Wavix API answered differently from its documented schema (contract drift); set WAVIX_SYNC_VERBOSE=1 in the environment of ${command} to see each difference`;
+
+/** {@link driftSummary} under Pulumi. */
+export const DRIFT_SUMMARY = driftSummary(PULUMI_WORDS.command);
 
 /**
  * Whether two configurations name the same account, key and base URL (a context can be kept). An
@@ -146,7 +155,12 @@ export class ProviderSession implements ProviderContext {
   private readonly noteDrift: (message: string, info?: { additive?: boolean }) => void;
 
   constructor(private readonly options: SessionOptions) {
-    this.noteDrift = driftNotes((m) => options.warn(m), options.verbose);
+    this.noteDrift = driftNotes((m) => options.warn(m), options.verbose, driftSummary(this.words.command));
+  }
+
+  /** The face's words for the kinds' messages. */
+  get words(): FaceWords {
+    return this.options.words ?? PULUMI_WORDS;
   }
 
   get credentials(): Credentials {
@@ -263,7 +277,7 @@ export class ProviderSession implements ProviderContext {
     const holder =
       how === "created"
         ? "its replacement in this deployment holds the same Wavix object"
-        : "a resource still declared in this stack holds the same Wavix object (the old half of a replacement that an interrupted deployment left pending)";
+        : `a resource still declared in this ${this.words.holder} holds the same Wavix object (the old half of a replacement that an interrupted deployment left pending)`;
     this.options.warn(`${what}: not ${not}: ${holder} (id ${id}); only the old resource left the state`);
     return true;
   }
@@ -285,7 +299,7 @@ export class ProviderSession implements ProviderContext {
       limits: maxDestructive !== undefined ? { max_destructive_total: maxDestructive } : {},
       force: force === true,
       onForced: (m) => this.options.warn(m),
-      wording: { keyName: this.apiKeyName(), pinHint: names.pinHint, limitName: names.limitName, override: names.override },
+      wording: { keyName: this.apiKeyName(), pinHint: names.pinHint, limitName: names.limitName, override: names.override, forget: this.words.forget },
     }));
   }
 

@@ -16,7 +16,8 @@
  *    the same (`transport = "sip"` read back as code 1);
  *  - `import` takes the ids `pulumi import` takes (the kind's `import`);
  *  - the kinds' warnings (an adopted object left on destroy, a destructive change) are warnings of
- *    the call; errors are one diagnostic each, their message only, never a stack;
+ *    the call; errors are one diagnostic each, their message only, never a stack; both said in
+ *    Terraform's words (TERRAFORM_WORDS: `on_delete = "delete"`, `tofu state rm`, the provider block);
  *  - the write gate (src/kit/gate/, docs/TERRAFORM.md "Guard rails"): every write of the kinds'
  *    `create`, `update`, `delete` leaves through the session's gate (`ctx.writer`), made from the
  *    provider block's `account_id`, `max_destructive` and `force` and naming them in its messages
@@ -32,7 +33,8 @@ import { ProviderSession, accountIdOf, type Credentials, type SessionGateNames }
 import { parseDesiredState } from "../../config";
 import { resolveBaseUrl } from "../../client/base-url";
 import { FUNCTIONS } from "../../pulumi/plugin/invoke";
-import { dataSources, providerBlock, resources, type TfAttribute, type TfBlock, type TfDataSource, type TfResource } from "../schema";
+import type { FaceWords } from "../../kit/provider/words";
+import { dataSources, providerBlock, resources, snake, type TfAttribute, type TfBlock, type TfDataSource, type TfResource } from "../schema";
 import { fillUnknowns, fromKind, toKind } from "../convert";
 import { decodeValue, encodeObject, sameValue, UNKNOWN_VALUE, type TfObject, type TfValue } from "../values";
 
@@ -45,6 +47,25 @@ export const TERRAFORM_GATE_NAMES: SessionGateNames = {
   pinHint: (a) => `\`account_id = ${a}\` in the provider "wavix" block`,
   limitName: 'max_destructive in the provider "wavix" block',
   override: 'set `force = true` in the provider "wavix" block for one run (and remove it after), or raise max_destructive',
+};
+
+/**
+ * The words of the kinds' messages under Terraform (src/kit/provider/words.ts): a resource's
+ * settings by their attribute names (`on_delete = "delete"`), the provider block's settings, and
+ * the OpenTofu/Terraform commands (`tofu state rm`, `tofu import`, `tofu apply -refresh-only`).
+ */
+export const TERRAFORM_WORDS: FaceWords = {
+  prop: (name) => snake(name),
+  setting: (name, value) => `${snake(name)} = ${JSON.stringify(value)}`,
+  holder: "configuration",
+  engine: "OpenTofu/Terraform",
+  command: "`tofu` (or `terraform`)",
+  config: (name) => `${snake(name)} in the provider "wavix" block`,
+  configPlace: 'the provider "wavix" block',
+  forget: "`tofu state rm` the resource (`terraform state rm`)",
+  adoptAgain: "import it again (`tofu import`, or an `import` block)",
+  refresh: "`tofu apply -refresh-only`",
+  trunkPassword: () => "set `password` on the resource (from a sensitive variable)",
 };
 
 type Severity = "ERROR" | "WARNING";
@@ -96,6 +117,7 @@ export class TerraformProvider {
       missingApiKeyHint: MISSING_KEY_HINT,
       apiKeyName: "api_key",
       gateNames: TERRAFORM_GATE_NAMES,
+      words: TERRAFORM_WORDS,
       warn: (message) => this.warnings.getStore()?.push({ severity: "WARNING", summary: message }),
       // JSON is YAML: the file's own parser, schema and checks for one entry.
       checkEntry: (doc, label) => parseDesiredState(JSON.stringify({ version: 1, ...doc }), label),
