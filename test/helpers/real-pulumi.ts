@@ -14,11 +14,13 @@
  * that installed wavix-sync (`node_modules/wavix-sync`), which is where the plugin resolves the
  * provider from.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from "node:crypto";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import type * as Automation from "@pulumi/pulumi/automation";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CLI = path.join(ROOT, ".tools", "pulumi", "bin", "pulumi");
@@ -68,7 +70,7 @@ export function killEngineIn(dir: string): boolean {
 export interface Project {
   dir: string;
   env: Record<string, string>;
-  stack: Stack;
+  stack: Automation.Stack;
   /**
    * Runs the CLI itself in the project (for what the Automation API lacks: `state taint`, `cancel`).
    * Asynchronous: the simulator answering the providers runs in this same process.
@@ -97,6 +99,10 @@ export async function realProject(program: () => Promise<Record<string, unknown>
     WAVIX_API_KEY: "",
     WAVIX_BASE_URL: "",
   };
+  // Loaded here, not at the top: the Automation API pulls in some 400 modules (npm's arborist,
+  // sigstore…) that the files driving the CLI through RealStack never use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation") as typeof Automation;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(CLI)) });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", projectName: "wavix-sync", program },
@@ -198,13 +204,23 @@ export interface RealStackOptions {
   env?: Record<string, string | undefined>;
   /** `--parallel`; the engine's default when absent. */
   parallel?: number;
-  /** Stack outputs are not read after each operation (the bench: a secret one costs a CLI run). */
+  /** Stack outputs are not read after each operation (the bench). */
   skipOutputs?: boolean;
+  /**
+   * `pulumi stack init` and `pulumi config set-all` run by the CLI, instead of their files written
+   * from a stack the CLI made once (see "A new stack without …" above).
+   */
+  cliSetup?: boolean;
 }
 
 /** The key of a special value in the checkpoint (sdk/go/common/resource/sig), and a secret's signature. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The part of a checkpoint (`dev.json`) read here. */
+interface Checkpoint {
+  latest?: { resources?: Array<Record<string, unknown>>; secrets_providers?: { type?: string; state?: { salt?: string } } };
+}
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
 const REFRESH_OPS = new Set(["refresh", "read-discard"]);
@@ -220,9 +236,45 @@ function bytesWrittenBy(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * With `WAVIX_PULUMI_TRACE=FILE`, every CLI command is run under `/usr/bin/time` and one JSON line
+ * is appended to FILE: the test, the command, its wall time and the CPU seconds of the CLI and of
+ * every process it started and waited for (language host, program, provider plugins) — where a
+ * real-engine test's time goes (docs/SPEED.md). `scripts/pulumi-trace.js FILE` sums it.
+ */
+const TRACE = process.env.WAVIX_PULUMI_TRACE;
+
+function traced(cmd: string, args: string[]): { cmd: string; args: string[]; done(wall: number): void } {
+  if (!TRACE || !existsSync("/usr/bin/time")) return { cmd, args, done: () => undefined };
+  const out = path.join(tmpdir(), `wavix-pulumi-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  // The running test, from vitest's expect state (a global; the bench runs this helper without vitest).
+  const state = (globalThis as Record<symbol, { state?: { testPath?: string; currentTestName?: string } } | undefined>)[Symbol.for("$$jest-matchers-object")]?.state;
+  const test = state ? `${path.relative(ROOT, state.testPath ?? "")} > ${state.currentTestName ?? ""}` : "";
+  return {
+    cmd: "/usr/bin/time",
+    args: ["-f", "%U %S", "-o", out, cmd, ...args],
+    done(wall) {
+      let user = NaN;
+      let sys = NaN;
+      try {
+        const last = readFileSync(out, "utf8").trim().split("\n").pop() ?? "";
+        [user, sys] = last.split(" ").map(Number) as [number, number];
+        rmSync(out, { force: true });
+      } catch {
+        // killed before time wrote it
+      }
+      const lead = args.findIndex((a) => a.startsWith("-"));
+      const command = args.slice(0, Math.min(2, lead < 0 ? args.length : lead)).join(" ");
+      appendFileSync(TRACE, JSON.stringify({ test, command, args: args.join(" "), wall: Math.round(wall) / 1000, user, sys }) + "\n");
+    },
+  };
+}
+
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; bytesWritten?: number }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env });
+    const started = Date.now();
+    const trace = traced(cmd, args);
+    const child = spawn(trace.cmd, trace.args, { cwd, env });
     let stdout = "";
     let stderr = "";
     // Sampled until the process is gone: the last sample is within 100 ms of its end.
@@ -231,8 +283,128 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("exit", () => clearInterval(sample));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr, bytesWritten: written }));
+    child.on("close", (code) => {
+      trace.done(Date.now() - started);
+      resolve({ code: code ?? -1, stdout, stderr, bytesWritten: written });
+    });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// A new stack without `pulumi stack init` and `pulumi config set`. Each CLI process that touches
+// a secret derives the passphrase's key (sdk/go/common/resource/config/crypt.go: PBKDF2-SHA256,
+// 1,000,000 rounds, about 0.6 CPU-s on the test machine), and a test stack paid it in `stack init`,
+// in `config set-all` and in `stack output --show-secrets` besides its operations. So a RealStack
+// starts from what a real `pulumi stack init` wrote once (the backend's stack file and the stack
+// config's `encryptionsalt`; copied, with its project's name), writes its config to
+// `Pulumi.dev.yaml` as `pulumi config set` writes it (secrets AES-256-GCM-encrypted with the key
+// derived from that salt, as the CLI does), and reads secret stack outputs from the checkpoint
+// with the same key, only when a test reads one. `cliSetup: true` (or WAVIX_PULUMI_CLI_SETUP=1)
+// runs the CLI's own commands instead; test/pulumi/harness-stack.test.ts holds both ways to the
+// same stack.
+
+const PASSPHRASE = "test-passphrase";
+const TEMPLATE_PROJECT = "wavix-stack-template";
+
+/** The key of the test passphrase for a passphrase secrets-manager state (`v1:SALT:CHECK`), cached on disk. */
+function passphraseKey(state: string): Buffer {
+  const id = createHash("sha256").update(`${PASSPHRASE}\0${state}`).digest("hex").slice(0, 32);
+  const cache = path.join(tmpdir(), "wavix-test-pulumi-keys", id);
+  if (existsSync(cache)) return Buffer.from(readFileSync(cache, "utf8"), "hex");
+  const salt = Buffer.from(state.split(":")[1] ?? "", "base64");
+  const key = pbkdf2Sync(PASSPHRASE, salt, 1_000_000, 32, "sha256");
+  mkdirSync(path.dirname(cache), { recursive: true });
+  writeFileSync(`${cache}.${process.pid}`, key.toString("hex"));
+  renameSync(`${cache}.${process.pid}`, cache);
+  return key;
+}
+
+/** `v1:NONCE:CIPHERTEXT+TAG`, base64, as the CLI's symmetric crypter writes a secret. */
+function encryptValue(key: Buffer, value: string): string {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
+function decryptValue(key: Buffer, value: string): string {
+  const [version, nonce, sealed] = value.split(":");
+  if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error(`not a passphrase ciphertext: ${value.slice(0, 20)}…`);
+  const bytes = Buffer.from(sealed, "base64");
+  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
+}
+
+interface StackTemplate {
+  /** The backend folder holding `.pulumi/` with the stack `organization/TEMPLATE_PROJECT/dev`. */
+  backend: string;
+  /** The stack config's `encryptionsalt`. */
+  salt: string;
+}
+
+let template: StackTemplate | undefined;
+
+/**
+ * What `pulumi stack init dev` wrote for a project TEMPLATE_PROJECT, made once per machine and CLI
+ * build (a folder in the temp dir named by the CLI's size and time) by the real CLI.
+ */
+function stackTemplate(): StackTemplate {
+  if (template) return template;
+  const cli = statSync(CLI);
+  const dir = path.join(tmpdir(), `wavix-test-pulumi-stack-${cli.size}-${Math.round(cli.mtimeMs)}`);
+  const done = path.join(dir, "salt");
+  if (!existsSync(done)) {
+    const work = mkdtempSync(`${dir}-`);
+    writeFileSync(path.join(work, "Pulumi.yaml"), `name: ${TEMPLATE_PROJECT}\nruntime: yaml\n`);
+    mkdirSync(path.join(work, "backend"));
+    const env = { ...process.env, PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true" };
+    const r = spawnSync(CLI, ["stack", "init", "dev", "--non-interactive"], { cwd: work, env, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`pulumi stack init (the stack template): ${r.stderr}`);
+    const salt = (parseYaml(readFileSync(path.join(work, "Pulumi.dev.yaml"), "utf8")) as { encryptionsalt: string }).encryptionsalt;
+    writeFileSync(path.join(work, "salt"), salt);
+    try {
+      renameSync(work, dir);
+    } catch {
+      // another test file made it meanwhile
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  template = { backend: path.join(dir, "backend"), salt: readFileSync(done, "utf8") };
+  return template;
+}
+
+/** The project's name, from its Pulumi.yaml. */
+function projectName(dir: string): string {
+  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const name = file ? (parseYaml(readFileSync(file, "utf8")) as { name?: unknown } | null)?.name : undefined;
+  if (typeof name !== "string") throw new Error(`no project name in ${dir}/Pulumi.yaml`);
+  return name;
+}
+
+/** The backend's files of a new stack `dev` of `project`, as `pulumi stack init dev` writes them. */
+function initStackFiles(backend: string, project: string): void {
+  const from = path.join(stackTemplate().backend, ".pulumi");
+  const to = path.join(backend, ".pulumi");
+  mkdirSync(path.join(to, "stacks", project), { recursive: true });
+  for (const f of ["meta.yaml", "meta.yaml.attrs"]) cpSync(path.join(from, f), path.join(to, f));
+  const text = readFileSync(path.join(from, "stacks", TEMPLATE_PROJECT, "dev.json"), "utf8").replace(`"organization/${TEMPLATE_PROJECT}/dev"`, JSON.stringify(`organization/${project}/dev`));
+  writeFileSync(path.join(to, "stacks", project, "dev.json"), text);
+  // The blob's attributes (gocloud fileblob) carry its MD5.
+  const attrs = JSON.parse(readFileSync(path.join(from, "stacks", TEMPLATE_PROJECT, "dev.json.attrs"), "utf8")) as Record<string, unknown>;
+  attrs.md5 = createHash("md5").update(text).digest("base64");
+  writeFileSync(path.join(to, "stacks", project, "dev.json.attrs"), JSON.stringify(attrs));
+}
+
+/** Sets `values` in the stack config file `Pulumi.dev.yaml` as `pulumi config set [--secret]` does. */
+function writeStackConfig(projectDir: string, project: string, values: Array<[string, string, boolean]>): void {
+  const file = path.join(projectDir, "Pulumi.dev.yaml");
+  const doc = (existsSync(file) ? parseYaml(readFileSync(file, "utf8")) : null) as { encryptionsalt?: string; config?: Record<string, unknown> } | null;
+  const salt = doc?.encryptionsalt ?? stackTemplate().salt;
+  const config = { ...(doc?.config ?? {}) };
+  const key = values.some(([, , secret]) => secret) ? passphraseKey(salt) : undefined;
+  for (const [k, v, secret] of values) config[k.includes(":") ? k : `${project}:${k}`] = secret ? { secure: encryptValue(key!, v) } : v;
+  writeFileSync(file, stringifyYaml({ ...doc, encryptionsalt: salt, config }));
 }
 
 /** A stack `dev` of a project folder, with its own PULUMI_HOME and file backend inside the folder. */
@@ -281,17 +453,23 @@ export class RealStack {
   }
 
   private async prepare(): Promise<void> {
+    const cliSetup = this.options.cliSetup ?? process.env.WAVIX_PULUMI_CLI_SETUP === "1";
     if (!this.ready) {
-      const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
-      if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
+      this.project = projectName(this.options.projectDir);
+      if (cliSetup) {
+        const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
+        if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
+      } else {
+        initStackFiles(path.join(this.stateDir, "backend"), this.project);
+      }
       this.ready = true;
     }
-    // Every pending value in one `pulumi config set-all` (one CLI run, not one a key).
     const pending = this.pending.splice(0);
-    if (pending.length > 0) {
-      const r = await this.cli(["config", "set-all", ...pending.flatMap(([k, v, secret]) => [secret ? "--secret" : "--plaintext", `${k}=${v}`])]);
-      if (r.code !== 0) throw new Error(`pulumi config set-all ${pending.map(([k]) => k).join(" ")}: ${r.stderr}`);
-    }
+    if (pending.length === 0) return;
+    if (!cliSetup) return writeStackConfig(this.options.projectDir, this.project, pending);
+    // Every pending value in one `pulumi config set-all` (one CLI run, not one a key).
+    const r = await this.cli(["config", "set-all", ...pending.flatMap(([k, v, secret]) => [secret ? "--secret" : "--plaintext", `${k}=${v}`])]);
+    if (r.code !== 0) throw new Error(`pulumi config set-all ${pending.map(([k]) => k).join(" ")}: ${r.stderr}`);
   }
 
   private async operation(args: string[]): Promise<OperationResult> {
@@ -318,15 +496,34 @@ export class RealStack {
     }
     const outputs: Record<string, unknown> = {};
     const secretOutputs: string[] = [];
-    const stackResource = this.options.skipOutputs ? undefined : this.checkpoint()?.latest?.resources?.find((x) => x.type === "pulumi:pulumi:Stack");
+    const checkpoint = this.options.skipOutputs ? undefined : this.checkpoint();
+    const stackResource = checkpoint?.latest?.resources?.find((x) => x.type === "pulumi:pulumi:Stack");
     if (stackResource) {
       // The stack's outputs as the checkpoint holds them: plain values as `pulumi stack output
-      // --json` prints them; a secret (or another special value) is an object keyed by the
-      // engine's signature key, whose clear value only the CLI gives (one run, only then).
+      // --json` prints them; a secret is an object keyed by the engine's signature key holding its
+      // ciphertext, decrypted (with the stack's passphrase key) only when a test reads it.
       const stored = (stackResource.outputs ?? {}) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(stored)) if ((v as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG) secretOutputs.push(k);
-      if (!JSON.stringify(stored).includes(SIG_KEY)) Object.assign(outputs, stored);
-      else {
+      const salt = checkpoint?.latest?.secrets_providers?.state?.salt;
+      for (const [k, v] of Object.entries(stored)) {
+        const special = v as Record<string, unknown> | null;
+        if (special?.[SIG_KEY] !== SECRET_SIG) {
+          outputs[k] = v;
+          continue;
+        }
+        secretOutputs.push(k);
+        Object.defineProperty(outputs, k, {
+          enumerable: true,
+          configurable: true,
+          get: () => {
+            if (!salt || typeof special.ciphertext !== "string") throw new Error(`secret output ${k}: no passphrase ciphertext in the checkpoint`);
+            const value: unknown = JSON.parse(decryptValue(passphraseKey(salt), special.ciphertext));
+            Object.defineProperty(outputs, k, { value, enumerable: true, configurable: true, writable: true });
+            return value;
+          },
+        });
+      }
+      if (Object.values(outputs).some((v) => JSON.stringify(v ?? null).includes(SIG_KEY))) {
+        // Another special value (an asset, a resource reference): as the CLI prints it.
         const shown = await this.cli(["stack", "output", "--json", "--show-secrets"]);
         if (shown.code === 0) Object.assign(outputs, JSON.parse(shown.stdout || "{}"));
       }
@@ -375,9 +572,9 @@ export class RealStack {
     return existsSync(file) ? file : undefined;
   }
 
-  private checkpoint(): { latest?: { resources?: Array<Record<string, unknown>> } } | undefined {
+  private checkpoint(): Checkpoint | undefined {
     const file = this.checkpointFile();
-    return file ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: { resources?: Array<Record<string, unknown>> } } }).checkpoint : undefined;
+    return file ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: Checkpoint }).checkpoint : undefined;
   }
 
   /** What `pulumi stack export` prints (secrets stay encrypted, as a user would share it). */
