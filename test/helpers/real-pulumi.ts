@@ -17,6 +17,8 @@
 import { spawn, spawnSync } from "node:child_process";
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from "node:crypto";
 import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type * as Automation from "@pulumi/pulumi/automation";
@@ -207,8 +209,8 @@ export interface RealStackOptions {
   /** Stack outputs are not read after each operation (the bench). */
   skipOutputs?: boolean;
   /**
-   * `pulumi stack init` and `pulumi config set-all` run by the CLI, instead of their files written
-   * from a stack the CLI made once (see "A new stack without …" above).
+   * `pulumi stack init` (passphrase secrets) and `pulumi config set-all` run by the CLI, instead of
+   * their files written from a stack the CLI made once (see "The stack's secrets" below).
    */
   cliSetup?: boolean;
 }
@@ -219,7 +221,7 @@ const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** The part of a checkpoint (`dev.json`) read here. */
 interface Checkpoint {
-  latest?: { resources?: Array<Record<string, unknown>>; secrets_providers?: { type?: string; state?: { salt?: string } } };
+  latest?: { resources?: Array<Record<string, unknown>>; secrets_providers?: { type?: string; state?: { salt?: string; encryptedkey?: string } } };
 }
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
@@ -291,86 +293,134 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
 }
 
 // ---------------------------------------------------------------------------------------------
-// A new stack without `pulumi stack init` and `pulumi config set`. Each CLI process that touches
-// a secret derives the passphrase's key (sdk/go/common/resource/config/crypt.go: PBKDF2-SHA256,
-// 1,000,000 rounds, about 0.6 CPU-s on the test machine), and a test stack paid it in `stack init`,
-// in `config set-all` and in `stack output --show-secrets` besides its operations. So a RealStack
-// starts from what a real `pulumi stack init` wrote once (the backend's stack file and the stack
-// config's `encryptionsalt`; copied, with its project's name), writes its config to
-// `Pulumi.dev.yaml` as `pulumi config set` writes it (secrets AES-256-GCM-encrypted with the key
-// derived from that salt, as the CLI does), and reads secret stack outputs from the checkpoint
-// with the same key, only when a test reads one. `cliSetup: true` (or WAVIX_PULUMI_CLI_SETUP=1)
-// runs the CLI's own commands instead; test/pulumi/harness-stack.test.ts holds both ways to the
-// same stack.
+// The stack's secrets, and a new stack without `pulumi stack init` and `pulumi config set`.
+//
+// With the passphrase secrets provider every CLI process that loads the stack derives the key
+// (sdk/go/common/resource/config/crypt.go: PBKDF2-SHA256, 1,000,000 rounds): about 0.6 CPU-s on the
+// test machine, in each `up`, `preview`, `refresh`, `destroy`, `stack init`, `config set --secret`
+// and `stack output --show-secrets` — a sixth of a real-engine test's CPU. So a RealStack's secrets
+// are kept by the engine's other provider, envelope encryption (pkg/secrets/cloud/manager.go): a
+// random data key, AES-256-GCM, held in the stack config encrypted by a key service, here Vault's
+// transit API (`hashivault://`, the CLI's gocloud driver) answered by a stand-in in this process
+// (`fakeVault`: AES-256-GCM with a fixed test key). The engine encrypts every secret of the state
+// and the config with the data key as it would with any key service; only where that data key
+// comes from differs. And a RealStack starts from what a real `pulumi stack init
+// --secrets-provider hashivault://wavix-test` wrote once (the backend's stack file and the stack
+// config; copied, with its project's name), writes its config to `Pulumi.dev.yaml` as `pulumi
+// config set` writes it (secrets encrypted with the data key), and reads secret stack outputs from
+// the checkpoint, decrypting one only when a test reads it. `cliSetup: true` (or
+// WAVIX_PULUMI_CLI_SETUP=1) runs `stack init` and `config set-all` by the CLI with the passphrase
+// provider instead; test/pulumi/harness-stack.test.ts holds both ways to the CLI's reading.
 
 const PASSPHRASE = "test-passphrase";
 const TEMPLATE_PROJECT = "wavix-stack-template";
+const VAULT_URL = "hashivault://wavix-test";
+/** The stand-in Vault's transit key: a fixed test value, so a stack template serves every test process. */
+const VAULT_KEY = createHash("sha256").update("wavix-sync test vault transit key").digest();
 
-/** The key of the test passphrase for a passphrase secrets-manager state (`v1:SALT:CHECK`), cached on disk. */
-function passphraseKey(state: string): Buffer {
-  const id = createHash("sha256").update(`${PASSPHRASE}\0${state}`).digest("hex").slice(0, 32);
-  const cache = path.join(tmpdir(), "wavix-test-pulumi-keys", id);
-  if (existsSync(cache)) return Buffer.from(readFileSync(cache, "utf8"), "hex");
-  const salt = Buffer.from(state.split(":")[1] ?? "", "base64");
-  const key = pbkdf2Sync(PASSPHRASE, salt, 1_000_000, 32, "sha256");
-  mkdirSync(path.dirname(cache), { recursive: true });
-  writeFileSync(`${cache}.${process.pid}`, key.toString("hex"));
-  renameSync(`${cache}.${process.pid}`, cache);
-  return key;
+function seal(key: Buffer, plain: Buffer): { nonce: Buffer; sealed: Buffer } {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  return { nonce, sealed: Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]) };
+}
+
+function open(key: Buffer, nonce: Buffer, sealed: Buffer): Buffer {
+  const decipher = createDecipheriv("aes-256-gcm", key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+}
+
+/** `vault:v1:BASE64(nonce + sealed)`, as Vault's transit engine writes a ciphertext. */
+function vaultDecrypt(ciphertext: string): Buffer {
+  const raw = Buffer.from(ciphertext.replace(/^vault:v1:/, ""), "base64");
+  return open(VAULT_KEY, raw.subarray(0, 12), raw.subarray(12));
+}
+
+let vault: Promise<string> | undefined;
+
+/** Vault's transit encrypt/decrypt (`PUT /v1/transit/{encrypt,decrypt}/KEY`) on a loopback port of this process; its URL. */
+function fakeVault(): Promise<string> {
+  vault ??= new Promise((resolve, reject) => {
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const m = /^\/v1\/transit\/(encrypt|decrypt)\/[\w-]+$/.exec(req.url ?? "");
+        try {
+          if (!m || req.headers["x-vault-token"] !== "wavix-test-token") throw new Error(`not served: ${req.method} ${req.url}`);
+          const input = JSON.parse(body) as { plaintext?: string; ciphertext?: string };
+          let data: Record<string, string>;
+          if (m[1] === "encrypt") {
+            const { nonce, sealed } = seal(VAULT_KEY, Buffer.from(input.plaintext ?? "", "base64"));
+            data = { ciphertext: `vault:v1:${Buffer.concat([nonce, sealed]).toString("base64")}` };
+          } else {
+            data = { plaintext: vaultDecrypt(input.ciphertext ?? "").toString("base64") };
+          }
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
+        } catch (e) {
+          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ errors: [String(e)] }));
+        }
+      });
+    });
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    });
+  });
+  return vault;
+}
+
+/** The environment the CLI needs to reach the stand-in Vault. */
+async function vaultEnv(): Promise<Record<string, string>> {
+  return { VAULT_SERVER_URL: await fakeVault(), VAULT_SERVER_TOKEN: "wavix-test-token" };
+}
+
+/** The data key of a stack config's or checkpoint's `encryptedkey` (base64 of Vault's ciphertext). */
+function dataKey(encryptedKey: string): Buffer {
+  return vaultDecrypt(Buffer.from(encryptedKey, "base64").toString("utf8"));
 }
 
 /** `v1:NONCE:CIPHERTEXT+TAG`, base64, as the CLI's symmetric crypter writes a secret. */
 function encryptValue(key: Buffer, value: string): string {
-  const nonce = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key, nonce);
-  const sealed = Buffer.concat([cipher.update(value, "utf8"), cipher.final(), cipher.getAuthTag()]);
+  const { nonce, sealed } = seal(key, Buffer.from(value, "utf8"));
   return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
 }
 
 function decryptValue(key: Buffer, value: string): string {
   const [version, nonce, sealed] = value.split(":");
-  if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error(`not a passphrase ciphertext: ${value.slice(0, 20)}…`);
-  const bytes = Buffer.from(sealed, "base64");
-  const decipher = createDecipheriv("aes-256-gcm", key, Buffer.from(nonce, "base64"));
-  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString("utf8");
+  if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error(`not a symmetric ciphertext: ${value.slice(0, 20)}…`);
+  return open(key, Buffer.from(nonce, "base64"), Buffer.from(sealed, "base64")).toString("utf8");
 }
 
-interface StackTemplate {
-  /** The backend folder holding `.pulumi/` with the stack `organization/TEMPLATE_PROJECT/dev`. */
-  backend: string;
-  /** The stack config's `encryptionsalt`. */
-  salt: string;
+/** The key of the test passphrase for a passphrase secrets-manager state (`v1:SALT:CHECK`): a stack made with `cliSetup`. */
+function passphraseKey(state: string): Buffer {
+  return pbkdf2Sync(PASSPHRASE, Buffer.from(state.split(":")[1] ?? "", "base64"), 1_000_000, 32, "sha256");
 }
 
-let template: StackTemplate | undefined;
+/** The folder holding what `pulumi stack init` wrote for TEMPLATE_PROJECT: `backend/.pulumi/…` and `Pulumi.dev.yaml`. */
+let template: Promise<string> | undefined;
 
-/**
- * What `pulumi stack init dev` wrote for a project TEMPLATE_PROJECT, made once per machine and CLI
- * build (a folder in the temp dir named by the CLI's size and time) by the real CLI.
- */
-function stackTemplate(): StackTemplate {
-  if (template) return template;
-  const cli = statSync(CLI);
-  const dir = path.join(tmpdir(), `wavix-test-pulumi-stack-${cli.size}-${Math.round(cli.mtimeMs)}`);
-  const done = path.join(dir, "salt");
-  if (!existsSync(done)) {
+/** Made once per machine and CLI build (a folder in the temp dir named by the CLI's size and time), by the real CLI. */
+function stackTemplate(): Promise<string> {
+  template ??= (async () => {
+    const cli = statSync(CLI);
+    const dir = path.join(tmpdir(), `wavix-test-pulumi-stack-vault-${cli.size}-${Math.round(cli.mtimeMs)}`);
+    if (existsSync(path.join(dir, "Pulumi.dev.yaml"))) return dir;
     const work = mkdtempSync(`${dir}-`);
     writeFileSync(path.join(work, "Pulumi.yaml"), `name: ${TEMPLATE_PROJECT}\nruntime: yaml\n`);
     mkdirSync(path.join(work, "backend"));
-    const env = { ...process.env, PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_CONFIG_PASSPHRASE: PASSPHRASE, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true" };
-    const r = spawnSync(CLI, ["stack", "init", "dev", "--non-interactive"], { cwd: work, env, encoding: "utf8" });
-    if (r.status !== 0) throw new Error(`pulumi stack init (the stack template): ${r.stderr}`);
-    const salt = (parseYaml(readFileSync(path.join(work, "Pulumi.dev.yaml"), "utf8")) as { encryptionsalt: string }).encryptionsalt;
-    writeFileSync(path.join(work, "salt"), salt);
+    const env = { ...process.env, ...(await vaultEnv()), PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true" };
+    const r = await run(CLI, ["stack", "init", "dev", "--secrets-provider", VAULT_URL, "--non-interactive"], work, env);
+    if (r.code !== 0) throw new Error(`pulumi stack init (the stack template): ${r.stderr}`);
     try {
       renameSync(work, dir);
     } catch {
       // another test file made it meanwhile
       rmSync(work, { recursive: true, force: true });
     }
-  }
-  template = { backend: path.join(dir, "backend"), salt: readFileSync(done, "utf8") };
+    return dir;
+  })();
   return template;
 }
 
@@ -382,9 +432,10 @@ function projectName(dir: string): string {
   return name;
 }
 
-/** The backend's files of a new stack `dev` of `project`, as `pulumi stack init dev` writes them. */
-function initStackFiles(backend: string, project: string): void {
-  const from = path.join(stackTemplate().backend, ".pulumi");
+/** A new stack `dev` of `project`: the backend's files and the stack config, as `pulumi stack init dev` writes them. */
+async function initStackFiles(backend: string, projectDir: string, project: string): Promise<void> {
+  const made = await stackTemplate();
+  const from = path.join(made, "backend", ".pulumi");
   const to = path.join(backend, ".pulumi");
   mkdirSync(path.join(to, "stacks", project), { recursive: true });
   for (const f of ["meta.yaml", "meta.yaml.attrs"]) cpSync(path.join(from, f), path.join(to, f));
@@ -394,17 +445,21 @@ function initStackFiles(backend: string, project: string): void {
   const attrs = JSON.parse(readFileSync(path.join(from, "stacks", TEMPLATE_PROJECT, "dev.json.attrs"), "utf8")) as Record<string, unknown>;
   attrs.md5 = createHash("md5").update(text).digest("base64");
   writeFileSync(path.join(to, "stacks", project, "dev.json.attrs"), JSON.stringify(attrs));
+  const file = path.join(projectDir, "Pulumi.dev.yaml");
+  const own = (existsSync(file) ? parseYaml(readFileSync(file, "utf8")) : null) as Record<string, unknown> | null;
+  const stackConfig = parseYaml(readFileSync(path.join(made, "Pulumi.dev.yaml"), "utf8")) as Record<string, unknown>;
+  writeFileSync(file, stringifyYaml({ ...stackConfig, ...own, secretsprovider: stackConfig.secretsprovider, encryptedkey: stackConfig.encryptedkey }));
 }
 
 /** Sets `values` in the stack config file `Pulumi.dev.yaml` as `pulumi config set [--secret]` does. */
 function writeStackConfig(projectDir: string, project: string, values: Array<[string, string, boolean]>): void {
   const file = path.join(projectDir, "Pulumi.dev.yaml");
-  const doc = (existsSync(file) ? parseYaml(readFileSync(file, "utf8")) : null) as { encryptionsalt?: string; config?: Record<string, unknown> } | null;
-  const salt = doc?.encryptionsalt ?? stackTemplate().salt;
-  const config = { ...(doc?.config ?? {}) };
-  const key = values.some(([, , secret]) => secret) ? passphraseKey(salt) : undefined;
-  for (const [k, v, secret] of values) config[k.includes(":") ? k : `${project}:${k}`] = secret ? { secure: encryptValue(key!, v) } : v;
-  writeFileSync(file, stringifyYaml({ ...doc, encryptionsalt: salt, config }));
+  const doc = parseYaml(readFileSync(file, "utf8")) as { encryptedkey?: string; encryptionsalt?: string; config?: Record<string, unknown> };
+  const config = { ...(doc.config ?? {}) };
+  let key: Buffer | undefined;
+  const secretKey = (): Buffer => (key ??= doc.encryptedkey ? dataKey(doc.encryptedkey) : passphraseKey(doc.encryptionsalt ?? ""));
+  for (const [k, v, secret] of values) config[k.includes(":") ? k : `${project}:${k}`] = secret ? { secure: encryptValue(secretKey(), v) } : v;
+  writeFileSync(file, stringifyYaml({ ...doc, config }));
 }
 
 /** A stack `dev` of a project folder, with its own PULUMI_HOME and file backend inside the folder. */
@@ -452,6 +507,11 @@ export class RealStack {
     return run(CLI, [...args, "--non-interactive"], this.options.projectDir, this.env);
   }
 
+  /** Makes the stack and sets its pending config now, as the first operation would (for a test that runs the CLI itself first). */
+  init(): Promise<void> {
+    return this.prepare();
+  }
+
   private async prepare(): Promise<void> {
     const cliSetup = this.options.cliSetup ?? process.env.WAVIX_PULUMI_CLI_SETUP === "1";
     if (!this.ready) {
@@ -460,7 +520,8 @@ export class RealStack {
         const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
         if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
       } else {
-        initStackFiles(path.join(this.stateDir, "backend"), this.project);
+        Object.assign(this.env, await vaultEnv());
+        await initStackFiles(path.join(this.stateDir, "backend"), this.options.projectDir, this.project);
       }
       this.ready = true;
     }
@@ -503,7 +564,12 @@ export class RealStack {
       // --json` prints them; a secret is an object keyed by the engine's signature key holding its
       // ciphertext, decrypted (with the stack's passphrase key) only when a test reads it.
       const stored = (stackResource.outputs ?? {}) as Record<string, unknown>;
-      const salt = checkpoint?.latest?.secrets_providers?.state?.salt;
+      const provider = checkpoint?.latest?.secrets_providers?.state;
+      const secretKey = (): Buffer => {
+        if (provider?.encryptedkey) return dataKey(provider.encryptedkey);
+        if (provider?.salt) return passphraseKey(provider.salt);
+        throw new Error("no secrets provider state in the checkpoint");
+      };
       for (const [k, v] of Object.entries(stored)) {
         const special = v as Record<string, unknown> | null;
         if (special?.[SIG_KEY] !== SECRET_SIG) {
@@ -515,8 +581,8 @@ export class RealStack {
           enumerable: true,
           configurable: true,
           get: () => {
-            if (!salt || typeof special.ciphertext !== "string") throw new Error(`secret output ${k}: no passphrase ciphertext in the checkpoint`);
-            const value: unknown = JSON.parse(decryptValue(passphraseKey(salt), special.ciphertext));
+            if (typeof special.ciphertext !== "string") throw new Error(`secret output ${k}: no ciphertext in the checkpoint`);
+            const value: unknown = JSON.parse(decryptValue(secretKey(), special.ciphertext));
             Object.defineProperty(outputs, k, { value, enumerable: true, configurable: true, writable: true });
             return value;
           },

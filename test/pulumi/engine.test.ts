@@ -290,7 +290,7 @@ ${withHook ? 'new CallWebhook("hook", { eventType: "on-call", url: "https://h.ex
     const messages = [/Registering resource: t=pulumi-nodejs:dynamic\/wavix:/g, /RegisterResource RPC prepared: t=pulumi-nodejs:dynamic\/wavix:/g, /RegisterResource RPC finished: resource:[^\s]+\[pulumi-nodejs:dynamic\/wavix:/g];
     const registrations = async (p: TempProject): Promise<number[]> => {
       const stack = stackOf(p, s);
-      await must(stack.preview());
+      await stack.init();
       const r = await stack.cli(["preview", "--debug"]);
       expect(r.code, r.stderr).toBe(0);
       return messages.map((m) => (r.stdout.match(m) ?? []).length);
