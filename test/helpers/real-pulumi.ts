@@ -95,11 +95,12 @@ export async function realProject(program: () => Promise<Record<string, unknown>
     PATH: `${path.dirname(CLI)}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_HOME: path.join(dir, ".pulumi-home"),
     PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
-    PULUMI_CONFIG_PASSPHRASE: "test-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     WAVIX_API_KEY: "",
     WAVIX_BASE_URL: "",
+    // Secrets by envelope encryption through the Vault stand-in, not a passphrase (see "The stack's secrets" below).
+    ...(await vaultEnv()),
   };
   // Loaded here, not at the top: the Automation API pulls in some 400 modules (npm's arborist,
   // sigstore…) that the files driving the CLI through RealStack never use.
@@ -108,9 +109,10 @@ export async function realProject(program: () => Promise<Record<string, unknown>
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(CLI)) });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", projectName: "wavix-sync", program },
-    { workDir: dir, pulumiCommand, envVars: env, projectSettings: { name: "wavix-sync", runtime: "nodejs" } },
+    { workDir: dir, pulumiCommand, envVars: env, secretsProvider: VAULT_URL, projectSettings: { name: "wavix-sync", runtime: "nodejs" } },
   );
-  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v, secret: /apiKey$/.test(k) });
+  // One `pulumi config set-all` for every value.
+  await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: /apiKey$/.test(k) }])));
   return {
     dir,
     env,
