@@ -1,8 +1,11 @@
 /**
  * The real Pulumi engine for tests: the CLI built by `npm run pulumi:cli` (scripts/pulumi-cli.js,
- * Pulumi v3.259.0 from its Go module), a local file backend, a per-project PULUMI_HOME and
- * passphrase, driven through the Automation API (`@pulumi/pulumi/automation`).
+ * Pulumi v3.259.0 from its Go module), a local file backend, a per-project PULUMI_HOME, secrets
+ * kept by the engine's envelope encryption with a Vault stand-in (not a passphrase: see "The
+ * stack's secrets" below), driven through the Automation API (`realProject`) or the CLI (`RealStack`).
  *
+ * Left out by the stacks: the key service (Vault's transit API is answered by a stand-in in the
+ * test process, AES-256-GCM with a fixed key; the engine's own data key encrypts every secret).
  * Faithful to: everything the engine does — step generation, replacements (`--replace`,
  * `state taint`), create-before-delete, the checkpoint, refresh, destroy, the dynamic-provider
  * plugin process (our `pulumi-resource-pulumi-nodejs` beside the CLI runs the program's own
