@@ -1,8 +1,11 @@
 /**
  * The real Pulumi engine for tests: the CLI built by `npm run pulumi:cli` (scripts/pulumi-cli.js,
- * Pulumi v3.259.0 from its Go module), a local file backend, a per-project PULUMI_HOME and
- * passphrase, driven through the Automation API (`@pulumi/pulumi/automation`).
+ * Pulumi v3.259.0 from its Go module), a local file backend, a per-project PULUMI_HOME, secrets
+ * kept by the engine's envelope encryption with a Vault stand-in (not a passphrase: see "The
+ * stack's secrets" below), driven through the Automation API (`realProject`) or the CLI (`RealStack`).
  *
+ * Left out by the stacks: the key service (Vault's transit API is answered by a stand-in in the
+ * test process, AES-256-GCM with a fixed key; the engine's own data key encrypts every secret).
  * Faithful to: everything the engine does — step generation, replacements (`--replace`,
  * `state taint`), create-before-delete, the checkpoint, refresh, destroy, the dynamic-provider
  * plugin process (our `pulumi-resource-pulumi-nodejs` beside the CLI runs the program's own
@@ -14,11 +17,15 @@
  * that installed wavix-sync (`node_modules/wavix-sync`), which is where the plugin resolves the
  * provider from.
  */
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, symlinkSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from "node:crypto";
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import type * as Automation from "@pulumi/pulumi/automation";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CLI = path.join(ROOT, ".tools", "pulumi", "bin", "pulumi");
@@ -68,7 +75,7 @@ export function killEngineIn(dir: string): boolean {
 export interface Project {
   dir: string;
   env: Record<string, string>;
-  stack: Stack;
+  stack: Automation.Stack;
   /**
    * Runs the CLI itself in the project (for what the Automation API lacks: `state taint`, `cancel`).
    * Asynchronous: the simulator answering the providers runs in this same process.
@@ -91,18 +98,24 @@ export async function realProject(program: () => Promise<Record<string, unknown>
     PATH: `${path.dirname(CLI)}${path.delimiter}${process.env.PATH ?? ""}`,
     PULUMI_HOME: path.join(dir, ".pulumi-home"),
     PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
-    PULUMI_CONFIG_PASSPHRASE: "test-passphrase",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true",
     WAVIX_API_KEY: "",
     WAVIX_BASE_URL: "",
+    // Secrets by envelope encryption through the Vault stand-in, not a passphrase (see "The stack's secrets" below).
+    ...(await vaultEnv()),
   };
+  // Loaded here, not at the top: the Automation API pulls in some 400 modules (npm's arborist,
+  // sigstore…) that the files driving the CLI through RealStack never use.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation") as typeof Automation;
   const pulumiCommand = await PulumiCommand.get({ root: path.dirname(path.dirname(CLI)) });
   const stack = await LocalWorkspace.createOrSelectStack(
     { stackName: "dev", projectName: "wavix-sync", program },
-    { workDir: dir, pulumiCommand, envVars: env, projectSettings: { name: "wavix-sync", runtime: "nodejs" } },
+    { workDir: dir, pulumiCommand, envVars: env, secretsProvider: VAULT_URL, projectSettings: { name: "wavix-sync", runtime: "nodejs" } },
   );
-  for (const [k, v] of Object.entries(config)) await stack.setConfig(k, { value: v, secret: /apiKey$/.test(k) });
+  // One `pulumi config set-all` for every value.
+  await stack.setAllConfig(Object.fromEntries(Object.entries(config).map(([k, v]) => [k, { value: v, secret: /apiKey$/.test(k) }])));
   return {
     dir,
     env,
@@ -198,13 +211,23 @@ export interface RealStackOptions {
   env?: Record<string, string | undefined>;
   /** `--parallel`; the engine's default when absent. */
   parallel?: number;
-  /** Stack outputs are not read after each operation (the bench: a secret one costs a CLI run). */
+  /** Stack outputs are not read after each operation (the bench). */
   skipOutputs?: boolean;
+  /**
+   * `pulumi stack init` (passphrase secrets) and `pulumi config set-all` run by the CLI, instead of
+   * their files written from a stack the CLI made once (see "The stack's secrets" below).
+   */
+  cliSetup?: boolean;
 }
 
 /** The key of a special value in the checkpoint (sdk/go/common/resource/sig), and a secret's signature. */
 const SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** The part of a checkpoint (`dev.json`) read here. */
+interface Checkpoint {
+  latest?: { resources?: Array<Record<string, unknown>>; secrets_providers?: { type?: string; state?: { salt?: string; encryptedkey?: string } } };
+}
 
 const REPLACE_OPS = new Set(["replace", "create-replacement", "delete-replaced", "discard-replaced"]);
 const REFRESH_OPS = new Set(["refresh", "read-discard"]);
@@ -220,9 +243,45 @@ function bytesWrittenBy(pid: number | undefined): number | undefined {
   }
 }
 
+/**
+ * With `WAVIX_PULUMI_TRACE=FILE`, every CLI command is run under `/usr/bin/time` and one JSON line
+ * is appended to FILE: the test, the command, its wall time and the CPU seconds of the CLI and of
+ * every process it started and waited for (language host, program, provider plugins) — where a
+ * real-engine test's time goes (docs/SPEED.md). `scripts/pulumi-trace.js FILE` sums it.
+ */
+const TRACE = process.env.WAVIX_PULUMI_TRACE;
+
+function traced(cmd: string, args: string[]): { cmd: string; args: string[]; done(wall: number): void } {
+  if (!TRACE || !existsSync("/usr/bin/time")) return { cmd, args, done: () => undefined };
+  const out = path.join(tmpdir(), `wavix-pulumi-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
+  // The running test, from vitest's expect state (a global; the bench runs this helper without vitest).
+  const state = (globalThis as Record<symbol, { state?: { testPath?: string; currentTestName?: string } } | undefined>)[Symbol.for("$$jest-matchers-object")]?.state;
+  const test = state ? `${path.relative(ROOT, state.testPath ?? "")} > ${state.currentTestName ?? ""}` : "";
+  return {
+    cmd: "/usr/bin/time",
+    args: ["-f", "%U %S", "-o", out, cmd, ...args],
+    done(wall) {
+      let user = NaN;
+      let sys = NaN;
+      try {
+        const last = readFileSync(out, "utf8").trim().split("\n").pop() ?? "";
+        [user, sys] = last.split(" ").map(Number) as [number, number];
+        rmSync(out, { force: true });
+      } catch {
+        // killed before time wrote it
+      }
+      const lead = args.findIndex((a) => a.startsWith("-"));
+      const command = args.slice(0, Math.min(2, lead < 0 ? args.length : lead)).join(" ");
+      appendFileSync(TRACE, JSON.stringify({ test, command, args: args.join(" "), wall: Math.round(wall) / 1000, user, sys }) + "\n");
+    },
+  };
+}
+
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; bytesWritten?: number }> {
   return new Promise((resolve) => {
-    const child = spawn(cmd, args, { cwd, env });
+    const started = Date.now();
+    const trace = traced(cmd, args);
+    const child = spawn(trace.cmd, trace.args, { cwd, env });
     let stdout = "";
     let stderr = "";
     // Sampled until the process is gone: the last sample is within 100 ms of its end.
@@ -231,8 +290,181 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
     child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
     child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
     child.on("exit", () => clearInterval(sample));
-    child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr, bytesWritten: written }));
+    child.on("close", (code) => {
+      trace.done(Date.now() - started);
+      resolve({ code: code ?? -1, stdout, stderr, bytesWritten: written });
+    });
   });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The stack's secrets, and a new stack without `pulumi stack init` and `pulumi config set`.
+//
+// With the passphrase secrets provider every CLI process that loads the stack derives the key
+// (sdk/go/common/resource/config/crypt.go: PBKDF2-SHA256, 1,000,000 rounds): about 0.6 CPU-s on the
+// test machine, in each `up`, `preview`, `refresh`, `destroy`, `stack init`, `config set --secret`
+// and `stack output --show-secrets` — a sixth of a real-engine test's CPU. So a RealStack's secrets
+// are kept by the engine's other provider, envelope encryption (pkg/secrets/cloud/manager.go): a
+// random data key, AES-256-GCM, held in the stack config encrypted by a key service, here Vault's
+// transit API (`hashivault://`, the CLI's gocloud driver) answered by a stand-in in this process
+// (`fakeVault`: AES-256-GCM with a fixed test key). The engine encrypts every secret of the state
+// and the config with the data key as it would with any key service; only where that data key
+// comes from differs. And a RealStack starts from what a real `pulumi stack init
+// --secrets-provider hashivault://wavix-test` wrote once (the backend's stack file and the stack
+// config; copied, with its project's name), writes its config to `Pulumi.dev.yaml` as `pulumi
+// config set` writes it (secrets encrypted with the data key), and reads secret stack outputs from
+// the checkpoint, decrypting one only when a test reads it. `cliSetup: true` (or
+// WAVIX_PULUMI_CLI_SETUP=1) runs `stack init` and `config set-all` by the CLI with the passphrase
+// provider instead; test/pulumi/harness-stack.test.ts holds both ways to the CLI's reading.
+
+const PASSPHRASE = "test-passphrase";
+const TEMPLATE_PROJECT = "wavix-stack-template";
+const VAULT_URL = "hashivault://wavix-test";
+/** The stand-in Vault's transit key: a fixed test value, so a stack template serves every test process. */
+const VAULT_KEY = createHash("sha256").update("wavix-sync test vault transit key").digest();
+
+function seal(key: Buffer, plain: Buffer): { nonce: Buffer; sealed: Buffer } {
+  const nonce = randomBytes(12);
+  const cipher = createCipheriv("aes-256-gcm", key, nonce);
+  return { nonce, sealed: Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]) };
+}
+
+function open(key: Buffer, nonce: Buffer, sealed: Buffer): Buffer {
+  const decipher = createDecipheriv("aes-256-gcm", key, nonce);
+  decipher.setAuthTag(sealed.subarray(sealed.length - 16));
+  return Buffer.concat([decipher.update(sealed.subarray(0, sealed.length - 16)), decipher.final()]);
+}
+
+/** `vault:v1:BASE64(nonce + sealed)`, as Vault's transit engine writes a ciphertext. */
+function vaultDecrypt(ciphertext: string): Buffer {
+  const raw = Buffer.from(ciphertext.replace(/^vault:v1:/, ""), "base64");
+  return open(VAULT_KEY, raw.subarray(0, 12), raw.subarray(12));
+}
+
+let vault: Promise<string> | undefined;
+
+/** Vault's transit encrypt/decrypt (`PUT /v1/transit/{encrypt,decrypt}/KEY`) on a loopback port of this process; its URL. */
+function fakeVault(): Promise<string> {
+  vault ??= new Promise((resolve, reject) => {
+    const server = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => {
+        const m = /^\/v1\/transit\/(encrypt|decrypt)\/[\w-]+$/.exec(req.url ?? "");
+        try {
+          if (!m || req.headers["x-vault-token"] !== "wavix-test-token") throw new Error(`not served: ${req.method} ${req.url}`);
+          const input = JSON.parse(body) as { plaintext?: string; ciphertext?: string };
+          let data: Record<string, string>;
+          if (m[1] === "encrypt") {
+            const { nonce, sealed } = seal(VAULT_KEY, Buffer.from(input.plaintext ?? "", "base64"));
+            data = { ciphertext: `vault:v1:${Buffer.concat([nonce, sealed]).toString("base64")}` };
+          } else {
+            data = { plaintext: vaultDecrypt(input.ciphertext ?? "").toString("base64") };
+          }
+          res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ data }));
+        } catch (e) {
+          res.writeHead(400, { "content-type": "application/json" }).end(JSON.stringify({ errors: [String(e)] }));
+        }
+      });
+    });
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      server.unref();
+      resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+    });
+  });
+  return vault;
+}
+
+/** The environment the CLI needs to reach the stand-in Vault. */
+async function vaultEnv(): Promise<Record<string, string>> {
+  return { VAULT_SERVER_URL: await fakeVault(), VAULT_SERVER_TOKEN: "wavix-test-token" };
+}
+
+/** The data key of a stack config's or checkpoint's `encryptedkey` (base64 of Vault's ciphertext). */
+function dataKey(encryptedKey: string): Buffer {
+  return vaultDecrypt(Buffer.from(encryptedKey, "base64").toString("utf8"));
+}
+
+/** `v1:NONCE:CIPHERTEXT+TAG`, base64, as the CLI's symmetric crypter writes a secret. */
+function encryptValue(key: Buffer, value: string): string {
+  const { nonce, sealed } = seal(key, Buffer.from(value, "utf8"));
+  return `v1:${nonce.toString("base64")}:${sealed.toString("base64")}`;
+}
+
+function decryptValue(key: Buffer, value: string): string {
+  const [version, nonce, sealed] = value.split(":");
+  if (version !== "v1" || nonce === undefined || sealed === undefined) throw new Error(`not a symmetric ciphertext: ${value.slice(0, 20)}…`);
+  return open(key, Buffer.from(nonce, "base64"), Buffer.from(sealed, "base64")).toString("utf8");
+}
+
+/** The key of the test passphrase for a passphrase secrets-manager state (`v1:SALT:CHECK`): a stack made with `cliSetup`. */
+function passphraseKey(state: string): Buffer {
+  return pbkdf2Sync(PASSPHRASE, Buffer.from(state.split(":")[1] ?? "", "base64"), 1_000_000, 32, "sha256");
+}
+
+/** The folder holding what `pulumi stack init` wrote for TEMPLATE_PROJECT: `backend/.pulumi/…` and `Pulumi.dev.yaml`. */
+let template: Promise<string> | undefined;
+
+/** Made once per machine and CLI build (a folder in the temp dir named by the CLI's size and time), by the real CLI. */
+function stackTemplate(): Promise<string> {
+  template ??= (async () => {
+    const cli = statSync(CLI);
+    const dir = path.join(tmpdir(), `wavix-test-pulumi-stack-vault-${cli.size}-${Math.round(cli.mtimeMs)}`);
+    if (existsSync(path.join(dir, "Pulumi.dev.yaml"))) return dir;
+    const work = mkdtempSync(`${dir}-`);
+    writeFileSync(path.join(work, "Pulumi.yaml"), `name: ${TEMPLATE_PROJECT}\nruntime: yaml\n`);
+    mkdirSync(path.join(work, "backend"));
+    const env = { ...process.env, ...(await vaultEnv()), PULUMI_HOME: path.join(work, "home"), PULUMI_BACKEND_URL: `file://${path.join(work, "backend")}`, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DIY_BACKEND_NO_LEGACY_WARNING: "true" };
+    const r = await run(CLI, ["stack", "init", "dev", "--secrets-provider", VAULT_URL, "--non-interactive"], work, env);
+    if (r.code !== 0) throw new Error(`pulumi stack init (the stack template): ${r.stderr}`);
+    try {
+      renameSync(work, dir);
+    } catch {
+      // another test file made it meanwhile
+      rmSync(work, { recursive: true, force: true });
+    }
+    return dir;
+  })();
+  return template;
+}
+
+/** The project's name, from its Pulumi.yaml. */
+function projectName(dir: string): string {
+  const file = ["Pulumi.yaml", "Pulumi.yml"].map((f) => path.join(dir, f)).find((f) => existsSync(f));
+  const name = file ? (parseYaml(readFileSync(file, "utf8")) as { name?: unknown } | null)?.name : undefined;
+  if (typeof name !== "string") throw new Error(`no project name in ${dir}/Pulumi.yaml`);
+  return name;
+}
+
+/** A new stack `dev` of `project`: the backend's files and the stack config, as `pulumi stack init dev` writes them. */
+async function initStackFiles(backend: string, projectDir: string, project: string): Promise<void> {
+  const made = await stackTemplate();
+  const from = path.join(made, "backend", ".pulumi");
+  const to = path.join(backend, ".pulumi");
+  mkdirSync(path.join(to, "stacks", project), { recursive: true });
+  for (const f of ["meta.yaml", "meta.yaml.attrs"]) cpSync(path.join(from, f), path.join(to, f));
+  const text = readFileSync(path.join(from, "stacks", TEMPLATE_PROJECT, "dev.json"), "utf8").replace(`"organization/${TEMPLATE_PROJECT}/dev"`, JSON.stringify(`organization/${project}/dev`));
+  writeFileSync(path.join(to, "stacks", project, "dev.json"), text);
+  // The blob's attributes (gocloud fileblob) carry its MD5.
+  const attrs = JSON.parse(readFileSync(path.join(from, "stacks", TEMPLATE_PROJECT, "dev.json.attrs"), "utf8")) as Record<string, unknown>;
+  attrs.md5 = createHash("md5").update(text).digest("base64");
+  writeFileSync(path.join(to, "stacks", project, "dev.json.attrs"), JSON.stringify(attrs));
+  const file = path.join(projectDir, "Pulumi.dev.yaml");
+  const own = (existsSync(file) ? parseYaml(readFileSync(file, "utf8")) : null) as Record<string, unknown> | null;
+  const stackConfig = parseYaml(readFileSync(path.join(made, "Pulumi.dev.yaml"), "utf8")) as Record<string, unknown>;
+  writeFileSync(file, stringifyYaml({ ...stackConfig, ...own, secretsprovider: stackConfig.secretsprovider, encryptedkey: stackConfig.encryptedkey }));
+}
+
+/** Sets `values` in the stack config file `Pulumi.dev.yaml` as `pulumi config set [--secret]` does. */
+function writeStackConfig(projectDir: string, project: string, values: Array<[string, string, boolean]>): void {
+  const file = path.join(projectDir, "Pulumi.dev.yaml");
+  const doc = parseYaml(readFileSync(file, "utf8")) as { encryptedkey?: string; encryptionsalt?: string; config?: Record<string, unknown> };
+  const config = { ...(doc.config ?? {}) };
+  let key: Buffer | undefined;
+  const secretKey = (): Buffer => (key ??= doc.encryptedkey ? dataKey(doc.encryptedkey) : passphraseKey(doc.encryptionsalt ?? ""));
+  for (const [k, v, secret] of values) config[k.includes(":") ? k : `${project}:${k}`] = secret ? { secure: encryptValue(secretKey(), v) } : v;
+  writeFileSync(file, stringifyYaml({ ...doc, config }));
 }
 
 /** A stack `dev` of a project folder, with its own PULUMI_HOME and file backend inside the folder. */
@@ -280,18 +512,30 @@ export class RealStack {
     return run(CLI, [...args, "--non-interactive"], this.options.projectDir, this.env);
   }
 
+  /** Makes the stack and sets its pending config now, as the first operation would (for a test that runs the CLI itself first). */
+  init(): Promise<void> {
+    return this.prepare();
+  }
+
   private async prepare(): Promise<void> {
+    const cliSetup = this.options.cliSetup ?? process.env.WAVIX_PULUMI_CLI_SETUP === "1";
     if (!this.ready) {
-      const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
-      if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
+      this.project = projectName(this.options.projectDir);
+      if (cliSetup) {
+        const r = await run(CLI, ["stack", "init", "dev", "--non-interactive"], this.options.projectDir, this.env);
+        if (r.code !== 0) throw new Error(`pulumi stack init: ${r.stderr}`);
+      } else {
+        Object.assign(this.env, await vaultEnv());
+        await initStackFiles(path.join(this.stateDir, "backend"), this.options.projectDir, this.project);
+      }
       this.ready = true;
     }
-    // Every pending value in one `pulumi config set-all` (one CLI run, not one a key).
     const pending = this.pending.splice(0);
-    if (pending.length > 0) {
-      const r = await this.cli(["config", "set-all", ...pending.flatMap(([k, v, secret]) => [secret ? "--secret" : "--plaintext", `${k}=${v}`])]);
-      if (r.code !== 0) throw new Error(`pulumi config set-all ${pending.map(([k]) => k).join(" ")}: ${r.stderr}`);
-    }
+    if (pending.length === 0) return;
+    if (!cliSetup) return writeStackConfig(this.options.projectDir, this.project, pending);
+    // Every pending value in one `pulumi config set-all` (one CLI run, not one a key).
+    const r = await this.cli(["config", "set-all", ...pending.flatMap(([k, v, secret]) => [secret ? "--secret" : "--plaintext", `${k}=${v}`])]);
+    if (r.code !== 0) throw new Error(`pulumi config set-all ${pending.map(([k]) => k).join(" ")}: ${r.stderr}`);
   }
 
   private async operation(args: string[]): Promise<OperationResult> {
@@ -318,15 +562,39 @@ export class RealStack {
     }
     const outputs: Record<string, unknown> = {};
     const secretOutputs: string[] = [];
-    const stackResource = this.options.skipOutputs ? undefined : this.checkpoint()?.latest?.resources?.find((x) => x.type === "pulumi:pulumi:Stack");
+    const checkpoint = this.options.skipOutputs ? undefined : this.checkpoint();
+    const stackResource = checkpoint?.latest?.resources?.find((x) => x.type === "pulumi:pulumi:Stack");
     if (stackResource) {
       // The stack's outputs as the checkpoint holds them: plain values as `pulumi stack output
-      // --json` prints them; a secret (or another special value) is an object keyed by the
-      // engine's signature key, whose clear value only the CLI gives (one run, only then).
+      // --json` prints them; a secret is an object keyed by the engine's signature key holding its
+      // ciphertext, decrypted (with the stack's passphrase key) only when a test reads it.
       const stored = (stackResource.outputs ?? {}) as Record<string, unknown>;
-      for (const [k, v] of Object.entries(stored)) if ((v as Record<string, unknown> | null)?.[SIG_KEY] === SECRET_SIG) secretOutputs.push(k);
-      if (!JSON.stringify(stored).includes(SIG_KEY)) Object.assign(outputs, stored);
-      else {
+      const provider = checkpoint?.latest?.secrets_providers?.state;
+      const secretKey = (): Buffer => {
+        if (provider?.encryptedkey) return dataKey(provider.encryptedkey);
+        if (provider?.salt) return passphraseKey(provider.salt);
+        throw new Error("no secrets provider state in the checkpoint");
+      };
+      for (const [k, v] of Object.entries(stored)) {
+        const special = v as Record<string, unknown> | null;
+        if (special?.[SIG_KEY] !== SECRET_SIG) {
+          outputs[k] = v;
+          continue;
+        }
+        secretOutputs.push(k);
+        Object.defineProperty(outputs, k, {
+          enumerable: true,
+          configurable: true,
+          get: () => {
+            if (typeof special.ciphertext !== "string") throw new Error(`secret output ${k}: no ciphertext in the checkpoint`);
+            const value: unknown = JSON.parse(decryptValue(secretKey(), special.ciphertext));
+            Object.defineProperty(outputs, k, { value, enumerable: true, configurable: true, writable: true });
+            return value;
+          },
+        });
+      }
+      if (Object.values(outputs).some((v) => JSON.stringify(v ?? null).includes(SIG_KEY))) {
+        // Another special value (an asset, a resource reference): as the CLI prints it.
         const shown = await this.cli(["stack", "output", "--json", "--show-secrets"]);
         if (shown.code === 0) Object.assign(outputs, JSON.parse(shown.stdout || "{}"));
       }
@@ -375,9 +643,9 @@ export class RealStack {
     return existsSync(file) ? file : undefined;
   }
 
-  private checkpoint(): { latest?: { resources?: Array<Record<string, unknown>> } } | undefined {
+  private checkpoint(): Checkpoint | undefined {
     const file = this.checkpointFile();
-    return file ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: { latest?: { resources?: Array<Record<string, unknown>> } } }).checkpoint : undefined;
+    return file ? (JSON.parse(readFileSync(file, "utf8")) as { checkpoint: Checkpoint }).checkpoint : undefined;
   }
 
   /** What `pulumi stack export` prints (secrets stay encrypted, as a user would share it). */
