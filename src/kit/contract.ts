@@ -368,6 +368,12 @@ export interface Kind<Name extends string, Declared, Current, Op extends OpBase,
   readonly effects?: EffectsOf;
   /** Said after a delete in plans, when a delete is not what happens (`(disabled: the API has no delete)`). */
   readonly deleteNote?: string;
+  /**
+   * An item's name as `--target KIND/NAME` gives it, turned into the key its changes carry (a number
+   * written `+15551230001` is keyed by its digits, as the file's numbers are).
+   * @default the name as given
+   */
+  readonly targetKey?: (name: string) => string;
   /** Said after a replace in plans, what a replace is for this kind (` (deleted, then created again: the API has no update)`). */
   readonly replaceNote?: string;
   /** The kind's part of the typed file; undefined when the file does not name it (nothing managed). */

@@ -44,11 +44,11 @@ export function parseTarget(text: string): PlanTarget {
   const kind = slash > 0 ? text.slice(0, slash) : "";
   const key = slash > 0 ? text.slice(slash + 1) : "";
   const kinds = KINDS.map((k) => k.name);
-  if (!kinds.includes(kind as ChangeKind) || key === "") {
-    throw new Error(`--target takes KIND/NAME, KIND one of ${kinds.join(", ")} (e.g. number/15551230001, sub_account/Acme Support), got "${text}"`);
+  const named = KINDS.find((k) => k.name === kind);
+  if (!named || key === "") {
+    throw new Error(`--target takes KIND/NAME, KIND one of ${kinds.join(", ")}, NAME the item's name as the file writes it (its number, name or label), got "${text}"`);
   }
-  // A number as the file may write it: a leading + is dropped, as the file's numbers are.
-  return { kind, key: kind === "number" ? key.replace(/^\+/, "") : key };
+  return { kind, key: named.targetKey ? named.targetKey(key) : key };
 }
 
 /** The plan narrowed to `targets`: their changes and problems; the rest counted as left out. */

@@ -83,6 +83,8 @@ function onDeleteNote(declared: readonly DesiredNumber[]): { key: string; messag
 export const numberKind: Kind<"number", DesiredNumber[], NumbersRead, NumberOp, "PhoneNumber", NumberPart & SubAccountPart & SipTrunkPart> = {
   name: "number",
   label: { one: "number", many: "numbers" },
+  // A number as the file may write it: a leading + is dropped, as the file's numbers are.
+  targetKey: (name) => name.replace(/^\+/, ""),
   file: numbersFragment,
   fileForm: numberFileForm,
   export: numberExport,
