@@ -130,9 +130,12 @@ describe("a newcomer's repository, cloned after README's First real task: its pi
     const plan = passed(await runGithubJob(workflow("wavix-plan.yml"), "plan", ctx({ branch: "post-call-v2" })));
     expect(readFileSync(join(plan.dir, "plan.md"), "utf8")).toContain("post-call-v2");
     const merge = repo.merge("post-call-v2");
+    // The forge's answers: pull request 7 merged as this commit, its plan run, and the bot's plan
+    // comment the reviewers saw (the apply takes the plan's digest from it).
     const rules: StubRule[] = [
-      { cmd: "gh", match: `commits/${merge}/pulls --jq`, stdout: `${head}\n` },
+      { cmd: "gh", match: `commits/${merge}/pulls --jq`, stdout: `7 ${head}\n` },
       { cmd: "gh", match: `actions/workflows/wavix-plan.yml/runs?head_sha=${head}&status=success`, stdout: `${plan.runId}\n` },
+      { cmd: "gh", match: "issues/7/comments --paginate --jq", stdout: `${readFileSync(join(plan.dir, "plan.md"), "utf8")}\n` },
     ];
     const before = writes();
     const apply = passed(await runGithubJob(workflow("wavix-apply.yml"), "apply", ctx({ rules })));
