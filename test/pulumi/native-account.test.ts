@@ -20,6 +20,8 @@ import { generateAccount, startSimulator, type Simulator } from "../../src/simul
 import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/server";
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
 import { ROOT } from "../helpers/real-pulumi";
+import { accountSchema } from "../../src/pulumi/plugin/account-schema";
+import { kindsInFileOrder } from "../../src/kinds";
 
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
@@ -235,5 +237,13 @@ describe("wavix:index:Account", () => {
     missing.setType("wavix:index:Account");
     missing.setId("1000");
     await expect(call("read", missing)).rejects.toThrow(/the import id of an Account is the path of its desired-state file/);
+  });
+});
+
+describe("wavix:index:Account carries every kind of the registry", () => {
+  it("its schema has an inline input for each kind's part of the file, named in camelCase", () => {
+    const inputs = Object.keys(accountSchema.resource.inputProperties ?? {});
+    const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+    for (const kind of kindsInFileOrder()) expect(inputs, kind.file.key).toContain(camel(kind.file.key));
   });
 });

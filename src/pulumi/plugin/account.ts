@@ -25,7 +25,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkDesiredData, formatProblem, loadDesiredState, toFileObject, type LoadResult } from "../../config";
 import type { DesiredState } from "../../config/types";
-import { kindNamed } from "../../kinds";
+import { kindNamed, kindsInFileOrder } from "../../kinds";
 import { canonicalKey } from "../../kit/change/diff";
 import type { CheckFailure } from "../../kit/provider/checks";
 import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../kit/provider/contract";
@@ -65,8 +65,12 @@ function identityFields(collection: string, key: string): Props {
   }
 }
 
-/** The file's top-level keys the resource manages (`audit` is the audit's, `version` implied). */
-const TOP_LEVEL = ["account_id", "sub_accounts", "sip_trunks", "numbers", "call_webhooks", "sender_ids", "ten_dlc_campaign_numbers", "account_callbacks", "safety"] as const;
+/**
+ * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
+ * kind registry's, so a kind added there is carried too), and the limits (`audit` is the audit's,
+ * `version` implied).
+ */
+const TOP_LEVEL: readonly string[] = ["account_id", ...kindsInFileOrder().map((k) => k.file.key), "safety"];
 
 /** The inline input of a top-level key (`sub_accounts` → `subAccounts`). */
 const INLINE_KEYS = TOP_LEVEL.map(snakeToCamel);
