@@ -77,10 +77,19 @@ describe.skipIf(unavailable !== undefined)("a user's own Pulumi program on the p
     const at = sim.log.length;
     const failed = await failure(s.up());
     expect(failed).toBeInstanceOf(EngineError);
-    expect(String((failed as Error).message)).toMatch(/1000/);
+    expect(String((failed as Error).message)).toContain("wavix.yaml pins account_id 1000: set the same pin for the providers with `pulumi config set wavix:accountId 1000`; nothing was declared or written");
     expect(String((failed as Error).message)).not.toMatch(/\n\s+at /);
     expect(writes(at)).toEqual([]);
     expect(s.state().filter((r) => r.custom)).toEqual([]);
+    // The pin given to the providers as the message says: the write gate compares it with the key's
+    // account (2002) before any write, and refuses.
+    s.setConfig("wavix:accountId", "1000");
+    const pinned = await failure(s.up());
+    expect(pinned).toBeInstanceOf(EngineError);
+    expect(String((pinned as Error).message)).toMatch(/2002/);
+    expect(String((pinned as Error).message)).toMatch(/1000/);
+    expect(writes(at)).toEqual([]);
+    s.setConfig("wavix:accountId", "2002");
   }, LONG);
 
   it("22 sub-accounts disabled in one deployment: the preview fails before any write, naming the limit and the override", async () => {
