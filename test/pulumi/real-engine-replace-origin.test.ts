@@ -1,22 +1,22 @@
 /**
- * Issue #33 item 7 under the real engine: `pulumi up --replace` of a SIP trunk the stack made must
- * keep `adopted: false` (made stays made), or a later delete leaves the trunk in the account for good.
+ * Issue #33 item 7 under the real engine: `pulumi up --replace` of SIP trunks keeps each one's
+ * origin — made stays made, adopted stays adopted — or a later delete leaves a trunk the stack made
+ * in the account for good (or deletes one it only adopted).
  *
- * NOT FIXED YET: the acceptance test below is `it.fails` — it fails today, which vitest counts as a
- * pass, and it turns red (asking for `it` instead) the day a fix lands. What the engine (v3.259.0, the
- * one test/helpers/real-pulumi.ts runs) tells the provider during `up --replace URN`, observed with a
- * wrapper around the SIP trunk provider on 2026-11-27:
+ * What the engine (v3.259.0, the one test/helpers/real-pulumi.ts runs) tells the provider during
+ * `up --replace URN`, observed with a wrapper around the SIP trunk provider on 2026-11-27: the
+ * replacement's `check` gets empty `olds`, `diff` is not called, and the `create` gets the new
+ * inputs only (pulumi/pulumi pkg/resource/deploy/step_generator.go, the targeted-replace path);
+ * only the old half's `delete` gets the old outputs (`adopted`, the trunk's id). Created first (the
+ * engine's default), the replacement found the trunk in place and recorded `adopted: true` before
+ * the delete could say otherwise, and a later label change left the trunk in the account for good.
+ * The trunk is therefore replaced delete first (src/kinds/sip-trunk/pulumi.ts): the engine checks
+ * the replacement before it runs the old half's delete, so the delete knows a create will look up
+ * the same trunk and leaves it, telling the provider what it left (src/kit/provider/session.ts
+ * `recordToCreate`, `recordLeftMade`); the create that finds it keeps its origin.
  *
- * - `check` of the replacement gets empty `olds` (nothing of the old resource, not even its inputs);
- * - `diff` is not called at all for the targeted resource;
- * - `create` gets the new inputs only, finds trunk "made-pbx" in place by its label and records
- *   `adopted: true`;
- * - only the old half's `delete`, at the end of the same deployment and after the create, gets the old
- *   outputs (`adopted: false`, the trunk's id) — too late to change what the create recorded.
- *
- * So nothing the create is given can say "this stack made it" (not even old inputs: `olds` is empty,
- * so recording the origin among the inputs would not reach it either); the old outputs arrive only
- * after the replacement's state is written. See docs/GUARD-RAILS.md, notes.
+ * Three trunks, replaced in one `up`: two the stack made (one a number routes to) and one it
+ * adopted. Then the issue's own sequel: a label change of the made trunk deletes the old one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -24,27 +24,62 @@ import { RealStack, engineUnavailable, must } from "../helpers/real-pulumi";
 import { checkoutProject, type TempProject } from "../helpers/pulumi-project";
 
 const KEY = "real-engine-replace-origin-key-3c1e";
-const PASSWORD = "made-pbx-password-7f2a";
 const unavailable = engineUnavailable();
 if (unavailable) process.stdout.write(`real-engine replace-origin tests skipped: ${unavailable}\n`);
 const LONG = 300_000;
 
-describe.skipIf(unavailable !== undefined)("`up --replace` of a trunk the stack made (real engine)", () => {
+const FILE = `version: 1
+sip_trunks:
+  - label: made-pbx
+    password_env: MADE_PBX_PASSWORD
+    multiple_numbers: true
+  - label: routed-pbx
+    password_env: MADE_PBX_PASSWORD
+    multiple_numbers: true
+  - label: office-phones
+    password_env: MADE_PBX_PASSWORD
+`;
+
+describe.skipIf(unavailable !== undefined)("`up --replace` of SIP trunks keeps their origin (real engine)", () => {
   let sim: Simulator;
   let project: TempProject;
   let stack: RealStack;
-  const origin = () => stack.state().filter((r) => r.type.includes("SipTrunk")).map((r) => ({ id: r.outputs.trunkId ?? r.id, adopted: r.outputs.adopted }));
+  type Origin = { label: string; id: number; adopted: unknown };
+  const origins = (): Origin[] =>
+    stack
+      .state()
+      .filter((r) => r.type.includes("SipTrunk"))
+      .map((r) => ({ label: String(r.outputs.label), id: Number(r.outputs.trunkId ?? r.id), adopted: r.outputs.adopted }))
+      .sort((a, b) => a.label.localeCompare(b.label));
+  const trunksLabelled = (label: string) => [...sim.store.trunks.values()].filter((t) => t.data.label === label);
+
+  let before: Origin[] = [];
+  let after: Origin[] = [];
+  let requests: Array<{ method: string; path: string }> = [];
+  let output = "";
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
-    project = checkoutProject({ "wavix.yaml": "version: 1\nsip_trunks:\n  - label: made-pbx\n    password_env: MADE_PBX_PASSWORD\n    multiple_numbers: true\n" });
+    project = checkoutProject({ "wavix.yaml": FILE });
     stack = new RealStack({
       projectDir: project.dir,
       config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url },
       secretKeys: ["wavix:apiKey"],
-      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, MADE_PBX_PASSWORD: PASSWORD },
+      env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, MADE_PBX_PASSWORD: "made-pbx-password-7f2a" },
     });
     await must(stack.up());
+    before = origins();
+    // A number routed to routed-pbx outside the stack (by its login, as the account shows it).
+    const routed = trunksLabelled("routed-pbx")[0].data;
+    const number = [...sim.store.numbers.values()].find((n) => (n.data.destination ?? []).length === 0)!;
+    number.data.destination = [{ id: 9001, destination: routed.name, priority: 1, transport: 5, trunk_id: routed.id, srtp: false, trunk_label: routed.label }];
+    const urns = stack.state().filter((r) => r.type.includes("SipTrunk")).map((r) => r.urn);
+    const mark = sim.log.length;
+    const r = await stack.cli(["up", "--yes", "--skip-preview", ...urns.flatMap((u) => ["--replace", u])]);
+    output = r.stdout + r.stderr;
+    expect(r.code, output).toBe(0);
+    requests = sim.log.slice(mark).filter((e) => e.method !== "GET").map((e) => ({ method: e.method, path: e.path }));
+    after = origins();
   }, LONG);
 
   afterAll(async () => {
@@ -52,25 +87,52 @@ describe.skipIf(unavailable !== undefined)("`up --replace` of a trunk the stack 
     project?.remove();
   });
 
-  let made: Array<{ id: unknown; adopted: unknown }> = [];
-  let after: Array<{ id: unknown; adopted: unknown }> = [];
+  it("before: two trunks the stack made, one it adopted (the demo account's office-phones, id 145)", () => {
+    expect(before.map((o) => [o.label, o.adopted])).toEqual([
+      ["made-pbx", false],
+      ["office-phones", true],
+      ["routed-pbx", false],
+    ]);
+    expect(before.find((o) => o.label === "office-phones")!.id).toBe(145);
+  });
 
-  it("up --replace of the trunk it made deletes nothing: the replacement holds the same trunk", async () => {
-    made = origin();
-    expect(made).toEqual([{ id: made[0].id, adopted: false }]);
-    const urn = stack.state().find((r) => r.type.includes("SipTrunk"))!.urn;
+  it("up --replace writes nothing: each old half leaves its trunk to the replacement, which finds it", () => {
+    expect(requests).toEqual([]);
+    for (const o of before) expect(trunksLabelled(o.label).map((t) => t.data.id)).toEqual([o.id]);
+    expect(output).toMatch(/SipTrunk "made-pbx" \(id \d+\): not deleted: its replacement in this deployment looks up the same Wavix object/);
+  });
+
+  it("made stays made: made-pbx and routed-pbx (a number routes to it) keep adopted: false", () => {
+    for (const label of ["made-pbx", "routed-pbx"]) {
+      const was = before.find((o) => o.label === label)!;
+      expect(after.find((o) => o.label === label)).toEqual({ label, id: was.id, adopted: false });
+    }
+    expect(output).toMatch(/made-pbx.*stays one the stack made/);
+  });
+
+  it("adopted stays adopted: office-phones keeps adopted: true", () => {
+    expect(after.find((o) => o.label === "office-phones")).toEqual({ label: "office-phones", id: 145, adopted: true });
+  });
+
+  it("then a label change of made-pbx deletes the trunk the stack made and makes the new one", async () => {
+    const was = after.find((o) => o.label === "made-pbx")!;
+    project.write("wavix.yaml", FILE.replace("label: made-pbx", "label: made-pbx-2"));
     const mark = sim.log.length;
-    const r = await stack.cli(["up", "--yes", "--skip-preview", "--replace", urn]);
+    const r = await stack.cli(["up", "--yes", "--skip-preview"]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    expect(sim.log.slice(mark).filter((e) => e.method === "DELETE")).toEqual([]);
-    expect([...sim.store.trunks.values()].filter((t) => t.data.label === "made-pbx")).toHaveLength(1);
-    after = origin();
-    expect(after.map((x) => x.id)).toEqual(made.map((x) => x.id));
+    const w = sim.log.slice(mark).filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.path}`);
+    // The label names the resource (sip-trunk:<label>): a new label is a new resource, created
+    // first; the old one leaves the program and is deleted at the end — made, so the trunk goes.
+    expect(w).toEqual(["POST /v1/trunks", "DELETE /v1/trunks/" + String(was.id)]);
+    expect(sim.store.trunks.has(was.id)).toBe(false);
+    expect(trunksLabelled("made-pbx-2")).toHaveLength(1);
+    expect(origins().find((o) => o.label === "made-pbx-2")!.adopted).toBe(false);
   }, LONG);
 
-  // Item 7's acceptance: fails today (the replacement records adopted: true), see the file comment.
-  it.fails("the replacement keeps adopted: false (made stays made)", () => {
-    expect(after).toHaveLength(1);
-    expect(after).toEqual([{ id: made[0].id, adopted: false }]);
-  });
+  it("a later up changes nothing (the preview finds no changes)", async () => {
+    const mark = sim.log.length;
+    const r = await stack.cli(["preview", "--expect-no-changes"]);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(sim.log.slice(mark).filter((e) => e.method !== "GET")).toEqual([]);
+  }, LONG);
 });

@@ -19,7 +19,7 @@ import { UNKNOWN, compact, has, hasUnknown, snakeToCamel, unknownsOf, withoutUnk
 import { failureOf, identityMismatch, unknownKeyFailures, type CheckFailure } from "../../kit/provider/checks";
 import type { FaceWords } from "../../kit/provider/words";
 import type { KindProvider, ProviderContext } from "../../kit/provider/contract";
-import { adoptionHint, keptByReplacement, checkAccount, keptOrigin, leavesOnDelete, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
+import { adoptionHint, keptByReplacement, handedToReplacement, checkAccount, keptOrigin, leavesOnDelete, leftInPlace, onDeleteFailures, originOf, warnDestructive } from "../../kit/provider/guards";
 import { twinRemovedText } from "../../kit/twins";
 import type { FieldDiff } from "../../kit/change/diff";
 import { listAllNumbers } from "../number/public";
@@ -138,6 +138,9 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const normal = fromDesired(result.state.sip_trunks![0]);
     if (has(raw, "password") && raw.password !== "") normal.password = raw.password;
     for (const k of ["passwordVersion", "onDelete"]) if (has(known, k)) normal[k] = known[k];
+    // A trunk to be created (no old state: a new one, or the replacement of a targeted replace) is
+    // looked up by its pinned id, else its label: a delete-first replace leaves that trunk for it.
+    if (Object.keys(olds).length === 0 && !hasUnknown(raw)) ctx.recordToCreate("SipTrunk", normal.trunkId !== undefined ? `id:${String(normal.trunkId)}` : `label:${String(normal.label)}`);
     if (!hasUnknown(raw)) {
       const d = settingsOf(normal, normal.trunkId !== undefined);
       const note = typeof normal.password === "string" ? `its password will not be sent (adopting never rotates a password; set ${ctx.words.prop("passwordVersion")} to send it)` : undefined;
@@ -211,7 +214,12 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
       const puts = diff.length > 0;
       if (puts && password === undefined) throw new Error(noPassword(ctx.words, desired.label, FOR_PUT));
       trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff }) }), found, desired, { fresh: found, rotate: false, password });
-      if (password !== undefined && !puts) {
+      // The replacement of a trunk the stack made, whose delete (first: delete-before-replace) left
+      // it in place: made stays made (src/kit/provider/session.ts recordLeftMade).
+      if (ctx.leftMadeInPlace("SipTrunk", found.id)) {
+        adopted = false;
+        ctx.warn(`${named(desired)} (id ${found.id}): the replacement holds the trunk the ${ctx.words.holder} made, which the delete before it left in place; it stays one the ${ctx.words.holder} made (a later delete deletes it unless numbers route to it)`);
+      } else if (password !== undefined && !puts) {
         ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk; its password was not sent (adopting never rotates a password): set ${ctx.words.prop("passwordVersion")} to send the configured one`);
       } else if (puts) {
         ctx.warn(`${named(desired)} (id ${found.id}): adopted an existing trunk whose settings differed; the PUT that made it as declared carried the configured password (the API requires it with every PUT)`);
@@ -301,7 +309,8 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const p = props as unknown as Props;
     const what = `${named(p)} (id ${id})`;
     if (keptByReplacement(ctx, "SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted", p)) return;
-    if (leavesOnDelete(ctx, what, p, "deleted")) return;
+    if (handedToReplacement(ctx, "SipTrunk", id, [`id:${id}`, `label:${String(p.label)}`], what, "deleted", p)) return;
+    if (leavesOnDelete(ctx, what, p, "deleted")) return leftInPlace(ctx, "SipTrunk", id, p);
     await checkAccount(ctx, what, p, "deleted");
     const client = ctx.masterClient();
     const t = await notFoundToUndefined(client.getTrunk(Number(id)));
@@ -313,7 +322,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     if (routed.length > 0) {
       const list = `${routed.slice(0, 10).join(", ")}${routed.length > 10 ? ` and ${routed.length - 10} more` : ""}`;
       ctx.warn(`${what}: left as it is, not deleted: number${routed.length === 1 ? "" : "s"} ${list} route${routed.length === 1 ? "s" : ""} to it; route them elsewhere, then delete the trunk`);
-      return;
+      return leftInPlace(ctx, "SipTrunk", id, p);
     }
     await deleteTrunk(ctx.writer(client, { what, effects: ["delete"], stored: p }), t);
   },

@@ -25,7 +25,7 @@ export interface SipTrunkArgs extends Inputs<SipTrunkSettingsInputs> {
   /**
    * Write-only, a secret: sent when the create makes the trunk, and on update when its value or
    * `passwordVersion` changes. Never sent when the create adopts an existing trunk (adopting never
-   * rotates a password), nor by a replacement (`up --replace`), which finds its trunk in place.
+   * rotates a password), nor when a replacement finds its trunk in place (see {@link SipTrunk}).
    */
   password?: pulumi.Input<string>;
   /**
@@ -42,7 +42,15 @@ export interface SipTrunkArgs extends Inputs<SipTrunkSettingsInputs> {
   onDelete?: pulumi.Input<"delete" | "retain">;
 }
 
-/** A Wavix SIP trunk. `password` and `accessToken` are always secret. */
+/**
+ * A Wavix SIP trunk. `password` and `accessToken` are always secret.
+ *
+ * Replaced delete first (`deleteBeforeReplace: true` unless the options say otherwise): the engine
+ * tells the create of a replacement nothing of what it replaces (a targeted `up --replace` passes no
+ * old state and asks no diff), so the old half's delete goes first, leaves the trunk the
+ * replacement will look up, and tells the provider its origin: made stays made, adopted stays
+ * adopted (docs/GUARD-RAILS.md).
+ */
 export class SipTrunk extends WavixDynamicResource {
   declare public readonly label: pulumi.Output<string>;
   /** The trunk's Wavix ID. */
@@ -62,7 +70,7 @@ export class SipTrunk extends WavixDynamicResource {
       shimFor("SipTrunk"),
       name,
       { ...args, ...(args.password !== undefined ? { password: sdk.secret(args.password) } : {}), trunkId: args.trunkId, login: undefined, accessToken: undefined, adopted: undefined, accountId: undefined },
-      { ...opts, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...secrets])] },
+      { ...opts, deleteBeforeReplace: opts.deleteBeforeReplace ?? true, additionalSecretOutputs: [...new Set([...(opts.additionalSecretOutputs ?? []), ...secrets])] },
       RESOURCE_MODULE,
       "SipTrunk",
     );

@@ -97,6 +97,26 @@ export interface ProviderContext {
    */
   keptForReplacement(type: string, id: string | number, what: string, not: "released" | "disabled" | "deleted"): boolean;
   /**
+   * Records that a resource to be created in this deployment (a new one, or a replacement: its
+   * check had no old state) will look its Wavix object up by `identity` (`label:acme-pbx`, `id:144`).
+   */
+  recordToCreate(type: string, identity: string): void;
+  /** True when a resource to be created in this deployment looks its object up by `identity` ({@link ProviderContext.recordToCreate}). */
+  toCreate(type: string, identity: string): boolean;
+  /**
+   * Records that the delete of a resource its state says the stack made left the object `id` in
+   * place (numbers route to it, `onDelete: "retain"`): with delete-before-replace, the first half of
+   * a replacement. A create in this deployment that then finds `id` keeps it as made
+   * ({@link ProviderContext.leftMadeInPlace}).
+   */
+  recordLeftMade(type: string, id: string | number): void;
+  /**
+   * True, once, when this deployment's delete of a resource the stack made left `id` in place
+   * ({@link ProviderContext.recordLeftMade}): the create that finds it is the replacement, and the
+   * object keeps its origin (made stays made).
+   */
+  leftMadeInPlace(type: string, id: string | number): boolean;
+  /**
    * The client a resource's writes go through: the deployment's write gate (src/kit/gate/) first
    * admits the change — its destructive effects counted against the deployment's limit
    * (`wavix:maxDestructive`), refused past it — and every write then waits for the account rail:

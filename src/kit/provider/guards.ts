@@ -158,11 +158,34 @@ export function warnDestructive(ctx: ProviderContext, what: string, classify: Ef
 }
 
 /**
+ * In a delete: true, after a warning, when a resource to be created in this deployment looks up the
+ * same object (by one of `identities`, as its check recorded them: `ctx.recordToCreate`) — the old
+ * half of a replacement deleted first — so the object is left for the replacement to find, and its
+ * origin handed on (`leftInPlace`).
+ */
+export function handedToReplacement(ctx: ProviderContext, type: string, id: string, identities: readonly string[], what: string, not: "released" | "disabled" | "deleted", props: Props): boolean {
+  if (!identities.some((k) => ctx.toCreate(type, k))) return false;
+  ctx.warn(`${what}: not ${not}: its replacement in this deployment looks up the same Wavix object; only the old resource left the state`);
+  leftInPlace(ctx, type, id, props);
+  return true;
+}
+
+/**
+ * After a delete that left its object in place: when the stack made it, says so to the context
+ * (`recordLeftMade`), so that a replacement created next in this deployment keeps it as made.
+ */
+export function leftInPlace(ctx: ProviderContext, type: string, id: string, props: Props): void {
+  if (props.adopted === false) ctx.recordLeftMade(type, id);
+}
+
+/**
  * `ctx.keptForReplacement`, and when the old resource was one the stack made, a second warning:
  * the engine creates a replacement (`up --replace`, `state taint`) without telling the provider what
  * it replaces (pulumi/pulumi pkg/resource/deploy/step_generator.go: no Diff, no old inputs for a
- * targeted replace), so the replacement's create found the object in place and recorded it as
- * adopted; from then on a delete leaves it unless the resource says `onDelete: "delete"`.
+ * targeted replace), so a replacement created before the old half's delete found the object in
+ * place and recorded it as adopted; from then on a delete leaves it unless the resource says
+ * `onDelete: "delete"`. A kind replaced delete first (the SIP trunk) never gets here: its delete
+ * goes first and `leftInPlace` tells the create.
  */
 export function keptByReplacement(ctx: ProviderContext, type: string, id: string, what: string, not: "released" | "disabled" | "deleted", props: Props): boolean {
   if (!ctx.keptForReplacement(type, id, what, not)) return false;

@@ -144,6 +144,10 @@ export class ProviderSession implements ProviderContext {
    * by a create, or kept by a declared resource whose diff replaces nothing.
    */
   private readonly held = new Map<string, "created" | "declared">();
+  /** Objects a delete of a made resource left in place in this deployment, as `type:id` (recordLeftMade). */
+  private readonly leftMade = new Set<string>();
+  /** Identities that resources to be created in this deployment look their objects up by, as `type:identity` (recordToCreate). */
+  private readonly creating = new Set<string>();
   /** The pin check (one `GET /v1/profile`, memoised), which every request of this context waits for. */
   private pinChecked: (() => Promise<void>) | undefined;
   /** The account behind the master key (one `GET /v1/profile`), once known. */
@@ -280,6 +284,31 @@ export class ProviderSession implements ProviderContext {
         : `a resource still declared in this ${this.words.holder} holds the same Wavix object (the old half of a replacement that an interrupted deployment left pending)`;
     this.options.warn(`${what}: not ${not}: ${holder} (id ${id}); only the old resource left the state`);
     return true;
+  }
+
+  /**
+   * The other half of the targeted replace described at `recordTakenOver`: a resource that replaces
+   * with its delete first (`deleteBeforeReplace`, the SIP trunk's default: src/kinds/sip-trunk/pulumi.ts;
+   * Terraform's default for `-replace`) has its old half deleted before the replacement's create,
+   * in this same context. The engine checks the replacement (no old state) before it runs that
+   * delete, so the delete knows from `recordToCreate` that the replacement will look up the same
+   * object, and leaves it; when the stack made it, the create that finds it learns it here and
+   * records it as made, not adopted (issue #33, item 7).
+   */
+  recordToCreate(type: string, identity: string): void {
+    this.creating.add(`${type}:${identity}`);
+  }
+
+  toCreate(type: string, identity: string): boolean {
+    return this.creating.has(`${type}:${identity}`);
+  }
+
+  recordLeftMade(type: string, id: string | number): void {
+    this.leftMade.add(`${type}:${id}`);
+  }
+
+  leftMadeInPlace(type: string, id: string | number): boolean {
+    return this.leftMade.delete(`${type}:${id}`);
   }
 
   warn(message: string): void {
