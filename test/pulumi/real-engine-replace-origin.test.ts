@@ -15,8 +15,8 @@
  * the same trunk and leaves it, telling the provider what it left (src/kit/provider/session.ts
  * `recordToCreate`, `recordLeftMade`); the create that finds it keeps its origin.
  *
- * Three trunks, replaced in one `up`: two the stack made (one a number routes to) and one it
- * adopted. Then the issue's own sequel: a label change of the made trunk deletes the old one.
+ * Three trunks, replaced in one `up`: two the stack made (one a number of the file routes to) and
+ * one it adopted. Then the issue's own sequel: a label change of the made trunk deletes the old one.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -38,6 +38,10 @@ sip_trunks:
     multiple_numbers: true
   - label: office-phones
     password_env: MADE_PBX_PASSWORD
+numbers:
+  - number: "15551230003"
+    destinations:
+      - { transport: trunk, trunk: routed-pbx, priority: 1 }
 `;
 
 describe.skipIf(unavailable !== undefined)("`up --replace` of SIP trunks keeps their origin (real engine)", () => {
@@ -57,6 +61,7 @@ describe.skipIf(unavailable !== undefined)("`up --replace` of SIP trunks keeps t
   let after: Origin[] = [];
   let requests: Array<{ method: string; path: string }> = [];
   let output = "";
+  let routedTo: Array<number | null> = [];
 
   beforeAll(async () => {
     sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
@@ -69,10 +74,7 @@ describe.skipIf(unavailable !== undefined)("`up --replace` of SIP trunks keeps t
     });
     await must(stack.up());
     before = origins();
-    // A number routed to routed-pbx outside the stack (by its login, as the account shows it).
-    const routed = trunksLabelled("routed-pbx")[0].data;
-    const number = [...sim.store.numbers.values()].find((n) => (n.data.destination ?? []).length === 0)!;
-    number.data.destination = [{ id: 9001, destination: routed.name, priority: 1, transport: 5, trunk_id: routed.id, srtp: false, trunk_label: routed.label }];
+    routedTo = sim.store.numbers.get(4003)!.data.destination!.map((d) => d.trunk_id);
     const urns = stack.state().filter((r) => r.type.includes("SipTrunk")).map((r) => r.urn);
     const mark = sim.log.length;
     const r = await stack.cli(["up", "--yes", "--skip-preview", ...urns.flatMap((u) => ["--replace", u])]);
@@ -100,6 +102,15 @@ describe.skipIf(unavailable !== undefined)("`up --replace` of SIP trunks keeps t
     expect(requests).toEqual([]);
     for (const o of before) expect(trunksLabelled(o.label).map((t) => t.data.id)).toEqual([o.id]);
     expect(output).toMatch(/SipTrunk "made-pbx" \(id \d+\): not deleted: its replacement in this deployment looks up the same Wavix object/);
+  });
+
+  it("the number routed to routed-pbx, declared in the file, is neither released nor rewritten", () => {
+    // Delete first, the engine also deletes what depends on the trunk and would be replaced by its
+    // change (pulumi/pulumi step_generator.go calculateDependentReplacements): a number's diff
+    // replaces only when its digits change, so the number stays.
+    expect(routedTo).toEqual([before.find((o) => o.label === "routed-pbx")!.id]);
+    expect(sim.store.numbers.get(4003)!.data.destination!.map((d) => d.trunk_id)).toEqual(routedTo);
+    expect(stack.state().filter((r) => r.type.includes("PhoneNumber")).map((r) => r.id)).toEqual(["4003"]);
   });
 
   it("made stays made: made-pbx and routed-pbx (a number routes to it) keep adopted: false", () => {
