@@ -44,9 +44,13 @@ export function distIsFresh(root: string): boolean {
   if (process.env.WAVIX_TEST_BUILD === "1") return false;
   const dist = join(root, "dist");
   if (!existsSync(join(dist, "cli", "main.js")) || !existsSync(join(dist, "config", "desired-state.validate.js"))) return false;
-  const newestInput = Math.max(...BUILD_INPUTS.filter((p) => existsSync(join(root, p))).map((p) => mtimes(join(root, p))[0]));
-  const [, oldestOutput] = mtimes(dist);
-  return oldestOutput > newestInput;
+  try {
+    const newestInput = Math.max(...BUILD_INPUTS.filter((p) => existsSync(join(root, p))).map((p) => mtimes(join(root, p))[0]));
+    const [, oldestOutput] = mtimes(dist);
+    return oldestOutput > newestInput;
+  } catch {
+    return false; // something unreadable (a broken link, a file gone mid-walk): build
+  }
 }
 
 interface Violation {
