@@ -26,7 +26,7 @@
  * is a stub on PATH: `gh` and `curl` record their arguments (the files they upload, and which
  * secrets their environment held) in a log and answer from a table the test gives; `npm` is the
  * real npm, behind a wrapper that records which secrets its environment held. `npm ci` of a lockfile
- * already installed in this test file copies that install's node_modules instead of running again
+ * already installed in this test run copies that install's node_modules instead of running again
  * (a runner's dependency cache; the first install of each lockfile is npm's own).
  */
 import { spawn, spawnSync } from "node:child_process";
@@ -34,6 +34,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync }
 import { dirname, join } from "node:path";
 import { parse } from "yaml";
 import { scratch } from "../helpers/cli";
+import { runDir } from "../helpers/run-dir";
 import { changedFiles, NPM_ENV, which, type ConsumerRepo } from "../helpers/consumer";
 
 /** What a stubbed command answers: the first rule whose `match` is in its joined arguments. */
@@ -73,7 +74,7 @@ const secretsSeen = Object.keys(process.env).filter((k) => secrets.some((v) => p
 fs.appendFileSync(process.env.STUB_LOG, JSON.stringify({ cmd, args, files, secretsSeen }) + "\\n");
 if (cmd === "npm") {
   const { spawnSync } = require("node:child_process");
-  // npm ci: the first install of a lockfile in this test file runs for real and is kept; the same
+  // npm ci: the first install of a lockfile in this test run runs for real and is kept; the same
   // lockfile installed again gets a copy of that node_modules (what a runner's dependency cache gives).
   const cache = args[0] === "ci" && process.env.STUB_NPM_CI_CACHE && fs.existsSync("package-lock.json")
     ? path.join(process.env.STUB_NPM_CI_CACHE, require("node:crypto").createHash("sha256").update(JSON.stringify(args)).update(fs.readFileSync("package.json")).update(fs.readFileSync("package-lock.json")).digest("hex"))
@@ -87,7 +88,9 @@ if (cmd === "npm") {
   if (cache && r.status === 0) {
     const tmp = cache + "." + process.pid;
     fs.mkdirSync(tmp, { recursive: true });
-    if (spawnSync("cp", ["-a", "node_modules", path.join(tmp, "node_modules")]).status === 0) fs.renameSync(tmp, cache);
+    // Another file of the run may have kept the same install meanwhile: theirs stays.
+    if (spawnSync("cp", ["-a", "node_modules", path.join(tmp, "node_modules")]).status === 0) try { fs.renameSync(tmp, cache); } catch {}
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
   process.exit(r.status === null ? 1 : r.status);
 }
@@ -115,11 +118,18 @@ export interface Forge {
   secretsFile: string;
 }
 
-/** The installs `npm ci` made in this test file, by lockfile (the npm stub's cache; STUB_NPM_CI_CACHE). */
+/**
+ * The installs `npm ci` made in this test run, by lockfile (the npm stub's cache; STUB_NPM_CI_CACHE):
+ * the run's folder (test/helpers/run-dir.ts), shared by the example-pipeline files, else one of this file.
+ */
 let npmCiCache: string | undefined;
 
 export function forge(): Forge {
-  if (npmCiCache === undefined || !existsSync(npmCiCache)) npmCiCache = scratch();
+  if (npmCiCache === undefined || !existsSync(npmCiCache)) {
+    const run = runDir();
+    npmCiCache = run === undefined ? scratch() : join(run, "npm-ci");
+    mkdirSync(npmCiCache, { recursive: true });
+  }
   const dir = scratch();
   const bin = join(dir, "bin");
   mkdirSync(bin);

@@ -10,9 +10,11 @@
  * `file:vendor/…` resolves the same package).
  */
 import { execFileSync, spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ROOT, scratch } from "./cli";
+import { sharedOnce } from "./run-dir";
 
 /** The package as `npm pack` made it, and its files unpacked (what a consumer's node_modules holds). */
 export interface PackedPackage {
@@ -61,17 +63,40 @@ export function git(cwd: string, ...args: string[]): string {
   );
 }
 
+/** The `npm pack --json` report of one tarball. */
+interface PackReport {
+  filename: string;
+  version: string;
+  files: { path: string }[];
+}
+
+/** `npm pack` of `from` into `out`; its report. */
+function npmPack(from: string, out: string, ignoreScripts: boolean): PackReport {
+  const json = run("npm", ["pack", ...(ignoreScripts ? ["--ignore-scripts"] : []), "--json", "--pack-destination", out], from);
+  // npm prints the scripts' output before the JSON when they run.
+  return (JSON.parse(json.slice(json.indexOf("[\n"))) as PackReport[])[0];
+}
+
 /**
- * `npm pack` of this checkout into a scratch folder. With `--ignore-scripts`: dist/ is the one the
- * test run built (test/global-setup.ts), and the prepack build would rebuild it under the other
- * test files; test/install/consumer-repo.test.ts packs with the prepack build in a copy instead.
+ * `npm pack` of this checkout, in a scratch folder of the caller's own (the tarball and its files
+ * unpacked). With `--ignore-scripts`: dist/ is the one the test run built (test/global-setup.ts),
+ * and the prepack build would rebuild it under the other test files; test/install/consumer-repo.test.ts
+ * packs with the prepack build in a copy instead. The checkout's own pack is made once per test run
+ * (test/helpers/run-dir.ts: the files and dist/ do not change during a run) and each caller gets a
+ * copy of that tarball; a copy of the checkout, or scripts on, packs afresh.
  */
 export function packPackage(from = ROOT, options: { ignoreScripts?: boolean } = {}): PackedPackage {
+  const ignoreScripts = options.ignoreScripts !== false;
   const out = scratch();
-  const json = run("npm", ["pack", ...(options.ignoreScripts === false ? [] : ["--ignore-scripts"]), "--json", "--pack-destination", out], from);
-  // npm prints the scripts' output before the JSON when they run.
-  const report = JSON.parse(json.slice(json.indexOf("[\n"))) as { filename: string; version: string; files: { path: string }[] }[];
-  const { filename, version, files } = report[0];
+  const shared = from === ROOT && ignoreScripts ? sharedOnce("npm-pack", (dir) => writeFileSync(join(dir, "report.json"), JSON.stringify(npmPack(ROOT, dir, true)))) : undefined;
+  let report: PackReport;
+  if (shared !== undefined) {
+    report = JSON.parse(readFileSync(join(shared, "report.json"), "utf8")) as PackReport;
+    copyFileSync(join(shared, report.filename), join(out, report.filename));
+  } else {
+    report = npmPack(from, out, ignoreScripts);
+  }
+  const { filename, version, files } = report;
   const dir = join(out, "unpacked");
   mkdirSync(dir);
   run("tar", ["-xzf", join(out, filename), "-C", dir], out);
@@ -97,15 +122,23 @@ let template: { pkg: PackedPackage; dir: string } | undefined;
 
 /**
  * package.json (the tarball as a dev dependency, as `npm install --save-dev ./vendor/<tgz>` writes
- * it) and its lockfile, made once per test file and copied into each consumer repository.
+ * it) and its lockfile, made once per tarball (the same bytes give the same lockfile: once per test
+ * run for the run's shared pack, test/helpers/run-dir.ts) and copied into each consumer repository.
  */
 function consumerTemplate(pkg: PackedPackage): string {
   if (template?.pkg === pkg) return template.dir;
-  const dir = scratch();
-  mkdirSync(join(dir, "vendor"));
-  copyFileSync(pkg.tarball, join(dir, "vendor", pkg.fileName));
-  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme-wavix", private: true, devDependencies: { "wavix-sync": `file:vendor/${pkg.fileName}` } }, null, 2) + "\n");
-  run("npm", ["install", "--package-lock-only", "--ignore-scripts"], dir);
+  const make = (dir: string) => {
+    mkdirSync(join(dir, "vendor"));
+    copyFileSync(pkg.tarball, join(dir, "vendor", pkg.fileName));
+    writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "acme-wavix", private: true, devDependencies: { "wavix-sync": `file:vendor/${pkg.fileName}` } }, null, 2) + "\n");
+    run("npm", ["install", "--package-lock-only", "--ignore-scripts"], dir);
+  };
+  const tarballHash = createHash("sha256").update(readFileSync(pkg.tarball)).digest("hex").slice(0, 32);
+  let dir = sharedOnce(`consumer-template-${tarballHash}`, make);
+  if (dir === undefined) {
+    dir = scratch();
+    make(dir);
+  }
   template = { pkg, dir };
   return dir;
 }
