@@ -10,8 +10,8 @@ import Decimal from "decimal.js";
 import { normaliseReasons } from "../client/client";
 import type { BrandVetting, TwoFaEvent } from "../client/types";
 import type { AuditConfig } from "../config/types";
-import { addDecimal } from "../util/decimal";
-import { formatUtc, parseTimestamp } from "./time";
+import { addDecimal, DecimalSum } from "../util/decimal";
+import { formatUtc, normaliseTimestamp, parseTimestamp } from "./time";
 import type {
   AuditAsked,
   AuditRunner,
@@ -74,12 +74,12 @@ export function ratioText(part: number, whole: number): string | null {
 
 /** An exact running sum of decimal texts, at the largest scale among them ("0" for none). */
 class MoneySum {
-  private total = "0";
+  private readonly sum = new DecimalSum();
   add(value: string): void {
-    this.total = addDecimal(this.total, value);
+    this.sum.add(value);
   }
   toString(): string {
-    return this.total;
+    return this.sum.toString();
   }
 }
 
@@ -706,14 +706,14 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       });
     }
   }
-  const createdAt = s.created_at !== undefined ? parseTimestamp(String(s.created_at)) : null;
+  const createdAt = s.created_at !== undefined ? normaliseTimestamp(String(s.created_at)) : null;
   return {
     value: {
       session: {
         session_id: s.session_id,
         ...(s.service_id !== undefined ? { service_id: s.service_id } : {}),
         ...(s.service_name !== undefined ? { service_name: s.service_name } : {}),
-        ...(createdAt !== null ? { created_at: formatUtc(createdAt) } : {}),
+        ...(createdAt !== null ? { created_at: createdAt } : {}),
         verified,
         charge_total: charge,
         figures_from: verified === null || charge === null ? "none" : fromListing && chargeFromListing ? "listing" : "events",
