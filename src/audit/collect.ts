@@ -213,14 +213,13 @@ export async function* listSessions(
       }
       if (seen.has(s.session_id)) continue;
       seen.add(s.session_id);
-      yield {
-        session_id: s.session_id,
-        service_id: serviceId,
-        ...(typeof s.service_name === "string" && s.service_name.trim() !== "" ? { service_name: s.service_name.trim() } : {}),
-        ...(s.created_at !== undefined ? { created_at: s.created_at } : {}),
-        ...(s.status !== undefined && s.status !== null ? { status: String(s.status) } : {}),
-        ...(s.charge !== undefined && s.charge !== null ? { charge: String(s.charge) } : {}),
-      };
+      // Assigned one by one (in this key order) rather than spread: this runs for every session.
+      const out: Omit<CollectedSession, "events"> = { session_id: s.session_id, service_id: serviceId };
+      if (typeof s.service_name === "string" && s.service_name.trim() !== "") out.service_name = s.service_name.trim();
+      if (s.created_at !== undefined) out.created_at = s.created_at;
+      if (s.status !== undefined && s.status !== null) out.status = String(s.status);
+      if (s.charge !== undefined && s.charge !== null) out.charge = String(s.charge);
+      yield out;
     }
     onFindings(listingFindings(serviceId, notes, prefix));
   }

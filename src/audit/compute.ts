@@ -649,7 +649,8 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
   const statusKnown = status !== undefined && (VERIFIED_STATUSES.has(status) || NOT_VERIFIED_STATUSES.has(status));
   const listingCharge = typeof s.charge === "number" ? String(s.charge) : typeof s.charge === "string" ? s.charge.trim() : undefined;
   const chargeOk = listingCharge !== undefined && DECIMAL_TEXT.test(listingCharge);
-  const label = `${prefix}2FA session ${s.session_id}${listed ? ` (service ${s.service_id})` : ""}`;
+  // Only a finding needs it: not built for every session.
+  const label = (): string => `${prefix}2FA session ${s.session_id}${listed ? ` (service ${s.service_id})` : ""}`;
 
   let verified: boolean | null;
   let fromListing = true;
@@ -676,7 +677,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       severity: "warning",
       code: "session_status_unknown",
       subject: s.session_id,
-      message: `${label}: the listing gives ${status === undefined ? "no status" : `status ${JSON.stringify(s.status)}, not one the audit knows`} and no events were read; counted as of unknown outcome, not as a failed verification`,
+      message: `${label()}: the listing gives ${status === undefined ? "no status" : `status ${JSON.stringify(s.status)}, not one the audit knows`} and no events were read; counted as of unknown outcome, not as a failed verification`,
       gap: true,
     });
   }
@@ -685,7 +686,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       severity: "warning",
       code: "invalid_charge",
       subject: s.session_id,
-      message: `${label}: the listing's charge ${JSON.stringify(s.charge ?? null)} is not decimal text and no events were read; left out of the charges`,
+      message: `${label()}: the listing's charge ${JSON.stringify(s.charge ?? null)} is not decimal text and no events were read; left out of the charges`,
       gap: true,
     });
   }
@@ -697,7 +698,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
         severity: "warning",
         code: "session_events_disagree",
         subject: s.session_id,
-        message: `${label}: its events say ${[
+        message: `${label()}: its events say ${[
           verifiedDisagrees ? `${eventsVerified ? "verified" : "not verified"} (the listing: ${JSON.stringify(s.status)})` : "",
           chargeDisagrees ? `charges ${eventsCharge} (the listing: ${listingCharge})` : "",
         ]
