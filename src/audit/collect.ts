@@ -13,7 +13,6 @@
  *
  * Pacing is the client's: its concurrency bound, `--max-rps`, and slowing down on 429/Retry-After.
  */
-import pLimit from "p-limit";
 import type { Brand, BrandVetting, TwoFaEvent, TwoFaSession } from "../client/types";
 import { NotFoundError } from "../client/errors";
 import type { CollectedBrand, CollectedSession, Finding } from "./types";
@@ -22,9 +21,6 @@ import { listingDays, utcDay, type Period } from "./window";
 
 /** Brands read per page with `brands: all` (the API's default is 25; its maximum 100). */
 export const BRANDS_PER_PAGE = 100;
-
-/** Brands' vettings requests handed to the client at once (its own bound is 8 in flight by default). */
-export const VETTINGS_IN_FLIGHT = 8;
 
 /** Sessions whose events may be in flight (or done, waiting for an earlier one) at once. */
 export const DEFAULT_WINDOW = 64;
@@ -330,15 +326,11 @@ export async function collectTenDlc(client: AuditClient, selection: TenDlcSelect
   const ids: string[] = [];
   const requests: Promise<BrandVetting[] | typeof NOT_FOUND>[] = [];
   const seen = new Set<string>();
-  // At most VETTINGS_IN_FLIGHT handed to the client at once: the client serves its requests first
-  // come, first served, so a walk of 200 brands handed over at once would hold back the 2FA
-  // listings asked beside it until the last vetting is in.
-  const gate = pLimit(VETTINGS_IN_FLIGHT);
   const start = (id: string): void => {
     if (seen.has(id)) return;
     seen.add(id);
     ids.push(id);
-    requests.push(settle(gate(() => client.listBrandVettings(id))));
+    requests.push(settle(client.listBrandVettings(id)));
   };
 
   const brands = selection.brands ?? [];
