@@ -94,9 +94,10 @@ function settle<T>(request: Promise<T>): Promise<T | typeof NOT_FOUND> {
  * `work` over `source` with at most `window` items started and not yet handed on, results yielded
  * in source order. An error ends the walk (the items still in flight are left to finish unobserved).
  */
-export async function* orderedPool<T, R>(source: AsyncIterable<T> | Iterable<T>, work: (item: T) => Promise<R>, window = DEFAULT_WINDOW): AsyncGenerator<R> {
+export async function* orderedPool<T, R>(source: AsyncIterable<T> | Iterable<T>, work: (item: T) => R | Promise<R>, window = DEFAULT_WINDOW): AsyncGenerator<R> {
   const it = Symbol.asyncIterator in source ? (source as AsyncIterable<T>)[Symbol.asyncIterator]() : toAsync((source as Iterable<T>)[Symbol.iterator]());
-  const pending: Promise<R>[] = [];
+  // A result known at once (`work` returned no promise: nothing to ask) waits for no request.
+  const pending: (R | Promise<R>)[] = [];
   let exhausted = false;
   try {
     for (;;) {
@@ -106,13 +107,13 @@ export async function* orderedPool<T, R>(source: AsyncIterable<T> | Iterable<T>,
         else {
           const p = work(next.value);
           // Observed in order below; until then a rejection must not count as unhandled.
-          p.catch(() => undefined);
+          if (p instanceof Promise) p.catch(() => undefined);
           pending.push(p);
         }
       }
-      const head = pending.shift();
-      if (head === undefined) return;
-      yield await head;
+      if (pending.length === 0) return;
+      const head = pending.shift()!;
+      yield head instanceof Promise ? await head : head;
     }
   } finally {
     if (!exhausted) await it.return?.();
@@ -138,6 +139,32 @@ interface ListingNotes {
   outside: { count: number; examples: string[] };
 }
 
+/** The answer to the `i`-th listing of a sequence (`NOT_FOUND` for a 404), taken in order. */
+export type ListingAnswers = (i: number) => Promise<TwoFaSession[] | typeof NOT_FOUND>;
+
+/**
+ * The answers to `listings`, taken in order: taking the `i`-th has the listings up to `i + ahead`
+ * asked, so the next ones are on their way while this one is read (the client's concurrency bound
+ * still holds). Memory: at most `ahead + 1` listing answers held besides the one being read. One
+ * sequence may span the period's listings and then the previous period's, so the latter are asked
+ * while the former are still read.
+ */
+export function listingAnswers(client: AuditClient, listings: readonly ServiceListing[], ahead = 1): ListingAnswers {
+  const asked: (Promise<TwoFaSession[] | typeof NOT_FOUND> | undefined)[] = [];
+  let next = 0;
+  return (i) => {
+    for (; next < listings.length && next <= i + ahead; next++) {
+      const days = listingDays(listings[next].period);
+      asked[next] = settle(client.listTwoFaSessions(listings[next].serviceId, days.from, days.to));
+    }
+    const answer = asked[i];
+    // Handed on once: the answer is not held here after it is taken.
+    asked[i] = undefined;
+    if (answer === undefined) throw new Error(`listing ${i} taken twice or out of range`);
+    return answer;
+  };
+}
+
 /**
  * The sessions of each service over its period: one listing request per service and period, asked
  * for the period's UTC days with one more day on each side ({@link listingDays}: the official
@@ -154,17 +181,11 @@ export async function* listSessions(
   seen: Set<string>,
   onFindings: (findings: Finding[]) => void,
   prefix = "",
+  answers: ListingAnswers = listingAnswers(client, listings),
 ): AsyncGenerator<Omit<CollectedSession, "events">> {
-  const ask = (i: number) => {
-    if (i >= listings.length) return undefined;
-    const days = listingDays(listings[i].period);
-    return settle(client.listTwoFaSessions(listings[i].serviceId, days.from, days.to));
-  };
-  let answer = ask(0);
   for (let i = 0; i < listings.length; i++) {
     const { serviceId, period } = listings[i];
-    const got = await answer!;
-    answer = ask(i + 1);
+    const got = await answers(i);
     const items = got === NOT_FOUND ? [] : got;
     const days = listingDays(period);
     const notes: ListingNotes = { withoutId: [], outside: { count: 0, examples: [] } };
@@ -188,14 +209,13 @@ export async function* listSessions(
       }
       if (seen.has(s.session_id)) continue;
       seen.add(s.session_id);
-      yield {
-        session_id: s.session_id,
-        service_id: serviceId,
-        ...(typeof s.service_name === "string" && s.service_name.trim() !== "" ? { service_name: s.service_name.trim() } : {}),
-        ...(s.created_at !== undefined ? { created_at: s.created_at } : {}),
-        ...(s.status !== undefined && s.status !== null ? { status: String(s.status) } : {}),
-        ...(s.charge !== undefined && s.charge !== null ? { charge: String(s.charge) } : {}),
-      };
+      // Assigned one by one (in this key order) rather than spread: this runs for every session.
+      const out: Omit<CollectedSession, "events"> = { session_id: s.session_id, service_id: serviceId };
+      if (typeof s.service_name === "string" && s.service_name.trim() !== "") out.service_name = s.service_name.trim();
+      if (s.created_at !== undefined) out.created_at = s.created_at;
+      if (s.status !== undefined && s.status !== null) out.status = String(s.status);
+      if (s.charge !== undefined && s.charge !== null) out.charge = String(s.charge);
+      yield out;
     }
     onFindings(listingFindings(serviceId, notes, prefix));
   }
@@ -242,27 +262,30 @@ export function withEvents(
   const need = options.needEvents ?? (() => true);
   return orderedPool(
     sessions,
-    async (s): Promise<CollectedSession> => {
+    (s): CollectedSession | Promise<CollectedSession> => {
       const known = options.cached?.get(s.session_id);
       if (known) return { ...s, events: known };
       if (!need(s)) return s;
-      const events = await settle(client.listTwoFaEvents(s.session_id));
-      if (events === NOT_FOUND) {
-        onFindings([
-          {
-            severity: "warning",
-            code: "session_events_not_found",
-            subject: s.session_id,
-            message: `${options.prefix ?? ""}2FA session ${s.session_id}${s.service_id !== undefined ? ` (listed by service ${s.service_id})` : ""}: the API does not find its events (404); the listing's status and charge stand in, and its events are missing from the report`,
-            gap: true,
-          },
-        ]);
-        return { ...s, events_not_found: true };
-      }
-      return { ...s, events };
+      return readEvents(s);
     },
     options.window,
   );
+  async function readEvents(s: Omit<CollectedSession, "events">): Promise<CollectedSession> {
+    const events = await settle(client.listTwoFaEvents(s.session_id));
+    if (events === NOT_FOUND) {
+      onFindings([
+        {
+          severity: "warning",
+          code: "session_events_not_found",
+          subject: s.session_id,
+          message: `${options.prefix ?? ""}2FA session ${s.session_id}${s.service_id !== undefined ? ` (listed by service ${s.service_id})` : ""}: the API does not find its events (404); the listing's status and charge stand in, and its events are missing from the report`,
+          gap: true,
+        },
+      ]);
+      return { ...s, events_not_found: true };
+    }
+    return { ...s, events };
+  }
 }
 
 /** True when the listing leaves a session's outcome or charge unread: its events are the stand-in. */

@@ -10,8 +10,8 @@ import Decimal from "decimal.js";
 import { normaliseReasons } from "../client/client";
 import type { BrandVetting, TwoFaEvent } from "../client/types";
 import type { AuditConfig } from "../config/types";
-import { addDecimal } from "../util/decimal";
-import { formatUtc, parseTimestamp } from "./time";
+import { addDecimal, DecimalSum } from "../util/decimal";
+import { formatUtc, normaliseTimestamp, parseTimestamp } from "./time";
 import type {
   AuditAsked,
   AuditRunner,
@@ -74,12 +74,12 @@ export function ratioText(part: number, whole: number): string | null {
 
 /** An exact running sum of decimal texts, at the largest scale among them ("0" for none). */
 class MoneySum {
-  private total = "0";
+  private readonly sum = new DecimalSum();
   add(value: string): void {
-    this.total = addDecimal(this.total, value);
+    this.sum.add(value);
   }
   toString(): string {
-    return this.total;
+    return this.sum.toString();
   }
 }
 
@@ -649,7 +649,8 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
   const statusKnown = status !== undefined && (VERIFIED_STATUSES.has(status) || NOT_VERIFIED_STATUSES.has(status));
   const listingCharge = typeof s.charge === "number" ? String(s.charge) : typeof s.charge === "string" ? s.charge.trim() : undefined;
   const chargeOk = listingCharge !== undefined && DECIMAL_TEXT.test(listingCharge);
-  const label = `${prefix}2FA session ${s.session_id}${listed ? ` (service ${s.service_id})` : ""}`;
+  // Only a finding needs it: not built for every session.
+  const label = (): string => `${prefix}2FA session ${s.session_id}${listed ? ` (service ${s.service_id})` : ""}`;
 
   let verified: boolean | null;
   let fromListing = true;
@@ -676,7 +677,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       severity: "warning",
       code: "session_status_unknown",
       subject: s.session_id,
-      message: `${label}: the listing gives ${status === undefined ? "no status" : `status ${JSON.stringify(s.status)}, not one the audit knows`} and no events were read; counted as of unknown outcome, not as a failed verification`,
+      message: `${label()}: the listing gives ${status === undefined ? "no status" : `status ${JSON.stringify(s.status)}, not one the audit knows`} and no events were read; counted as of unknown outcome, not as a failed verification`,
       gap: true,
     });
   }
@@ -685,7 +686,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       severity: "warning",
       code: "invalid_charge",
       subject: s.session_id,
-      message: `${label}: the listing's charge ${JSON.stringify(s.charge ?? null)} is not decimal text and no events were read; left out of the charges`,
+      message: `${label()}: the listing's charge ${JSON.stringify(s.charge ?? null)} is not decimal text and no events were read; left out of the charges`,
       gap: true,
     });
   }
@@ -697,7 +698,7 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
         severity: "warning",
         code: "session_events_disagree",
         subject: s.session_id,
-        message: `${label}: its events say ${[
+        message: `${label()}: its events say ${[
           verifiedDisagrees ? `${eventsVerified ? "verified" : "not verified"} (the listing: ${JSON.stringify(s.status)})` : "",
           chargeDisagrees ? `charges ${eventsCharge} (the listing: ${listingCharge})` : "",
         ]
@@ -706,14 +707,14 @@ function normaliseSession(s: CollectedSession, prefix = ""): Normalised<{ sessio
       });
     }
   }
-  const createdAt = s.created_at !== undefined ? parseTimestamp(String(s.created_at)) : null;
+  const createdAt = s.created_at !== undefined ? normaliseTimestamp(String(s.created_at)) : null;
   return {
     value: {
       session: {
         session_id: s.session_id,
         ...(s.service_id !== undefined ? { service_id: s.service_id } : {}),
         ...(s.service_name !== undefined ? { service_name: s.service_name } : {}),
-        ...(createdAt !== null ? { created_at: formatUtc(createdAt) } : {}),
+        ...(createdAt !== null ? { created_at: createdAt } : {}),
         verified,
         charge_total: charge,
         figures_from: verified === null || charge === null ? "none" : fromListing && chargeFromListing ? "listing" : "events",

@@ -7,7 +7,7 @@
 import type { AuditConfig } from "../config/types";
 import { AccountMismatchError } from "../kit/provider/account-pin";
 import type { TwoFaEvent } from "../client/types";
-import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingLacksFigures, listSessions, withEvents, type AuditClient } from "./collect";
+import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingAnswers, listingLacksFigures, listSessions, withEvents, type AuditClient } from "./collect";
 import { AuditBuilder } from "./compute";
 import { MemorySessions, type SessionSink } from "./store";
 import type { AuditReport, AuditReportHead, AuditRunner, AuditSource, Finding } from "./types";
@@ -72,6 +72,12 @@ export interface AuditOptions {
   runner?: AuditRunner;
 }
 
+/**
+ * Listing answers asked ahead of the one being read (with the one being read, at most this many
+ * plus one held): enough to keep the client's connections busy with listings while one is read.
+ */
+const LISTINGS_AHEAD = 4;
+
 /** True when the audit section declares nothing to check (then a run refuses: nothing would pass silently). */
 export function nothingToAudit(config: AuditConfig | undefined): boolean {
   const t = config?.two_fa;
@@ -120,8 +126,12 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   const seen = new Set<string>();
   const note = (f: Finding[]) => builder.addFindings(f);
   const listings = periods.map((p) => ({ serviceId: p.service.service_id, period: p.period }));
+  // The previous period's listings follow the period's in one sequence of answers, asked
+  // LISTINGS_AHEAD ahead of the one being read, so they are on their way while the period's are read.
+  const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));
+  const answers = listingAnswers(client, [...listings, ...previous], LISTINGS_AHEAD);
   const needEvents = events ? () => true : listingLacksFigures;
-  for await (const s of withEvents(client, listSessions(client, listings, seen, note), note, { window: win, cached, needEvents })) {
+  for await (const s of withEvents(client, listSessions(client, listings, seen, note, "", answers), note, { window: win, cached, needEvents })) {
     const kept = builder.addSession(s);
     if (kept && sink) await sink.add(kept);
   }
@@ -136,9 +146,8 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   builder.addFindings(tenDlc.findings);
 
   // The previous period: the listings' figures only (never events), nothing kept.
-  const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));
   const prefix = "previous period: ";
-  for await (const s of listSessions(client, previous, new Set(), note, prefix)) builder.addPreviousSession(s);
+  for await (const s of listSessions(client, previous, new Set(), note, prefix, (i) => answers(listings.length + i))) builder.addPreviousSession(s);
   if (options.source) builder.setSource(options.source());
   return builder.head();
 }

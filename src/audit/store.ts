@@ -1,8 +1,9 @@
 /**
  * Where a report's sessions wait between collection and rendering. In memory for the library
- * ({@link audit} returns them in the report); spooled to a temporary file, one JSON line per
- * session, for the CLI, so a period with 100,000 sessions never holds them all in memory: the
- * renderers read them back, once per file they write.
+ * ({@link audit} returns them in the report); for the CLI, in memory up to {@link SPOOL_IN_MEMORY}
+ * sessions and beyond that spooled to a temporary file, one JSON line per session, so a period
+ * with 100,000 sessions never holds them all in memory: the renderers read them back, once per
+ * file they write.
  */
 import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStream } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,22 +38,32 @@ export class MemorySessions implements SessionSink, SessionSource {
 /** Characters of session lines gathered before one write to the spool. */
 const SPOOL_CHUNK = 64 * 1024;
 
-/** Sessions written to a temporary file as they come; {@link dispose} removes it. */
+/**
+ * Sessions a spool keeps in memory before it writes them to its file (a few MB): a report of this
+ * many is read back from memory, never written out and parsed again once per file rendered; a
+ * larger one is all in the file, and memory stays flat at any size.
+ */
+export const SPOOL_IN_MEMORY = 20_000;
+
+/**
+ * Sessions kept as they come, up to `inMemory` of them in memory, beyond that in a temporary file
+ * (every one of them, in order); {@link dispose} removes the file.
+ */
 export class SpooledSessions implements SessionSink, SessionSource {
-  private readonly dir: string;
-  private readonly file: string;
+  private dir: string | undefined;
+  private file: string | undefined;
   private out: WriteStream | undefined;
+  private closed = false;
   private n = 0;
   /** Lines not yet handed to the file. */
   private pending = "";
+  /** The sessions while there are at most `inMemory`; undefined once they went to the file. */
+  private held: AuditSession[] | undefined = [];
 
-  constructor(parent = tmpdir()) {
-    this.dir = mkdtempSync(join(parent, "wavix-audit-"));
-    this.file = join(this.dir, "sessions.ndjson");
-    this.out = createWriteStream(this.file, { encoding: "utf8" });
-    // A write error surfaces in add()/close(); never as an unhandled 'error' event.
-    this.out.on("error", () => undefined);
-  }
+  constructor(
+    private readonly parent = tmpdir(),
+    private readonly inMemory = SPOOL_IN_MEMORY,
+  ) {}
 
   get count(): number {
     return this.n;
@@ -63,10 +74,28 @@ export class SpooledSessions implements SessionSink, SessionSource {
    * the file some 64 KB at a time, rather than one write per session.
    */
   async add(session: AuditSession): Promise<void> {
-    if (!this.out) throw new Error("session spool already closed");
+    if (this.closed) throw new Error("session spool already closed");
     this.n += 1;
+    if (this.held) {
+      if (this.held.length < this.inMemory) {
+        this.held.push(session);
+        return;
+      }
+      // One more than memory keeps: every session so far goes to the file, in order.
+      this.open();
+      for (const s of this.held) this.pending += `${JSON.stringify(s)}\n`;
+      this.held = undefined;
+    }
     this.pending += `${JSON.stringify(session)}\n`;
     if (this.pending.length >= SPOOL_CHUNK) await this.flush();
+  }
+
+  private open(): void {
+    this.dir = mkdtempSync(join(this.parent, "wavix-audit-"));
+    this.file = join(this.dir, "sessions.ndjson");
+    this.out = createWriteStream(this.file, { encoding: "utf8" });
+    // A write error surfaces in add()/close(); never as an unhandled 'error' event.
+    this.out.on("error", () => undefined);
   }
 
   /** Hands the pending lines to the file, waiting while it lags behind. */
@@ -91,6 +120,7 @@ export class SpooledSessions implements SessionSink, SessionSource {
 
   /** Flushes the file; reading waits for it. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.flush();
     const out = this.out;
     if (!out) return;
@@ -103,15 +133,21 @@ export class SpooledSessions implements SessionSink, SessionSource {
 
   async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
     await this.close();
-    const lines = createInterface({ input: createReadStream(this.file, { encoding: "utf8" }), crlfDelay: Infinity });
+    if (this.held) {
+      yield* this.held;
+      return;
+    }
+    const lines = createInterface({ input: createReadStream(this.file!, { encoding: "utf8" }), crlfDelay: Infinity });
     for await (const line of lines) if (line !== "") yield JSON.parse(line) as AuditSession;
   }
 
-  /** Removes the temporary file (idempotent). */
+  /** Drops the sessions and removes the temporary file (idempotent). */
   dispose(): void {
+    this.closed = true;
+    this.held = [];
     this.out?.destroy();
     this.out = undefined;
-    rmSync(this.dir, { recursive: true, force: true });
+    if (this.dir !== undefined) rmSync(this.dir, { recursive: true, force: true });
   }
 }
 

@@ -56,8 +56,17 @@ export function parseDay(text: string): number | null {
 
 /** The UTC day of an instant, `YYYY-MM-DD`. */
 export function utcDay(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 10);
+  // Sessions come in time order: most share the day of the one before.
+  const day = Math.floor(ms / DAY_MS);
+  if (day !== lastDay) {
+    lastDay = day;
+    lastDayText = new Date(ms).toISOString().slice(0, 10);
+  }
+  return lastDayText;
 }
+
+let lastDay = Number.NaN;
+let lastDayText = "";
 
 /** `--last` text: a whole number of days or hours, `30d`, `7d`, `24h`. */
 export function parseLast(text: string): { amount: number; unit: "d" | "h" } {

@@ -5,9 +5,8 @@
  * (memory stays flat at any size), then write the reports.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
-import { LineCounter, parseDocument } from "yaml";
 import { Option, type Command } from "commander";
 import {
   AuditCollectionError,
@@ -146,6 +145,8 @@ function checkRun(state: DesiredState, opts: AuditCommandOptions, now: Date): Ru
  */
 function positionsIn(file: string): (path: (string | number)[]) => { line: number; col: number } | undefined {
   try {
+    // Loaded here, on this error path only: `yaml` is a tenth of the command's start-up otherwise.
+    const { LineCounter, parseDocument } = require("yaml") as typeof import("yaml");
     const counter = new LineCounter();
     const doc = parseDocument(readFileSync(file, "utf8"), { lineCounter: counter });
     return (path) => {
@@ -272,10 +273,26 @@ async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, ses
  */
 export async function writeReportFiles(dir: string, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<string[]> {
   const written: string[] = [];
+  // Each file's SHA-256, taken of the bytes as they are written (rather than reading them back).
+  const digests: string[] = [];
   const target = (name: string) => {
     const file = join(dir, name);
     written.push(file);
     return file;
+  };
+  const streamed = async (name: string, produce: (write: (chunk: string) => Promise<void>) => Promise<void>): Promise<void> => {
+    const hash = createHash("sha256");
+    await writeFileAtomicStream(target(name), (write) =>
+      produce((chunk) => {
+        hash.update(chunk, "utf8");
+        return write(chunk);
+      }),
+    );
+    digests.push(hash.digest("hex"));
+  };
+  const whole = async (name: string, text: string): Promise<void> => {
+    await writeFileAtomic(target(name), text);
+    digests.push(createHash("sha256").update(text, "utf8").digest("hex"));
   };
   // The manifest goes last; until then no manifest says the directory is one report. (A path
   // that cannot hold it is said by the first write, naming the folder.)
@@ -284,24 +301,17 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
   } catch {
     // ENOTDIR and the like: the writes below report it.
   }
-  await writeFileAtomicStream(target("audit.json"), (write) => writeJson(head, sessions, write));
-  await writeFileAtomic(target("audit.md"), renderMarkdownHead(head, sample));
-  await writeFileAtomic(target("audit.html"), renderHtmlHead(head, sample));
+  await streamed("audit.json", (write) => writeJson(head, sessions, write));
+  await whole("audit.md", renderMarkdownHead(head, sample));
+  await whole("audit.html", renderHtmlHead(head, sample));
   for (const table of CSV_TABLES) {
     if (table === "events" && !head.asked.events) {
       rmSync(join(dir, "events.csv"), { force: true });
       continue;
     }
-    await writeFileAtomicStream(target(`${table}.csv`), (write) => writeCsvTable(table, head, sessions, write));
+    await streamed(`${table}.csv`, (write) => writeCsvTable(table, head, sessions, write));
   }
-  const lines: string[] = [];
-  for (const file of written) lines.push(`${await sha256Of(file)}  ${basename(file)}\n`);
+  const lines = written.map((file, i) => `${digests[i]}  ${basename(file)}\n`);
   await writeFileAtomic(target(MANIFEST), lines.join(""));
   return written;
-}
-
-async function sha256Of(file: string): Promise<string> {
-  const hash = createHash("sha256");
-  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
-  return hash.digest("hex");
 }

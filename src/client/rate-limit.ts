@@ -164,15 +164,18 @@ class RecentTimes {
   }
 
   /**
-   * Events per second over the last second, or over the span of the events when they are younger
+   * Events per second over the second before `at`, or over the span of the events when they are younger
    * (8 requests sent in 50 ms is 160 per second, not 8), at least 100 ms so one burst is not infinite.
    * 0 when none in the last second.
    */
   rate(at: number): number {
+    // Events after `at` (when asked about a moment past) are not counted.
+    let end = this.times.length;
+    while (end > 0 && this.times[end - 1] > at) end--;
     let first = -1;
-    for (let i = this.times.length - 1; i >= 0 && this.times[i] >= at - WINDOW_MS; i--) first = i;
+    for (let i = end - 1; i >= 0 && this.times[i] >= at - WINDOW_MS; i--) first = i;
     if (first < 0) return 0;
-    const count = this.times.length - first;
+    const count = end - first;
     return (count * 1000) / Math.max(100, at - this.times[first]);
   }
 }
@@ -288,7 +291,10 @@ export class AdaptivePacer {
     // it. Half of what was being sent is the floor: over a short span (the run's first answers, a
     // server with no burst) the rate let through says little, and a burst far past the limit comes
     // down in a few rounds. It lets none through: half of what was being sent.
-    const from = Math.max(letThrough * this.decrease, this.sent.rate(at) / 2, this.minRate);
+    // What was being sent is measured up to the refused request's own start: a client whose answers
+    // are handled late (a busy event loop, a long answer being read) would otherwise count the
+    // time it spent busy as time sending nothing, and learn a pace far below the server's.
+    const from = Math.max(letThrough * this.decrease, this.sent.rate(sentAt) / 2, this.minRate);
     if (letThrough > 0) this.learned = letThrough;
     this.baseRate = Math.max(this.minRate, Math.min(this.currentRate(at), from));
     this.lastSlowdown = at;

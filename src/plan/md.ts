@@ -12,6 +12,7 @@
  * hides (secrets, masked URL parts) is hidden here too; then they are escaped for Markdown and HTML.
  */
 import type { FieldDiff } from "../kit/change/diff";
+import { HTML_ESCAPES, mdCode, mdText } from "../util/md-text";
 import { actionNote, ACTION_SYMBOL, doneText, formatFieldValue, ownerNote, rerunNote, summaryText, targetedLines } from "./format";
 import { formatCount } from "./count";
 import { EFFECT_TEXT } from "../kit/change/effects";
@@ -21,6 +22,8 @@ import { shortDigest } from "./saved";
 import { KINDS, kindNamed, kindRank } from "../kinds";
 import type { ApplyResult, ChangeAction, ChangeKind, Plan, PlannedChange } from "./types";
 import { STAGE_TEXT, type FailureReport } from "./failure";
+
+export { mdCode, mdText };
 
 /** The first line of a plan comment: what a bot searches for to update its comment instead of adding one. */
 export const PLAN_MARKER = "<!-- wavix-sync plan -->";
@@ -37,36 +40,6 @@ function compareText(a: string, b: string): number {
 function byKindThenKey<T extends { kind: ChangeKind; key: string }>(a: T, b: T): number {
   return kindRank(a.kind) - kindRank(b.kind) || compareText(a.key, b.key);
 }
-
-/**
- * Text made inert for GitHub/GitLab Markdown, inside or outside HTML blocks: HTML special characters
- * as entities; the inline Markdown punctuation backslash-escaped (values sit mid-line, in table
- * cells or after a list marker, so block syntax such as a leading `-` cannot start there); `@` and
- * `#` as entities so a value never mentions a person or links an issue; `|` escaped so a table row
- * stays one row; line breaks flattened.
- */
-export function mdText(value: string): string {
-  // One pass, so an entity made here is never escaped again.
-  return value.replace(/\r\n|[\r\n&<>@#\\`*_[\]~|]/g, (c) => MD_ESCAPES[c] ?? `\\${c}`);
-}
-
-/**
- * A value as inline code, which GitHub and GitLab show literally (no entities, no emphasis, no
- * mentions): the fence is one backtick longer than the longest run inside, `|` is escaped because
- * GFM splits table cells before it sees code spans, and line breaks are flattened.
- */
-export function mdCode(value: string): string {
-  if (value === "") return "";
-  const text = value.replace(/\r\n|\r|\n/g, " ").replace(/\|/g, "\\|");
-  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
-  const fence = "`".repeat(longest + 1);
-  // A space inside the fence when the text starts or ends with a backtick (CommonMark strips one).
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", "@": "&#64;", "#": "&#35;", "\r\n": " ", "\r": " ", "\n": " " };
-const MD_ESCAPES: Record<string, string> = { ...HTML_ESCAPES };
 
 /** Text for inside an HTML element (a `<summary>`): entities only; Markdown is not parsed there. */
 function htmlText(value: string): string {

@@ -40,6 +40,32 @@ export function sumDecimals(values: readonly string[]): string {
   for (const value of values) scale = Math.max(scale, scaleOf(value));
   let total = 0n;
   for (const value of values) total += scaledDigits(value, scale);
+  return decimalText(total, scale);
+}
+
+/**
+ * A running {@link sumDecimals}: `add` one text at a time, `toString` the sum so far, the same text
+ * `sumDecimals` gives of every value added. The total stays a BigInt between additions (an audit adds
+ * three sums per session; writing and reading the text back each time was most of their cost).
+ */
+export class DecimalSum {
+  private total = 0n;
+  private scale = 0;
+  add(value: string): void {
+    const scale = scaleOf(value);
+    if (scale > this.scale) {
+      this.total *= 10n ** BigInt(scale - this.scale);
+      this.scale = scale;
+    }
+    this.total += scaledDigits(value, this.scale);
+  }
+  toString(): string {
+    return decimalText(this.total, this.scale);
+  }
+}
+
+/** `total` (digits at `scale` places) as decimal text; a zero is never negative. */
+function decimalText(total: bigint, scale: number): string {
   const negative = total < 0n;
   const digits = (negative ? -total : total).toString().padStart(scale + 1, "0");
   const whole = digits.slice(0, digits.length - scale);

@@ -1,3 +1,6 @@
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { computeAudit } from "../../src/audit/compute";
 import { CSV_COLUMNS, CSV_TABLES, csvField, renderCsvTable, writeCsvTable } from "../../src/audit/render/csv";
@@ -112,7 +115,8 @@ describe("CSV (RFC 4180)", () => {
   });
 
   it("streams the same bytes as it renders, from a spool file as from memory", async () => {
-    const spool = new SpooledSessions();
+    // Nothing kept in memory: every session goes through the file.
+    const spool = new SpooledSessions(undefined, 0);
     try {
       for (const s of report.two_fa.sessions) await spool.add(s);
       for (const table of CSV_TABLES) {
@@ -121,6 +125,31 @@ describe("CSV (RFC 4180)", () => {
       }
     } finally {
       spool.dispose();
+    }
+  });
+});
+
+describe("the session spool", () => {
+  it("keeps up to its memory's worth in memory (no file), beyond that writes every session to a file; both read back whole, in order, any number of times", async () => {
+    const parent = mkdtempSync(join(tmpdir(), "wavix-spool-test-"));
+    try {
+      const sessions = Array.from({ length: 5 }, (_, i) => ({ ...report.two_fa.sessions[0], session_id: `s${i}` }));
+      for (const keep of [10, 5, 2, 0]) {
+        const spool = new SpooledSessions(parent, keep);
+        for (const s of sessions) await spool.add(s);
+        expect(spool.count).toBe(5);
+        expect(readdirSync(parent).length, `keep ${keep}`).toBe(keep >= 5 ? 0 : 1);
+        for (let pass = 0; pass < 2; pass++) {
+          const back = [];
+          for await (const s of spool) back.push(s);
+          expect(back, `keep ${keep}`).toEqual(sessions);
+        }
+        await expect(spool.add(sessions[0])).rejects.toThrow(/closed/);
+        spool.dispose();
+        expect(readdirSync(parent)).toEqual([]);
+      }
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
     }
   });
 });
@@ -136,7 +165,12 @@ describe("JSON", () => {
   it("streamed from the head and the sessions, is byte for byte JSON.stringify of the whole report (none, one, several sessions)", async () => {
     const many = { ...report, two_fa: { ...report.two_fa, sessions: [report.two_fa.sessions[0], { ...report.two_fa.sessions[0], session_id: 's2 "quoted"\n' }] } };
     const none = { ...report, two_fa: { ...report.two_fa, sessions: [] } };
-    for (const r of [report, many, none]) {
+    // More than one batch of sessions stringified together (256), and a batch's exact multiple.
+    const batches = (n: number) => ({
+      ...report,
+      two_fa: { ...report.two_fa, sessions: Array.from({ length: n }, (_, i) => ({ ...report.two_fa.sessions[i % report.two_fa.sessions.length], session_id: `s${i}` })) },
+    });
+    for (const r of [report, many, none, batches(600), batches(512)]) {
       expect(await streamed((w) => writeJson(r, sessionsOf(r), w))).toBe(renderJson(r));
     }
   });

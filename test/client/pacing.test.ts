@@ -44,14 +44,28 @@ describe("AdaptivePacer on a fake clock", () => {
       clock.set(i * 50); // 20 requests a second
       sent.push(await p.take());
     }
+    // Answered late (at 1 s): the rate sent is measured up to the refused request's start (20 sends
+    // in the 950 ms up to it), not diluted by the time until its answer was handled.
     clock.set(1000);
     p.onResponse(sent[19], true);
-    expect(p.state().rate).toBeCloseTo(10, 5);
+    const half = (20 * 1000) / 950 / 2;
+    expect(p.state().rate).toBeCloseTo(half, 5);
     // Other refusals of requests sent before that slowdown do not halve it again.
     p.onResponse(sent[18], true);
     p.onResponse(sent[10], true);
     expect(p.state()).toMatchObject({ slowdowns: 1 });
-    expect(p.state().rate).toBeCloseTo(10, 5);
+    expect(p.state().rate).toBeCloseTo(half, 5);
+    // The same refusal handled 2 s late (a busy client): the same pace, not a quarter of it.
+    const late = fakeClock();
+    const q = new AdaptivePacer({ now: late.now });
+    const sentLate: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      late.set(i * 50);
+      sentLate.push(await q.take());
+    }
+    late.set(2950);
+    q.onResponse(sentLate[19], true);
+    expect(q.state().rate).toBeCloseTo(half, 5);
   });
 
   /** 60 requests sent over a second (t = 0..944 ms), 50 of them let through: then one refusal. */
@@ -98,7 +112,8 @@ describe("AdaptivePacer on a fake clock", () => {
     clock.set(1000);
     p.onResponse(900, true);
     const base = p.state().rate;
-    expect(base).toBeCloseTo(5, 5);
+    // Half of the 10 sends in the 900 ms up to the refused one.
+    expect(base).toBeCloseTo((10 * 1000) / 900 / 2, 5);
     clock.set(6000);
     expect(p.state().rate).toBeCloseTo(base * 1.1 ** 5, 5);
     clock.set(30_999);

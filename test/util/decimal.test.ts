@@ -1,7 +1,7 @@
 import Decimal from "decimal.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { DecimalFormatError, addDecimal, sumDecimals } from "../../src/util/decimal";
+import { DecimalFormatError, DecimalSum, addDecimal, sumDecimals } from "../../src/util/decimal";
 
 describe("decimal sums", () => {
   it("adds exactly at the largest scale", () => {
@@ -35,6 +35,29 @@ describe("decimal sums", () => {
         }), { numRuns: 2000 });
     expect(sumDecimals(["-0.00"])).toBe("0.00");
     expect(sumDecimals([".5", "5."])).toBe("5.5");
+  });
+
+  it("property: a running DecimalSum gives, after each addition, the text sumDecimals gives of everything added so far", () => {
+    const text = fc
+      .tuple(fc.constantFrom("", "+", "-"), fc.stringMatching(/^\d{0,20}$/), fc.option(fc.stringMatching(/^\d{0,10}$/), { nil: undefined }))
+      .filter(([, whole, fraction]) => whole !== "" || (fraction !== undefined && fraction !== ""))
+      .map(([sign, whole, fraction]) => `${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}`);
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 10 }), (values) => {
+        const running = new DecimalSum();
+        expect(running.toString()).toBe(sumDecimals(["0"]));
+        values.forEach((v, i) => {
+          running.add(v);
+          expect(running.toString()).toBe(sumDecimals(["0", ...values.slice(0, i + 1)]));
+        });
+      }),
+      { numRuns: 1000 },
+    );
+    const zero = new DecimalSum();
+    zero.add("-0.0050");
+    zero.add("0.005");
+    expect(zero.toString()).toBe("0.0000");
+    expect(() => new DecimalSum().add("1e3")).toThrow(DecimalFormatError);
   });
 
   it("rejects non-decimal text clearly", () => {

@@ -274,7 +274,9 @@ export async function writeCsvTable(table: CsvTable, head: AuditReportHead, sess
   const m = meta(head);
   await out.write(record([...META, ...CSV_COLUMNS[table]]));
   if (table === "sessions" || table === "events") {
-    for await (const s of sessions) for (const r of sessionRows(table, s)) await out.write(record([...m, ...r]));
+    // The five shared fields are the same on every row: written once, as `record` writes them.
+    const shared = `${m.map(csvField).join(",")},`;
+    for await (const s of sessions) for (const r of sessionRows(table, s)) await out.write(shared + record(r));
   } else {
     for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
   }

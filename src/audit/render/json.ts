@@ -4,7 +4,7 @@
  * so a report of any size is written without holding it whole.
  */
 import type { SessionSource } from "../store";
-import type { AuditReport, AuditReportHead } from "../types";
+import type { AuditReport, AuditReportHead, AuditSession } from "../types";
 import { buffered, type Write } from "./write";
 
 export function renderJson(report: AuditReport): string {
@@ -15,6 +15,11 @@ export function renderJson(report: AuditReport): string {
 const PLACEHOLDER = "\u0000sessions\u0000";
 /** Indentation of the sessions' items: they sit at depth 3 (report → two_fa → sessions). */
 const ITEM_INDENT = "      ";
+/** Sessions stringified together (memory: a few hundred KB of text at a time). */
+const BATCH = 256;
+/** What `JSON.stringify({ two_fa: { sessions: [...] } }, null, 2)` puts around the items. */
+const BATCH_OPEN = `{\n  "two_fa": {\n    "sessions": [\n`;
+const BATCH_CLOSE = `\n    ]\n  }\n}`;
 
 /** Exactly `renderJson` of the report made of `head` and `sessions`, written in pieces. */
 export async function writeJson(head: AuditReportHead, sessions: SessionSource, write: Write): Promise<void> {
@@ -24,11 +29,22 @@ export async function writeJson(head: AuditReportHead, sessions: SessionSource, 
   const out = buffered(write);
   await out.write(text.slice(0, at));
   let first = true;
-  for await (const s of sessions) {
-    const item = JSON.stringify(s, null, 2).replace(/\n/g, `\n${ITEM_INDENT}`);
-    await out.write(`${first ? "[\n" : ",\n"}${ITEM_INDENT}${item}`);
+  let batch: AuditSession[] = [];
+  const flush = async (): Promise<void> => {
+    if (batch.length === 0) return;
+    // The batch stringified at the depth the sessions have in the report (report → two_fa →
+    // sessions): its items come out indented exactly as in the whole report, in one native call.
+    const nested = JSON.stringify({ two_fa: { sessions: batch } }, null, 2);
+    const items = nested.slice(BATCH_OPEN.length, nested.length - BATCH_CLOSE.length);
+    batch = [];
+    await out.write(`${first ? "[\n" : ",\n"}${items}`);
     first = false;
+  };
+  for await (const s of sessions) {
+    batch.push(s);
+    if (batch.length >= BATCH) await flush();
   }
+  await flush();
   await out.write(first ? "[]" : `\n${ITEM_INDENT.slice(2)}]`);
   await out.write(`${text.slice(at + marker.length)}\n`);
   await out.flush();

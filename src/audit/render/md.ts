@@ -5,7 +5,7 @@
  * Sessions are listed when there are at most 100 (else the first 100 not verified; all of them are
  * in audit.json and sessions.csv), so the page stays readable at any scale.
  */
-import { mdCode, mdText } from "../../plan/md";
+import { mdCode, mdText } from "../../util/md-text";
 import { sampleOf, type SessionSample } from "../store";
 import type { AuditReport, AuditReportHead } from "../types";
 import { askedText, completenessText, eventsText, figuresText, periodText, ratioWithPercent, runnerText, signed, sourceText, verdict, verifiedText } from "./summary";
