@@ -190,6 +190,25 @@ describe.skipIf(unavailable !== undefined)("terraform-provider-wavix under the r
     expect((await project.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
   }, LONG);
 
+  it("-replace of the trunk it made, against the strict server, writes nothing and keeps it made", async () => {
+    const trunkOf = () => project.state().resources.find((r) => r.type === "wavix_sip_trunk")!.instances[0].attributes;
+    const was = trunkOf();
+    expect(was.adopted).toBe(false);
+    const mark = server.sim.log.length;
+    // Destroy first, then create (Terraform's default for -replace): the delete leaves the trunk
+    // (a number routes to it, or the replacement looks it up), and the replacement that finds it
+    // keeps it made. The strict server's record hides ip_restrict and more (the official
+    // SIPTrunkResponse requires few fields): settings the stack last wrote and the file still
+    // declares are not a reason for a PUT, which the sparse record could not build safely.
+    const r = await project.must(["apply", "-no-color", "-auto-approve", "-replace=wavix_sip_trunk.pbx"]);
+    noSecrets(r.stdout + r.stderr);
+    expect(writes(mark).filter((x) => x.includes("/v1/trunks"))).toEqual([]);
+    expect(r.stdout + r.stderr).toMatch(/tofu-pbx.*not deleted/);
+    expect(trunkOf().trunk_id).toBe(was.trunk_id);
+    expect(trunkOf().adopted).toBe(false);
+    expect((await project.run(["plan", "-no-color", "-detailed-exitcode"])).code).toBe(0);
+  }, LONG);
+
   it("destroy deletes what the configuration made and leaves what it adopted", async () => {
     const mark = server.sim.log.length;
     const r = await project.must(["destroy", "-no-color", "-auto-approve"]);

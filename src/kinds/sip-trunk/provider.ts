@@ -210,13 +210,18 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const found = desired.id !== undefined ? await notFoundToUndefined(client.getTrunk(desired.id)) : await adoptable(client, desired);
     if (desired.id !== undefined && !found) throw new Error(pinnedTrunkMissingMessage(desired));
     if (found) {
-      const diff = diffTrunk(desired, found);
+      // The replacement of a trunk the stack made, whose delete (first: delete-before-replace) left
+      // it in place (src/kit/provider/session.ts recordLeftMade): made stays made, and a setting the
+      // record does not show (the official SIPTrunkResponse requires few) is the one the stack
+      // last wrote when the file still declares that value, not a reason to PUT the whole trunk.
+      const handedOver = ctx.leftMadeInPlace("SipTrunk", found.id);
+      const held = handedOver === undefined ? undefined : settingsOf(handedOver, false);
+      const stillWritten = (d: FieldDiff) => held !== undefined && d.unreadable === true && sameSetting(d.path as TrunkSettingKey, held[d.path as TrunkSettingKey], desired[d.path as TrunkSettingKey]);
+      const diff = diffTrunk(desired, found).filter((d) => !stillWritten(d));
       const puts = diff.length > 0;
       if (puts && password === undefined) throw new Error(noPassword(ctx.words, desired.label, FOR_PUT));
-      trunk = await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff }) }), found, desired, { fresh: found, rotate: false, password });
-      // The replacement of a trunk the stack made, whose delete (first: delete-before-replace) left
-      // it in place: made stays made (src/kit/provider/session.ts recordLeftMade).
-      if (ctx.leftMadeInPlace("SipTrunk", found.id)) {
+      trunk = held && !puts ? found : await updateTrunk(ctx.writer(client, { what: `${named(desired)} (id ${found.id})`, effects: sipTrunkEffects({ action: "update", diff }) }), found, desired, { fresh: found, rotate: false, password });
+      if (held) {
         adopted = false;
         ctx.warn(`${named(desired)} (id ${found.id}): the replacement holds the trunk the ${ctx.words.holder} made, which the delete before it left in place; it stays one the ${ctx.words.holder} made (a later delete deletes it unless numbers route to it)`);
       } else if (password !== undefined && !puts) {

@@ -109,13 +109,14 @@ export interface ProviderContext {
    * a replacement. A create in this deployment that then finds `id` keeps it as made
    * ({@link ProviderContext.leftMadeInPlace}).
    */
-  recordLeftMade(type: string, id: string | number): void;
+  recordLeftMade(type: string, id: string | number, stored: Props): void;
   /**
-   * True, once, when this deployment's delete of a resource the stack made left `id` in place
-   * ({@link ProviderContext.recordLeftMade}): the create that finds it is the replacement, and the
-   * object keeps its origin (made stays made).
+   * Once, when this deployment's delete of a resource the stack made left `id` in place
+   * ({@link ProviderContext.recordLeftMade}): the state that delete was given (what the stack last
+   * wrote), for the create that finds it — the replacement, whose object keeps its origin (made
+   * stays made). Undefined otherwise.
    */
-  leftMadeInPlace(type: string, id: string | number): boolean;
+  leftMadeInPlace(type: string, id: string | number): Props | undefined;
   /**
    * The client a resource's writes go through: the deployment's write gate (src/kit/gate/) first
    * admits the change — its destructive effects counted against the deployment's limit

@@ -175,7 +175,7 @@ export function handedToReplacement(ctx: ProviderContext, type: string, id: stri
  * (`recordLeftMade`), so that a replacement created next in this deployment keeps it as made.
  */
 export function leftInPlace(ctx: ProviderContext, type: string, id: string, props: Props): void {
-  if (props.adopted === false) ctx.recordLeftMade(type, id);
+  if (props.adopted === false) ctx.recordLeftMade(type, id, props);
 }
 
 /**

@@ -145,7 +145,7 @@ export class ProviderSession implements ProviderContext {
    */
   private readonly held = new Map<string, "created" | "declared">();
   /** Objects a delete of a made resource left in place in this deployment, as `type:id` (recordLeftMade). */
-  private readonly leftMade = new Set<string>();
+  private readonly leftMade = new Map<string, Props>();
   /** Identities that resources to be created in this deployment look their objects up by, as `type:identity` (recordToCreate). */
   private readonly creating = new Set<string>();
   /** The pin check (one `GET /v1/profile`, memoised), which every request of this context waits for. */
@@ -303,12 +303,15 @@ export class ProviderSession implements ProviderContext {
     return this.creating.has(`${type}:${identity}`);
   }
 
-  recordLeftMade(type: string, id: string | number): void {
-    this.leftMade.add(`${type}:${id}`);
+  recordLeftMade(type: string, id: string | number, stored: Props): void {
+    this.leftMade.set(`${type}:${id}`, stored);
   }
 
-  leftMadeInPlace(type: string, id: string | number): boolean {
-    return this.leftMade.delete(`${type}:${id}`);
+  leftMadeInPlace(type: string, id: string | number): Props | undefined {
+    const key = `${type}:${id}`;
+    const stored = this.leftMade.get(key);
+    this.leftMade.delete(key);
+    return stored;
   }
 
   warn(message: string): void {
