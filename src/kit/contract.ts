@@ -64,7 +64,22 @@ export interface FileCheckTools {
 }
 
 /** The kind's part of the file as data: checks past the schema, normalisation, and the way back. */
+/**
+ * What identifies an entry of a list part of the file (a number by its digits, a trunk by its
+ * label, a 10DLC entry by `BRAND/CAMPAIGN`): the key one resource holding the whole account keys
+ * the entry by (src/pulumi/plugin/account.ts, `numbers["15551230001"]`), and the fields that key
+ * stands for, given back to the entry.
+ */
+export interface EntryKey {
+  /** The entry's key, from its fields in the file's form (snake_case). */
+  of(entry: Readonly<Record<string, unknown>>): string;
+  /** The fields the key stands for (`BRAND/CAMPAIGN` is two); the inverse of `of`. */
+  fields(key: string): Record<string, string>;
+}
+
 export interface FileForm<Declared> {
+  /** For a list part: what identifies an entry (absent: the part is one value, or a map by data). */
+  readonly entryKey?: EntryKey;
   /** URL fields under the key (`*`: any list index): rewritten to their ASCII form before any check. */
   readonly urls: readonly (readonly string[])[];
   /** Checks the schema cannot express (unique identities, cross-field rules), on plain data that may have failed the schema. */

@@ -2,6 +2,7 @@
 // the file schema iterate; and the engine stays generic (it names no kind).
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyWaves, KINDS, kindRank, kindsInFileOrder } from "../../src/kinds";
 import type { AnyKind } from "../../src/kinds";
@@ -33,6 +34,25 @@ describe("the kind registry", () => {
   it("orders a kind after the kinds it names: a trunk before the numbers routed to it", () => {
     const waves = applyWaves([fake("number", ["sip_trunk"]), fake("sip_trunk"), fake("call_webhook")]);
     expect(waves.map((w) => w.map((k) => k.name))).toEqual([["sip_trunk", "call_webhook"], ["number"]]);
+  });
+
+  it("names, for each list part of the file, what identifies an entry; its key gives the entry's fields back (the Account resource's map keys)", () => {
+    const lists = kindsInFileOrder().filter((k) => k.file.schema.type === "array");
+    expect(lists.map((k) => k.file.key)).toEqual(["sub_accounts", "sip_trunks", "numbers", "sender_ids", "ten_dlc_campaign_numbers"]);
+    // A part that is one value (or a map keyed by data) has none.
+    for (const k of kindsInFileOrder()) expect(k.fileForm.entryKey !== undefined, k.file.key).toBe(lists.includes(k));
+    const identityOf = (key: string) => KINDS.find((k) => k.file.key === key)!.fileForm.entryKey!;
+    expect(identityOf("numbers").of({ number: "15551230001", sms_enabled: true })).toBe("15551230001");
+    expect(identityOf("sip_trunks").fields("Main PBX")).toEqual({ label: "Main PBX" });
+    expect(identityOf("ten_dlc_campaign_numbers").of({ brand_id: "B1", campaign_id: "C/2", numbers: [] })).toBe("B1/C/2");
+    fc.assert(
+      fc.property(fc.constantFrom(...lists), fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), (kind, a, b) => {
+        const identity = kind.fileForm.entryKey!;
+        // A brand id holds no "/" (the API's ids are letters and digits); a campaign id may.
+        const key = kind.file.key === "ten_dlc_campaign_numbers" ? `${a.replaceAll("/", "")}/${b}` : a;
+        return identity.of(identity.fields(key)) === key;
+      }),
+    );
   });
 
   it("refuses an ordering cycle or an unknown kind", () => {

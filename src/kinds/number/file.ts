@@ -82,6 +82,7 @@ function checkTenant(
 }
 
 export const numberFileForm: FileForm<DesiredNumber[]> = {
+  entryKey: { of: (e) => String(e.number), fields: (key) => ({ number: key }) },
   urls: [
     ["*", "sms_relay_url"],
     ["*", "call_status_url"],

@@ -55,6 +55,7 @@ export function senderIdFileObject(d: Omit<DesiredSenderId, "path" | "pos">): Ob
 }
 
 export const senderIdFileForm: FileForm<DesiredSenderId[]> = {
+  entryKey: { of: (e) => String(e.sender_id), fields: (key) => ({ sender_id: key }) },
   urls: [],
 
   check(value, { unique, padded, report, lineOf, describePath }) {

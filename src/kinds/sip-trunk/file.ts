@@ -56,6 +56,7 @@ export function sipTrunkFileObject(t: Omit<DesiredSipTrunk, "path" | "pos">): Ob
 }
 
 export const sipTrunkFileForm: FileForm<DesiredSipTrunk[]> = {
+  entryKey: { of: (e) => String(e.label), fields: (key) => ({ label: key }) },
   urls: [],
 
   check(value, { lineOf, describePath, unique, padded, report }) {

@@ -34,6 +34,7 @@ export function subAccountFileObject(sa: Omit<DesiredSubAccount, "path" | "pos">
 export const MAX_NAME = 255;
 
 export const subAccountFileForm: FileForm<DesiredSubAccount[]> = {
+  entryKey: { of: (e) => String(e.name), fields: (key) => ({ name: key }) },
   urls: [
     ["*", "default_destinations", "sms_endpoint"],
     ["*", "default_destinations", "dlr_endpoint"],

@@ -16,6 +16,14 @@ export function campaignNumbersFileObject(d: Omit<DesiredCampaignNumbers, "path"
 }
 
 export const tenDlcNumberFileForm: FileForm<DesiredCampaignNumbers[]> = {
+  // One entry per campaign: `BRAND/CAMPAIGN` (a brand id holds no `/`).
+  entryKey: {
+    of: (e) => `${String(e.brand_id)}/${String(e.campaign_id)}`,
+    fields: (key): Record<string, string> => {
+      const at = key.indexOf("/");
+      return at < 0 ? { brand_id: key } : { brand_id: key.slice(0, at), campaign_id: key.slice(at + 1) };
+    },
+  },
   urls: [],
 
   check(value, { lineOf, describePath, unique, report }) {

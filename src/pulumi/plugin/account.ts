@@ -25,6 +25,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { checkDesiredData, formatProblem, loadDesiredState, toFileObject, type LoadResult } from "../../config";
 import type { DesiredState } from "../../config/types";
+import type { EntryKey } from "../../kit/contract";
 import { kindNamed, kindsInFileOrder } from "../../kinds";
 import { canonicalKey } from "../../kit/change/diff";
 import type { CheckFailure } from "../../kit/provider/checks";
@@ -36,34 +37,10 @@ import { applyPlan, computePlan, existingItems, type PreparedPlan } from "../../
 import type { ApplyResult, PlannedChange } from "../../plan/types";
 import { packageVersion } from "./version";
 
-/** The file's collections that are lists, and the field that identifies an entry (the map key). */
-const KEYED: Readonly<Record<string, (entry: Props) => string>> = {
-  sub_accounts: (e) => String(e.name),
-  sip_trunks: (e) => String(e.label),
-  numbers: (e) => String(e.number),
-  sender_ids: (e) => String(e.sender_id),
-  ten_dlc_campaign_numbers: (e) => `${String(e.brand_id)}/${String(e.campaign_id)}`,
-};
-
-/** The fields a map key stands for, given back to an entry (`BRAND/CAMPAIGN` is two). */
-function identityFields(collection: string, key: string): Props {
-  switch (collection) {
-    case "sub_accounts":
-      return { name: key };
-    case "sip_trunks":
-      return { label: key };
-    case "numbers":
-      return { number: key };
-    case "sender_ids":
-      return { sender_id: key };
-    case "ten_dlc_campaign_numbers": {
-      const at = key.indexOf("/");
-      return at < 0 ? { brand_id: key } : { brand_id: key.slice(0, at), campaign_id: key.slice(at + 1) };
-    }
-    default:
-      return {};
-  }
-}
+/** The file's collections that are lists, by top-level key, and what identifies an entry (the map key): each kind's own. */
+const KEYED: Readonly<Record<string, EntryKey>> = Object.fromEntries(
+  kindsInFileOrder().flatMap((k) => (k.fileForm.entryKey ? [[k.file.key, k.fileForm.entryKey] as const] : [])),
+);
 
 /**
  * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
@@ -97,13 +74,13 @@ export function viewOf(state: DesiredState): Props {
   for (const key of TOP_LEVEL) {
     const value = doc[key];
     if (value === undefined) continue;
-    const identify = KEYED[key];
-    if (identify && Array.isArray(value)) {
+    const identity = KEYED[key];
+    if (identity && Array.isArray(value)) {
       const byKey: Props = {};
       for (const entry of value as Props[]) {
-        const id = identify(entry);
+        const id = identity.of(entry);
         const rest: Props = {};
-        const fields = identityFields(key, id);
+        const fields = identity.fields(id);
         for (const [k, x] of Object.entries(entry)) if (!(k in fields)) rest[snakeToCamel(k)] = renameKeys(x, snakeToCamel);
         const known = byKey[id] as Props | undefined;
         // Two entries of one 10DLC campaign: one entry of their numbers (the file allows it).
@@ -126,8 +103,9 @@ export function documentOf(inputs: Props): Record<string, unknown> {
   for (const key of TOP_LEVEL) {
     const value = inputs[snakeToCamel(key)];
     if (value === undefined || value === null) continue;
-    if (KEYED[key] && typeof value === "object" && !Array.isArray(value)) {
-      doc[key] = Object.entries(value as Props).map(([id, entry]) => ({ ...identityFields(key, id), ...((renameKeys(entry ?? {}, camelToSnake) as Props) ?? {}) }));
+    const identity = KEYED[key];
+    if (identity && typeof value === "object" && !Array.isArray(value)) {
+      doc[key] = Object.entries(value as Props).map(([id, entry]) => ({ ...identity.fields(id), ...((renameKeys(entry ?? {}, camelToSnake) as Props) ?? {}) }));
     } else if (key === "call_webhooks") {
       doc[key] = value;
     } else {
