@@ -11,6 +11,7 @@
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
+import { removeScratchDirs } from "../helpers/cli";
 
 const ASSERTIONS_DIR = path.resolve(__dirname, "..", "..", ".tmp", "assertions");
 let assertions = 0;
@@ -28,6 +29,8 @@ afterEach(() => {
 });
 
 afterAll(() => {
+  // The CLI helper's scratch folders (test/helpers/cli.ts `scratch()`) go when the file is done.
+  removeScratchDirs();
   const file = testFile;
   if (!file) return;
   mkdirSync(ASSERTIONS_DIR, { recursive: true });

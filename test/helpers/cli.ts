@@ -1,5 +1,4 @@
 /** Run the compiled CLI (`bin/wavix-sync.js`) as a child process, as a user or a pipeline would. */
-import { afterAll } from "vitest";
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -46,10 +45,15 @@ export function runCli(args: string[], env: Record<string, string | undefined> =
 }
 
 const scratchDirs: string[] = [];
-// Registered on the importing test file's root suite: its folders go when the file is done.
-afterAll(() => {
+
+/**
+ * Removes the scratch folders made so far: called after each test file by the setup file
+ * (test/contract/setup-test-file.ts), which runs per file even where files share a worker's loaded
+ * modules (`isolate: false`), as a hook registered here on import would not.
+ */
+export function removeScratchDirs(): void {
   for (const dir of scratchDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+}
 
 /** A scratch folder for files a test writes, removed when the test file is done. */
 export function scratch(): string {
