@@ -5,10 +5,16 @@
  * on (pacote runs only prepare for a git dependency). `npm pack` and `npm publish` run prepare right
  * after prepack, which has just built a clean dist/: no second build then. A git URL packed with
  * `npm pack git+…` has no dist/ yet, so it is built.
+ *
+ * Nor is dist/ built again when it is newer than everything the build reads (scripts/dist-fresh.js):
+ * npm installing from a git URL runs prepare twice in its clone (`npm install` there, then again
+ * before it packs the clone), and the second build was half a minute of the install; `npm ci` in a
+ * checkout whose dist/ is up to date skips it too. `npm run build` builds whatever the times say.
  */
 const { spawnSync } = require("node:child_process");
 const { existsSync } = require("node:fs");
 const { join } = require("node:path");
+const { distIsFresh } = require("./dist-fresh.js");
 
 const root = join(__dirname, "..");
 
@@ -23,7 +29,13 @@ function buildWithNpm() {
 
 if (require.main === module) {
   const packing = ["pack", "publish"].includes(process.env.npm_command ?? "");
-  if (!(packing && existsSync(join(root, "dist", "cli", "main.js")))) buildWithNpm();
+  if (packing && existsSync(join(root, "dist", "cli", "main.js"))) {
+    // prepack has just built it
+  } else if (distIsFresh(root)) {
+    process.stdout.write("wavix-sync prepare: dist/ is newer than the sources and the build's configuration, not built again (`npm run build` builds it anyway)\n");
+  } else {
+    buildWithNpm();
+  }
 }
 
 module.exports = { buildWithNpm };

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
- * Sums a trace of the Pulumi CLI commands the real-engine tests ran (WAVIX_PULUMI_TRACE=FILE, see
- * test/helpers/real-pulumi.ts): per test, the commands, their wall time and the CPU seconds (user +
- * system) of each CLI and everything it started; then per command across the file(s).
+ * Sums a trace of the Pulumi CLI and OpenTofu commands the real-engine tests ran
+ * (WAVIX_PULUMI_TRACE=FILE, see test/helpers/trace.ts; OpenTofu's are named `tofu plan`, …): per
+ * test, the commands, their wall time and the CPU seconds (user + system) of each CLI and everything
+ * it started; then per command across the file(s).
  *
  * Usage: WAVIX_PULUMI_TRACE=/tmp/t.jsonl npx vitest run test/pulumi/engine.test.ts
  *        node scripts/pulumi-trace.js /tmp/t.jsonl

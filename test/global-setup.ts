@@ -9,48 +9,23 @@
  * option `expectBadRequests` (or the CLI flag `--expect-bad-requests`).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
 import { RUN_DIR_ENV } from "./helpers/run-dir";
 
 const VIOLATIONS_DIR_ENV = "WAVIX_SIM_VIOLATIONS_DIR";
 
-/** What the build reads: the sources, the schemas the validators are compiled from, the build's own configuration. */
-const BUILD_INPUTS = ["src", "schemas", "tsconfig.json", "tsconfig.build.json", "scripts/build-validators.js", "package.json", "package-lock.json"];
-
-/** [newest, oldest] mtime (ms) of a file, or of a folder with everything under it (folders' own mtimes included). */
-function mtimes(path: string): [number, number] {
-  const st = statSync(path);
-  let newest = st.mtimeMs;
-  let oldest = st.isDirectory() ? Infinity : st.mtimeMs;
-  if (st.isDirectory()) {
-    for (const name of readdirSync(path)) {
-      const [n, o] = mtimes(join(path, name));
-      newest = Math.max(newest, n);
-      oldest = Math.min(oldest, o);
-    }
-  }
-  return [newest, oldest];
-}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const distFresh = require("../scripts/dist-fresh.js") as { distIsFresh(root: string): boolean };
 
 /**
- * Whether dist/ was built after the last change to anything the build reads: every file tsc and
- * scripts/build-validators.js wrote (each build rewrites them all) is newer than every input file and
- * folder (a folder's mtime changes when a file in it is added, deleted or renamed). Anything else, or
- * WAVIX_TEST_BUILD=1, builds.
+ * Whether dist/ was built after the last change to anything the build reads
+ * (scripts/dist-fresh.js, which scripts/prepare.js uses too). WAVIX_TEST_BUILD=1 builds anyway.
  */
 export function distIsFresh(root: string): boolean {
   if (process.env.WAVIX_TEST_BUILD === "1") return false;
-  const dist = join(root, "dist");
-  if (!existsSync(join(dist, "cli", "main.js")) || !existsSync(join(dist, "config", "desired-state.validate.js"))) return false;
-  try {
-    const newestInput = Math.max(...BUILD_INPUTS.filter((p) => existsSync(join(root, p))).map((p) => mtimes(join(root, p))[0]));
-    const [, oldestOutput] = mtimes(dist);
-    return oldestOutput > newestInput;
-  } catch {
-    return false; // something unreadable (a broken link, a file gone mid-walk): build
-  }
+  return distFresh.distIsFresh(root);
 }
 
 interface Violation {

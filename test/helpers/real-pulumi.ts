@@ -19,13 +19,14 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { createCipheriv, createDecipheriv, createHash, pbkdf2Sync, randomBytes } from "node:crypto";
-import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { traced } from "./trace";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const CLI = path.join(ROOT, ".tools", "pulumi", "bin", "pulumi");
@@ -241,40 +242,6 @@ function bytesWrittenBy(pid: number | undefined): number | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * With `WAVIX_PULUMI_TRACE=FILE`, every CLI command is run under `/usr/bin/time` and one JSON line
- * is appended to FILE: the test, the command, its wall time and the CPU seconds of the CLI and of
- * every process it started and waited for (language host, program, provider plugins) — where a
- * real-engine test's time goes (docs/SPEED.md). `scripts/pulumi-trace.js FILE` sums it.
- */
-const TRACE = process.env.WAVIX_PULUMI_TRACE;
-
-function traced(cmd: string, args: string[]): { cmd: string; args: string[]; done(wall: number): void } {
-  if (!TRACE || !existsSync("/usr/bin/time")) return { cmd, args, done: () => undefined };
-  const out = path.join(tmpdir(), `wavix-pulumi-time-${process.pid}-${Math.random().toString(36).slice(2)}`);
-  // The running test, from vitest's expect state (a global; the bench runs this helper without vitest).
-  const state = (globalThis as Record<symbol, { state?: { testPath?: string; currentTestName?: string } } | undefined>)[Symbol.for("$$jest-matchers-object")]?.state;
-  const test = state ? `${path.relative(ROOT, state.testPath ?? "")} > ${state.currentTestName ?? ""}` : "";
-  return {
-    cmd: "/usr/bin/time",
-    args: ["-f", "%U %S", "-o", out, cmd, ...args],
-    done(wall) {
-      let user = NaN;
-      let sys = NaN;
-      try {
-        const last = readFileSync(out, "utf8").trim().split("\n").pop() ?? "";
-        [user, sys] = last.split(" ").map(Number) as [number, number];
-        rmSync(out, { force: true });
-      } catch {
-        // killed before time wrote it
-      }
-      const lead = args.findIndex((a) => a.startsWith("-"));
-      const command = args.slice(0, Math.min(2, lead < 0 ? args.length : lead)).join(" ");
-      appendFileSync(TRACE, JSON.stringify({ test, command, args: args.join(" "), wall: Math.round(wall) / 1000, user, sys }) + "\n");
-    },
-  };
 }
 
 function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string; bytesWritten?: number }> {

@@ -14,6 +14,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { installMirror, mirrorConfig } from "../../src/terraform/install";
+import { traced } from "./trace";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
 export const TOFU = path.join(ROOT, ".tools", "tofu", "bin", "tofu");
@@ -77,13 +78,18 @@ export function tofuProject(env: Record<string, string> = {}): TofuProject {
   };
   const run = (args: string[], extra: Record<string, string> = {}): Promise<TofuRun> =>
     new Promise((resolve, reject) => {
-      const child = spawn(TOFU, [...args], { cwd: dir, env: { ...baseEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
+      const started = Date.now();
+      const trace = traced(TOFU, [...args], "tofu");
+      const child = spawn(trace.cmd, trace.args, { cwd: dir, env: { ...baseEnv, ...extra }, stdio: ["ignore", "pipe", "pipe"] });
       let stdout = "";
       let stderr = "";
       child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
       child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
       child.on("error", reject);
-      child.on("close", (code) => resolve({ code: code ?? -1, stdout, stderr }));
+      child.on("close", (code) => {
+        trace.done(Date.now() - started);
+        resolve({ code: code ?? -1, stdout, stderr });
+      });
     });
   return {
     dir,
