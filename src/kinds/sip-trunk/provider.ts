@@ -120,6 +120,15 @@ function listedOnce(ctx: ProviderContext): Promise<SipTrunkSummary[]> {
   return ctx.perClient(ctx.masterClient(), "sip-trunks", (c) => listAllTrunks(c));
 }
 
+
+/**
+ * The identity a trunk's create looks it up by, as one string: its pinned Wavix id, else its label.
+ * Check records the one a create of this deployment will use (`recordToCreate`); the old half of a
+ * replace asks whether either of its own is among them (`handedToReplacement`).
+ */
+const lookupById = (id: unknown): string => `id:${String(id)}`;
+const lookupByLabel = (label: unknown): string => `label:${String(label)}`;
+
 export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
   async check(ctx, olds, news) {
     const raw = news as unknown as Props;
@@ -140,7 +149,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     for (const k of ["passwordVersion", "onDelete"]) if (has(known, k)) normal[k] = known[k];
     // A trunk to be created (no old state: a new one, or the replacement of a targeted replace) is
     // looked up by its pinned id, else its label: a delete-first replace leaves that trunk for it.
-    if (Object.keys(olds).length === 0 && !hasUnknown(raw)) ctx.recordToCreate("SipTrunk", normal.trunkId !== undefined ? `id:${String(normal.trunkId)}` : `label:${String(normal.label)}`);
+    if (Object.keys(olds).length === 0 && !hasUnknown(raw)) ctx.recordToCreate("SipTrunk", normal.trunkId !== undefined ? lookupById(normal.trunkId) : lookupByLabel(normal.label));
     if (!hasUnknown(raw)) {
       const d = settingsOf(normal, normal.trunkId !== undefined);
       const note = typeof normal.password === "string" ? `its password will not be sent (adopting never rotates a password; set ${ctx.words.prop("passwordVersion")} to send it)` : undefined;
@@ -314,7 +323,7 @@ export const sipTrunkProvider: KindProvider<SipTrunkInputs, SipTrunkOutputs> = {
     const p = props as unknown as Props;
     const what = `${named(p)} (id ${id})`;
     if (keptByReplacement(ctx, "SipTrunk", id, `SipTrunk "${String(p.label)}"`, "deleted", p)) return;
-    if (handedToReplacement(ctx, "SipTrunk", id, [`id:${id}`, `label:${String(p.label)}`], what, "deleted", p)) return;
+    if (handedToReplacement(ctx, "SipTrunk", id, [lookupById(id), lookupByLabel(p.label)], what, "deleted", p)) return;
     if (leavesOnDelete(ctx, what, p, "deleted")) return leftInPlace(ctx, "SipTrunk", id, p);
     await checkAccount(ctx, what, p, "deleted");
     const client = ctx.masterClient();
