@@ -347,12 +347,16 @@ export class AdaptivePacer {
       // its limit, and this refusal came from sends bunched up (this process or the server busy
       // for a moment), not from a rate far past the limit. The pace is lowered from itself, and
       // what a second with a pause in it let through is not taken for the limit: learned that way,
-      // one busy moment held the client at half a 50 requests/s server's pace (issue #35).
-      this.learned = Math.max(letThrough, current);
+      // one busy moment held the client at half a 50 requests/s server's pace (issue #35). The
+      // limit learned stays (or is first learned here); the pace wins it back at 1 % an answer.
+      this.learned = Math.max(letThrough, this.learned);
       this.baseRate = Math.max(this.minRate, current * this.decrease);
     } else {
       const from = Math.max(letThrough * this.decrease, sentRate / 2, this.minRate);
-      if (letThrough > 0) this.learned = letThrough;
+      // Learned only when it is what sets the pace: the run's first answers (one profile let
+      // through before the first burst) say nothing of the limit, and a limit learned from them
+      // held the pace's recovery to the probe's 0.2 % an answer (issue #35).
+      if (letThrough > 0 && letThrough * this.decrease >= sentRate / 2) this.learned = letThrough;
       this.baseRate = Math.max(this.minRate, Math.min(current, from));
     }
     this.lastSlowdown = at;

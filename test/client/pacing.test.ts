@@ -179,6 +179,24 @@ describe("AdaptivePacer on a fake clock", () => {
     for (let i = 1; i < later.length; i++) expect(later[i] - later[i - 1]).toBeGreaterThanOrEqual(15);
   });
 
+  it("does not take the run's first answer for the limit: recovery from the first burst's refusal is 1 % an answer", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
+    // The profile, let through; then 8 sent at once, one refused.
+    p.onResponse(await p.take(), false);
+    clock.set(60);
+    const burst: number[] = [];
+    for (let i = 0; i < 8; i++) burst.push(await p.take());
+    clock.set(80);
+    p.onResponse(burst[7], true);
+    const base = p.state().rate;
+    // Half of what was being sent (9 sends over the 100 ms a burst counts for): 45/s.
+    expect(base).toBeCloseTo(45, 5);
+    expect(p.state().learnedRate).toBe(0);
+    for (let i = 0; i < 10; i++) p.onResponse(80, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.01 ** 10, 5);
+  });
+
   it("a refusal while paced, after a second the server let through nearly all of, lowers the pace from itself, not to what a second with a pause in it carried", async () => {
     const clock = fakeClock();
     const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
