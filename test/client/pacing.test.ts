@@ -71,7 +71,7 @@ describe("AdaptivePacer on a fake clock", () => {
   /** 60 requests sent over a second (t = 0..944 ms), 50 of them let through: then one refusal. */
   async function learnedFifty(options: ConstructorParameters<typeof AdaptivePacer>[0] = {}) {
     const clock = fakeClock();
-    const p = new AdaptivePacer({ now: clock.now, ...options });
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep, ...options });
     for (let i = 0; i < 60; i++) {
       clock.set(i * 16);
       const sent = await p.take();
@@ -198,15 +198,7 @@ describe("AdaptivePacer on a fake clock", () => {
   });
 
   it("a refusal while paced, after a second the server let through nearly all of, lowers the pace from itself, not to what a second with a pause in it carried", async () => {
-    const clock = fakeClock();
-    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
-    for (let i = 0; i < 60; i++) {
-      clock.set(i * 16);
-      const sent = await p.take();
-      if (i % 6 !== 5) p.onResponse(sent, false);
-    }
-    clock.set(1000);
-    p.onResponse(944, true, 1000);
+    const { clock, p } = await learnedFifty();
     expect(p.state()).toMatchObject({ rate: expect.closeTo(45, 5), learnedRate: 50 });
     // 600 ms at the pace, every answer let through; then 400 ms in which this process sent nothing.
     while (clock.now() < 1600) p.onResponse(await p.take(), false);
