@@ -4,7 +4,7 @@
  * front end (src/pulumi/data-sources.ts) and a native provider plugin both call these, so every
  * face of the data sources computes the same thing as `wavix-sync audit`.
  */
-import { parseDesiredState } from "../config";
+import { parseDesiredState } from "../config/load";
 import { AccountMismatchError } from "../kit/provider/account-pin";
 import { AuditCollectionError, collectNamedSessions, collectTenDlc, listSessions, withEvents, type AuditClient } from "./collect";
 import { computeTenDlc, computeTwoFa } from "./compute";

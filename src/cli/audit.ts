@@ -30,7 +30,7 @@ import {
   type SessionSink,
   type SessionSource,
 } from "../audit";
-import { formatProblem } from "../config";
+import { formatProblem } from "../config/load";
 import type { DesiredState } from "../config/types";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic, writeFileAtomicStream } from "./files";

@@ -1,7 +1,9 @@
 /** What several commands share: loading the file (validation first) and a client from the environment. */
 import { Option } from "commander";
 import { nodeHttpFetch, WavixClient, type PageRead, type RetryNotice } from "../client";
-import { formatProblem, loadDesiredState } from "../config";
+// The loader itself, not the config index: the index also re-exports serialize, which loads the
+// registry of kinds (every plan handler), and no command needs it to read a file.
+import { formatProblem, loadDesiredState } from "../config/load";
 import type { DesiredState } from "../config/types";
 import { CliExit, progressLine } from "./output";
 

@@ -16,6 +16,12 @@
  * - When the server refuses everything (no answer let through over the last second) and says
  *   `Retry-After`, every request of the family waits it out, not only the refused one, and the pace
  *   drops to half of what was being sent.
+ * - A refusal while a pace is in force, after a second in which the server let through most of
+ *   what was sent, lowers the pace from itself (the pace is about the limit; the refusal came from
+ *   sends bunched up), not to what that second carried: a second with a pause in it (this process
+ *   busy reading a long answer) says nothing about the server's limit.
+ * - Sends are released one at a time from the clock at release, never more than two at once after
+ *   a pause, so a busy moment does not turn into a burst the server refuses.
  * - Growth per answer is what keeps sporadic refusals (a few percent of requests, unrelated to the
  *   pace) from ratcheting the rate down: up to about 5 % of requests refused at random, the
  *   answers in between win the rate back.
@@ -95,6 +101,12 @@ export interface PacerOptions {
 
 /** Sends remembered to measure the rate being sent when pushback comes. */
 const WINDOW_MS = 1000;
+
+/**
+ * A refusal while a pace is in force, when the server let through at least this share of the rate
+ * sent over the last second, says the pace is about the limit (`onResponse`).
+ */
+const LET_THROUGH_MOST = 0.8;
 
 /**
  * A token bucket refilled continuously at `ratePerSecond`, holding at most one second of tokens.
@@ -206,6 +218,9 @@ export class AdaptivePacer {
   private readonly accepted = new RecentTimes();
   /** Next send time allowed by the adaptive rate. */
   private nextSlot = -Infinity;
+  /** Callers of `take` waiting for their turn (`release`, one at a time, in call order). */
+  private waiting = 0;
+  private queue: Promise<void> = Promise.resolve();
 
   constructor(options: PacerOptions = {}) {
     const cap = options.maxRequestsPerSecond ?? Infinity;
@@ -242,28 +257,59 @@ export class AdaptivePacer {
 
   /**
    * Resolves when a request may start, with its start time (pass it to `onResponse`). Free of
-   * timers on the common path: no pushback and no cap.
+   * timers on the common path: no pushback, no cap and nobody waiting.
    */
   async take(): Promise<number> {
     if (this.cap) await this.cap.take();
+    const at = this.now();
+    if (this.waiting === 0 && this.pausedUntil <= at && this.currentRate(at) === Infinity) {
+      this.sent.push(at);
+      return at;
+    }
+    // Paced: one waiter at a time is released, in call order (`release`).
+    this.waiting += 1;
+    const turn = this.queue.then(() => this.release());
+    this.queue = turn.then(
+      () => undefined,
+      () => undefined,
+    );
+    try {
+      const started = await turn;
+      this.sent.push(started);
+      return started;
+    } finally {
+      this.waiting -= 1;
+    }
+  }
+
+  /**
+   * Waits for the next send the pace allows and returns its time. Each send's time is decided when
+   * the one before it has gone, from the clock then, not handed out in advance: a process that was
+   * busy (or descheduled) past several slots sends at most two at once when it wakes, not every
+   * request that was waiting. Requests handed their slots in advance all woke together after such
+   * a stall and reached the server as one burst, which a server with a small burst refused even
+   * though the pace was below its limit, and each refusal lowered the pace (issue #35).
+   */
+  private async release(): Promise<number> {
     for (;;) {
       const at = this.now();
-      let wait = this.pausedUntil - at;
-      const rate = this.currentRate(at);
-      if (wait <= 0 && rate !== Infinity) {
-        // Space sends 1/rate apart, slots handed out in call order.
-        const slot = Math.max(at, this.nextSlot);
-        this.nextSlot = slot + 1000 / rate;
-        wait = slot - at;
-        if (wait > 0) await this.sleep(Math.ceil(wait));
-        break;
+      const paused = this.pausedUntil - at;
+      if (paused > 0) {
+        await this.sleep(Math.ceil(paused));
+        continue;
       }
-      if (wait <= 0) break;
-      await this.sleep(Math.ceil(wait));
+      const rate = this.currentRate(at);
+      if (rate === Infinity) return at;
+      const interval = 1000 / rate;
+      // At most one slot missed while nobody was sending is still used: a burst of two, never more.
+      const slot = Math.max(this.nextSlot, at - interval);
+      if (slot <= at) {
+        this.nextSlot = slot + interval;
+        return at;
+      }
+      // The rate may change while this waits (an answer wins some back, a refusal lowers it): looked at again.
+      await this.sleep(Math.ceil(slot - at));
     }
-    const started = this.now();
-    this.sent.push(started);
-    return started;
   }
 
   /**
@@ -294,9 +340,25 @@ export class AdaptivePacer {
     // What was being sent is measured up to the refused request's own start: a client whose answers
     // are handled late (a busy event loop, a long answer being read) would otherwise count the
     // time it spent busy as time sending nothing, and learn a pace far below the server's.
-    const from = Math.max(letThrough * this.decrease, this.sent.rate(sentAt) / 2, this.minRate);
-    if (letThrough > 0) this.learned = letThrough;
-    this.baseRate = Math.max(this.minRate, Math.min(this.currentRate(at), from));
+    const current = this.currentRate(at);
+    const sentRate = this.sent.rate(sentAt);
+    if (current !== Infinity && letThrough >= LET_THROUGH_MOST * sentRate) {
+      // A pace is in force and the server let through most of what was sent: the pace is about
+      // its limit, and this refusal came from sends bunched up (this process or the server busy
+      // for a moment), not from a rate far past the limit. The pace is lowered from itself, and
+      // what a second with a pause in it let through is not taken for the limit: learned that way,
+      // one busy moment held the client at half a 50 requests/s server's pace (issue #35). The
+      // limit learned stays (or is first learned here); the pace wins it back at 1 % an answer.
+      this.learned = Math.max(letThrough, this.learned);
+      this.baseRate = Math.max(this.minRate, current * this.decrease);
+    } else {
+      const from = Math.max(letThrough * this.decrease, sentRate / 2, this.minRate);
+      // Learned only when it is what sets the pace: the run's first answers (one profile let
+      // through before the first burst) say nothing of the limit, and a limit learned from them
+      // held the pace's recovery to the probe's 0.2 % an answer (issue #35).
+      if (letThrough > 0 && letThrough * this.decrease >= sentRate / 2) this.learned = letThrough;
+      this.baseRate = Math.max(this.minRate, Math.min(current, from));
+    }
     this.lastSlowdown = at;
     this.answerGrowth = 1;
     this.nextSlot = Math.max(this.nextSlot, at);

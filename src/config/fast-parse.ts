@@ -10,7 +10,7 @@
  * this path only has to agree with it on the data of good files (test/config/fast-parse.test.ts
  * checks that agreement on fixtures and generated files).
  */
-import { kindsInFileOrder } from "../kinds";
+import { filePartsInFileOrder } from "../kinds/file-parts";
 import { constructFromEvents, CORE_SCHEMA, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
 
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
@@ -26,7 +26,7 @@ function overflowsFloat(text: string, start: number, end: number): boolean {
 /** Lists whose items get a `pos` in the state (normalize.ts): every kind whose file key holds a list. */
 let positioned: Set<string> | undefined;
 function isPositioned(key: string): boolean {
-  positioned ??= new Set(kindsInFileOrder().filter((k) => k.file.schema.type === "array").map((k) => k.file.key));
+  positioned ??= new Set(filePartsInFileOrder().filter((k) => k.file.schema.type === "array").map((k) => k.file.key));
   return positioned.has(key);
 }
 

@@ -3,7 +3,7 @@
  * transports as codes, `+` dropped from numbers, `trunk_id` null unless trunk. Keys the file omits
  * stay `undefined` ("only keys present are managed"); no defaults are filled in, not even `on_delete`.
  */
-import { kindsInFileOrder } from "../kinds";
+import { filePartsInFileOrder } from "../kinds/file-parts";
 import type { AuditConfig, DesiredState, SourcePosition, TwoFaServiceWindow } from "./types";
 import type { PathSegment } from "../kit/file/yaml-nodes";
 
@@ -31,7 +31,7 @@ export function normalizeDesiredState(data: Obj, file: string, positionOf: Posit
   const state: DesiredState = { version: 1, file };
 
   // Each resource kind's part, in file order (src/kinds/<kind>/file.ts).
-  for (const kind of kindsInFileOrder()) {
+  for (const kind of filePartsInFileOrder()) {
     const declared = kind.fileForm.normalize(data[kind.file.key], positionOf);
     if (declared !== undefined) (state as unknown as Obj)[kind.file.key] = declared;
   }

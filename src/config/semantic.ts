@@ -7,7 +7,7 @@ import type { Node } from "yaml";
 import { yamlLib } from "../kit/file/yaml-lib";
 import type { PathSegment } from "../kit/file/yaml-nodes";
 import { quote, quoteName } from "../kit/file/messages";
-import { kindsInFileOrder } from "../kinds";
+import { filePartsInFileOrder } from "../kinds/file-parts";
 import type { RawProblem } from "../kit/file/problems";
 
 export type { RawProblem } from "../kit/file/problems";
@@ -98,7 +98,7 @@ export function isHttpUrl(s: string): boolean {
 /** Where the file holds URLs (docs/CONTRACT.md part 3), as paths with `*` for any list index: each kind's. */
 let URL_FIELDS: (readonly string[])[] | undefined;
 function urlFields(): (readonly string[])[] {
-  URL_FIELDS ??= kindsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
+  URL_FIELDS ??= filePartsInFileOrder().flatMap((k) => k.fileForm.urls.map((u) => [k.file.key, ...u]));
   return URL_FIELDS;
 }
 
@@ -188,7 +188,7 @@ export function semanticProblems(data: unknown, lineOf: LineOf, describePath: (s
 
   // Each resource kind's checks, in file order (src/kinds/<kind>/file.ts).
   const tools = { root: data, lineOf, describePath, unique, urlCheck, padded, report: (p: RawProblem) => problems.push(p), document: data };
-  for (const kind of kindsInFileOrder()) kind.fileForm.check(data[kind.file.key], tools);
+  for (const kind of filePartsInFileOrder()) kind.fileForm.check(data[kind.file.key], tools);
 
   // Audit lists: a repeated brand or session would be audited (and charged in totals) twice.
   const uniqueList = (list: unknown, segs: PathSegment[], what: string): void => {

@@ -71,7 +71,7 @@ describe("AdaptivePacer on a fake clock", () => {
   /** 60 requests sent over a second (t = 0..944 ms), 50 of them let through: then one refusal. */
   async function learnedFifty(options: ConstructorParameters<typeof AdaptivePacer>[0] = {}) {
     const clock = fakeClock();
-    const p = new AdaptivePacer({ now: clock.now, ...options });
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep, ...options });
     for (let i = 0; i < 60; i++) {
       clock.set(i * 16);
       const sent = await p.take();
@@ -135,6 +135,81 @@ describe("AdaptivePacer on a fake clock", () => {
     expect(p.state().slowdowns).toBeGreaterThan(50);
     // Each refusal halves the pace, the answers before the next one win it back (and more).
     expect(Math.min(...rates.slice(-300))).toBeGreaterThan(100);
+  });
+
+  it("after a stall (the process busy past several slots) lets at most two waiting requests go at once, then the pace again", async () => {
+    // A clock whose sleeps end only when the test moves it (a process that was busy: its timers all due at once).
+    let t = 0;
+    const timers: { at: number; resolve: () => void }[] = [];
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    /** Moves the clock to `to` at once (a stall), or, `stepped`, timer by timer up to it. */
+    const advance = async (to: number, stepped = false) => {
+      for (let round = 0; round < 1000; round++) {
+        await settle();
+        const next = Math.min(...timers.map((x) => x.at));
+        if (!(next <= to)) break;
+        t = stepped ? Math.max(t, next) : to;
+        for (const d of timers.filter((x) => x.at <= t)) {
+          timers.splice(timers.indexOf(d), 1);
+          d.resolve();
+        }
+      }
+      t = to;
+      await settle();
+    };
+    const p = new AdaptivePacer({ now: () => t, sleep: (ms) => new Promise<void>((resolve) => timers.push({ at: t + ms, resolve })) });
+    // A pace in force: 10 sends in 100 ms, the last refused with nothing let through (half of 100/s).
+    for (let i = 0; i < 10; i++) {
+      t = i * 10;
+      await p.take();
+    }
+    t = 100;
+    p.onResponse(90, true);
+    expect(p.state().rate).toBeCloseTo(50, 0);
+    const started: number[] = [];
+    for (let i = 0; i < 8; i++) void p.take().then((at) => started.push(at));
+    await settle();
+    // Busy for 500 ms: every slot those 8 could have had is past.
+    await advance(600);
+    expect(started.filter((at) => at === 600).length).toBeLessThanOrEqual(2);
+    await advance(2000, true);
+    expect(started).toHaveLength(8);
+    // Then the pace: about 1000/rate apart.
+    const later = started.filter((at) => at > 600);
+    for (let i = 1; i < later.length; i++) expect(later[i] - later[i - 1]).toBeGreaterThanOrEqual(15);
+  });
+
+  it("does not take the run's first answer for the limit: recovery from the first burst's refusal is 1 % an answer", async () => {
+    const clock = fakeClock();
+    const p = new AdaptivePacer({ now: clock.now, sleep: clock.sleep });
+    // The profile, let through; then 8 sent at once, one refused.
+    p.onResponse(await p.take(), false);
+    clock.set(60);
+    const burst: number[] = [];
+    for (let i = 0; i < 8; i++) burst.push(await p.take());
+    clock.set(80);
+    p.onResponse(burst[7], true);
+    const base = p.state().rate;
+    // Half of what was being sent (9 sends over the 100 ms a burst counts for): 45/s.
+    expect(base).toBeCloseTo(45, 5);
+    expect(p.state().learnedRate).toBe(0);
+    for (let i = 0; i < 10; i++) p.onResponse(80, false);
+    expect(p.state().rate).toBeCloseTo(base * 1.01 ** 10, 5);
+  });
+
+  it("a refusal while paced, after a second the server let through nearly all of, lowers the pace from itself, not to what a second with a pause in it carried", async () => {
+    const { clock, p } = await learnedFifty();
+    expect(p.state()).toMatchObject({ rate: expect.closeTo(45, 5), learnedRate: 50 });
+    // 600 ms at the pace, every answer let through; then 400 ms in which this process sent nothing.
+    while (clock.now() < 1600) p.onResponse(await p.take(), false);
+    clock.set(2000);
+    const before = p.state().rate;
+    // The requests waiting through the pause reach the server together; one is refused.
+    p.onResponse(await p.take(), true);
+    // Learned from the last second, it would be 90 % of the ~28 answers it let through: 25/s.
+    expect(p.state().rate).toBeCloseTo(before * 0.9, 5);
+    expect(p.state().rate).toBeGreaterThan(40);
+    expect(p.state().learnedRate).toBeGreaterThanOrEqual(50);
   });
 
   it("pauses every request for Retry-After when the server lets nothing through, and never drops below its floor", () => {
