@@ -37,6 +37,7 @@ import { SCHEMA_FILE } from "./schema-file";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
+import { setInputsAsGiven } from "./fast-wire";
 
 /**
  * What serving a call needs beyond gRPC, loaded on the first call that needs it: the plugin prints
@@ -126,13 +127,6 @@ export interface ProviderOptions {
   schemaText?: () => string;
   /** Warnings for the person running the engine. @default the engine's Log service (src/pulumi/engine-log.ts) */
   warn?: (message: string, urn: string) => void;
-  /**
-   * Called once, on the first call that configures the provider or checks a resource (CheckConfig,
-   * Configure, Check): this instance serves resources, so what they need may be loaded. The
-   * engine also starts instances that only answer GetSchema (for the language host): they never
-   * load the kinds. @default nothing
-   */
-  onServing?: () => void;
 }
 
 /** The ResourceProvider service's methods over the registered kinds. */
@@ -145,14 +139,12 @@ export class WavixProvider {
   private readonly imported = new Set<string>();
   private readonly warn: (message: string, urn: string) => void;
   private readonly schemaText: () => string;
-  private onServing: (() => void) | undefined;
 
   constructor(
     private readonly stubs: Stubs,
     options: ProviderOptions = {},
   ) {
     this.warn = options.warn ?? warnEngine;
-    this.onServing = options.onServing;
     this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
   }
 
@@ -218,34 +210,31 @@ export class WavixProvider {
   }
 
   /**
-   * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
-   * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
-   * kinds, the file's checks, the client and the resource types, a step at a time, so that a call
-   * arriving meanwhile waits for one step at most (docs/SPEED.md, "The native plugin's start").
+   * What serving resources needs, loaded right after the port is printed while the engine connects
+   * and configures (the handshake, CheckConfig, Configure; the language host registering the
+   * program's resources): the kinds, the file's checks, the client and the resource types, in the
+   * order the first Check needs them, one small step at a time, so that a call arriving meanwhile
+   * waits for one step at most (docs/SPEED.md, "The native plugin's start"). A generator: the
+   * resource types' steps are known once the kinds are loaded.
    */
-  preloadSteps(): Array<() => void> {
-    return [
-      () => void lazy.config,
-      () => require("../../client"),
-      () => void lazy.kinds,
-      () => require("../../config"),
-      () => void lazy.host,
-      () => void this.context(),
-      () => {
-        for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
-      },
-      // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
-      () => void this.resourceType(token(ACCOUNT_TYPE)),
-      // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
-      () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
-    ];
-  }
-
-  /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
-  private serving(): void {
-    const f = this.onServing;
-    this.onServing = undefined;
-    f?.();
+  *preloadSteps(): Generator<() => void, void, undefined> {
+    yield () => require("../../kit/provider/session");
+    yield () => require("../../client/errors");
+    yield () => require("../../client");
+    // The kinds one module at a time (the registry loads any other with the last step).
+    for (const k of ["sub-account", "sip-trunk", "call-webhook", "number", "sender-id", "ten-dlc-number", "account-callbacks"]) yield () => require(`../../kinds/${k}`);
+    yield () => void lazy.kinds;
+    yield () => require("../../config/schema");
+    yield () => require("../../config");
+    yield () => void lazy.host;
+    yield () => void lazy.config;
+    yield () => void this.context();
+    for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
+    // One entry through the file's checks: V8 compiles the schema's validator on its first run, and the path every Check takes is warmed.
+    yield () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload");
+    yield () => void lazy.guards;
+    // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
+    yield () => void this.resourceType(token(ACCOUNT_TYPE));
   }
 
   private schemaCache: string | undefined;
@@ -261,7 +250,6 @@ export class WavixProvider {
       <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
       (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
-        if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
           Promise.resolve()
             .then(() => fn(call.request))
@@ -272,11 +260,6 @@ export class WavixProvider {
         });
       };
 
-    const serving = new Set<unknown>();
-    const servingCall = <F>(fn: F): F => {
-      serving.add(fn);
-      return fn;
-    };
     return {
       getPluginInfo: unary(() => {
         const info = new this.stubs.plugin.PluginInfo();
@@ -288,7 +271,7 @@ export class WavixProvider {
         r.setSchema(this.schema());
         return r;
       }),
-      checkConfig: unary(servingCall((req: providerPb.CheckRequest) => {
+      checkConfig: unary((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
@@ -297,12 +280,12 @@ export class WavixProvider {
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
         return r;
-      })),
+      }),
       diffConfig: unary((req: providerPb.DiffRequest) => {
         const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
         return this.diffResponse(changed, [], [], false, {}, {});
       }),
-      configure: unary(servingCall((req: providerPb.ConfigureRequest) => {
+      configure: unary((req: providerPb.ConfigureRequest) => {
         const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
         const variables = new Map<string, string>(req.getVariablesMap().entries());
         const next = lazy.config.credentialsOf(args, variables);
@@ -314,8 +297,8 @@ export class WavixProvider {
         r.setAcceptresources(false);
         r.setAcceptoutputs(false);
         return r;
-      })),
-      check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
+      }),
+      check: unary((req: providerPb.CheckRequest) => this.check(req)),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
       create: unary((req: providerPb.CreateRequest) => this.create(req)),
       read: unary((req: providerPb.ReadRequest) => this.read(req)),
@@ -343,7 +326,10 @@ export class WavixProvider {
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
     // So do inputs the provider gave back as they were in state (an Account whose file did not change).
-    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : req.getOlds() && sameJson(inputs, olds.raw) ? req.getOlds()! : this.stubs.Struct.fromJavaScript(inputs));
+    // When the request was read by hand (src/pulumi/plugin/fast-wire.ts), its bytes go back unread.
+    if (sameJson(inputs, news.raw)) setInputsAsGiven(r, req.getNews());
+    else if (req.getOlds() && sameJson(inputs, olds.raw)) setInputsAsGiven(r, req.getOlds());
+    else r.setInputs(this.stubs.Struct.fromJavaScript(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }
