@@ -40,8 +40,9 @@ import { decode, encode, sameJson, type JsonValue } from "./wire";
 import { setInputsAsGiven } from "./fast-wire";
 
 /**
- * What serving a call needs beyond gRPC, loaded on the first call that needs it: the plugin prints
- * its port after loading gRPC and the stubs only (docs/PULUMI.md, "Speed": start-up).
+ * What serving a call needs beyond gRPC, loaded on the first call that needs it unless the
+ * preload (`preloadSteps`) has loaded it already: the plugin prints its port after loading gRPC and
+ * the stubs only (docs/SPEED.md, "The native plugin's start").
  */
 const lazy = {
   get kinds(): typeof import("../../kinds") {
