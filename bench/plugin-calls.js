@@ -12,6 +12,7 @@
  *
  *   node bench/plugin-calls.js                # 1,000 resources, 3 rounds, the plugins interleaved
  *   BENCH_CALLS=5000 BENCH_ROUNDS=5 node bench/plugin-calls.js
+ *   BENCH_BASELINE_PLUGIN=../other/bin/pulumi-resource-wavix node bench/plugin-calls.js   # beside another build
  */
 const { spawn } = require("node:child_process");
 const { existsSync, readFileSync } = require("node:fs");
@@ -32,6 +33,8 @@ const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1e
 
 function plugins() {
   const out = [{ name: "ours", bin: join(ROOT, "bin", "pulumi-resource-wavix") }];
+  // BENCH_BASELINE_PLUGIN: another build of ours (e.g. another checkout's bin/pulumi-resource-wavix), run as "baseline".
+  if (process.env.BENCH_BASELINE_PLUGIN) out.push({ name: "baseline", bin: process.env.BENCH_BASELINE_PLUGIN });
   const node = join(__dirname, "floor-node", "pulumi-resource-wavix");
   if (existsSync(node)) out.push({ name: "node floor", bin: node });
   const go = join(ROOT, ".tools", "pulumi-floor", "bin", "pulumi-resource-wavix");

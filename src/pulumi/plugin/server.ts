@@ -219,7 +219,9 @@ export class WavixProvider {
    * resource types' steps are known once the kinds are loaded.
    */
   *preloadSteps(): Generator<() => void, void, undefined> {
+    // CheckConfig and Configure, the engine's first calls after the handshake, need the settings' checks.
     yield () => require("../../kit/provider/session");
+    yield () => void lazy.config;
     yield () => require("../../client/errors");
     yield () => require("../../client");
     // The kinds one module at a time (the registry loads any other with the last step).
@@ -228,7 +230,6 @@ export class WavixProvider {
     yield () => require("../../config/schema");
     yield () => require("../../config");
     yield () => void lazy.host;
-    yield () => void lazy.config;
     yield () => void this.context();
     for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
     // One entry through the file's checks: V8 compiles the schema's validator on its first run, and the path every Check takes is warmed.
