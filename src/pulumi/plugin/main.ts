@@ -7,9 +7,9 @@
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
  * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
- * port; then the kinds, the file's checks and the API client are loaded a step at a time, the
- * engine's calls (the handshake, CheckConfig, Configure) served between steps
- * (WavixProvider.preloadSteps), so that the first Check finds them loaded.
+ * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * the kinds, the file's checks and the API client a small step at a time between the engine's
+ * calls (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
@@ -75,7 +75,7 @@ export function main(): Promise<number> {
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
-  const provider = new WavixProvider(stubs);
+  const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
   // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts).
   server.addService(fastService(stubs.service), provider.handlers());
   return new Promise((resolve) => {
@@ -83,9 +83,6 @@ export function main(): Promise<number> {
       if (err) fail(`cannot listen on a loopback port: ${err.message}`);
       // The engine reads the port from the first line of standard output.
       process.stdout.write(`${port}\n`);
-      // What serving resources needs, loaded a step at a time while the engine connects and
-      // configures: the first Check finds it loaded (docs/SPEED.md, "The native plugin's start").
-      preload(provider.preloadSteps());
       resolve(port);
     });
     // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.

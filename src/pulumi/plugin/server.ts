@@ -128,6 +128,13 @@ export interface ProviderOptions {
   schemaText?: () => string;
   /** Warnings for the person running the engine. @default the engine's Log service (src/pulumi/engine-log.ts) */
   warn?: (message: string, urn: string) => void;
+  /**
+   * Called once, on the first call that configures the provider or checks a resource (CheckConfig,
+   * Configure, Check): this instance serves resources, so what they need may be loaded. The
+   * engine also starts instances that only answer GetSchema (for the language host): they never
+   * load the kinds. @default nothing
+   */
+  onServing?: () => void;
 }
 
 /** The ResourceProvider service's methods over the registered kinds. */
@@ -140,12 +147,14 @@ export class WavixProvider {
   private readonly imported = new Set<string>();
   private readonly warn: (message: string, urn: string) => void;
   private readonly schemaText: () => string;
+  private onServing: (() => void) | undefined;
 
   constructor(
     private readonly stubs: Stubs,
     options: ProviderOptions = {},
   ) {
     this.warn = options.warn ?? warnEngine;
+    this.onServing = options.onServing;
     this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
   }
 
@@ -211,12 +220,12 @@ export class WavixProvider {
   }
 
   /**
-   * What serving resources needs, loaded right after the port is printed while the engine connects
-   * and configures (the handshake, CheckConfig, Configure; the language host registering the
-   * program's resources): the kinds, the file's checks, the client and the resource types, in the
-   * order the first Check needs them, one small step at a time, so that a call arriving meanwhile
-   * waits for one step at most (docs/SPEED.md, "The native plugin's start"). A generator: the
-   * resource types' steps are known once the kinds are loaded.
+   * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
+   * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
+   * kinds, the file's checks, the client and the resource types, in the order the first calls need
+   * them, one small step at a time, so that a call arriving meanwhile waits for one step at most
+   * (docs/SPEED.md, "The native plugin's start"). A generator: the resource types' steps are known
+   * once the kinds are loaded.
    */
   *preloadSteps(): Generator<() => void, void, undefined> {
     // CheckConfig and Configure, the engine's first calls after the handshake, need the settings' checks.
@@ -239,6 +248,13 @@ export class WavixProvider {
     yield () => void this.resourceType(token(ACCOUNT_TYPE));
   }
 
+  /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
+  private serving(): void {
+    const f = this.onServing;
+    this.onServing = undefined;
+    f?.();
+  }
+
   private schemaCache: string | undefined;
   private schema(): string {
     this.schemaCache ??= this.schemaText();
@@ -252,6 +268,7 @@ export class WavixProvider {
       <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
       (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
+        if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
           Promise.resolve()
             .then(() => fn(call.request))
@@ -262,6 +279,11 @@ export class WavixProvider {
         });
       };
 
+    const serving = new Set<unknown>();
+    const servingCall = <F>(fn: F): F => {
+      serving.add(fn);
+      return fn;
+    };
     return {
       getPluginInfo: unary(() => {
         const info = new this.stubs.plugin.PluginInfo();
@@ -273,7 +295,7 @@ export class WavixProvider {
         r.setSchema(this.schema());
         return r;
       }),
-      checkConfig: unary((req: providerPb.CheckRequest) => {
+      checkConfig: unary(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
@@ -282,12 +304,12 @@ export class WavixProvider {
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
         return r;
-      }),
+      })),
       diffConfig: unary((req: providerPb.DiffRequest) => {
         const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
         return this.diffResponse(changed, [], [], false, {}, {});
       }),
-      configure: unary((req: providerPb.ConfigureRequest) => {
+      configure: unary(servingCall((req: providerPb.ConfigureRequest) => {
         const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
         const variables = new Map<string, string>(req.getVariablesMap().entries());
         const next = lazy.config.credentialsOf(args, variables);
@@ -299,8 +321,8 @@ export class WavixProvider {
         r.setAcceptresources(false);
         r.setAcceptoutputs(false);
         return r;
-      }),
-      check: unary((req: providerPb.CheckRequest) => this.check(req)),
+      })),
+      check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
       create: unary((req: providerPb.CreateRequest) => this.create(req)),
       read: unary((req: providerPb.ReadRequest) => this.read(req)),
