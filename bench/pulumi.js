@@ -109,10 +109,14 @@ function profileOf(file, wallSeconds, startedMs) {
   for (const m of Object.keys(byMethod)) byMethod[m].busySeconds = Number(union(provider.filter((c) => c.method.endsWith(`/${m}`))).toFixed(3));
   const round = (x) => Number(x.toFixed(3));
   const busy = union(provider);
-  // The plugin's readiness: from the end of the engine's first call to it (the handshake:
-  // Handshake or GetPluginInfo) to the end of its first Check (docs/SPEED.md, "The native plugin's start").
-  const first = [...provider].sort((a, b) => a.end - b.end)[0];
+  // The plugin's readiness: from the end of the handshake of the instance that serves the first
+  // Check to the end of that Check (docs/SPEED.md, "The native plugin's start"). The log does not
+  // say which instance a call went to; the engine starts one for the language host's schema first,
+  // so the instance's handshake is the last Handshake (GetPluginInfo on engines without it) to
+  // start before the first Check.
   const firstCheck = provider.filter((c) => c.method.endsWith("/Check")).sort((a, b) => a.end - b.end)[0];
+  const before = (m) => provider.filter((c) => c.method.endsWith(`/${m}`) && firstCheck && c.start < firstCheck.start).sort((a, b) => b.start - a.start)[0];
+  const first = before("Handshake") ?? before("GetPluginInfo");
   return {
     wallSeconds: round(wallSeconds),
     providerBusySeconds: round(busy),

@@ -25,6 +25,7 @@ import { kindsInFileOrder } from "../../src/kinds";
 
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
+const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "fast-wire.js")) as typeof import("../../src/pulumi/plugin/fast-wire");
 const pb = stubs.provider;
 
 type Handler = (call: { request: unknown }, cb: (err: { details?: string } | null, res?: unknown) => void) => void;
@@ -53,7 +54,8 @@ const writes = (from = 0) => sim.log.slice(from).filter((e) => e.method !== "GET
 const URN = "urn:pulumi:dev::p::wavix:index:Account::account";
 
 function call<T>(method: string, req: unknown): Promise<T> {
-  const def = (stubs.service as unknown as Record<string, { requestSerialize(r: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(r: unknown): Buffer; responseDeserialize(b: Buffer): T }>)[method];
+  // The plugin's own service definition: Check and Diff read from their bytes (src/pulumi/plugin/fast-wire.ts).
+  const def = (fastService(stubs.service) as unknown as Record<string, { requestSerialize(r: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(r: unknown): Buffer; responseDeserialize(b: Buffer): T }>)[method];
   const request = def.requestDeserialize(def.requestSerialize(req));
   return new Promise((resolve, reject) => handlers[method]({ request }, (err, res) => (err ? reject(new Error(err.details)) : resolve(def.responseDeserialize(def.responseSerialize(res))))));
 }

@@ -8,11 +8,12 @@
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
  * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
  * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
- * the kinds, the file's checks and the API client a step at a time between the engine's calls
- * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
+ * the kinds, the file's checks and the API client a small step at a time between the engine's
+ * calls (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
+import { fastService } from "./fast-wire";
 
 /** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
 export function loadStubs(): Stubs {
@@ -33,21 +34,24 @@ export function loadStubs(): Stubs {
 }
 
 /**
- * Runs the steps one per turn of the event loop: the engine's calls are served between them. A step that fails is left to the call that needs it, which reports it.
+ * Runs the steps one per turn of the event loop: the engine's calls are served between them. A
+ * step that fails is left to the call that needs it, which reports it; so are the steps after it.
  */
-function preload(steps: Array<() => void>): void {
-  const next = (i: number): void => {
-    if (i >= steps.length) return;
+function preload(steps: Iterator<() => void>): void {
+  const next = (): void => {
     setImmediate(() => {
       try {
-        steps[i]();
+        const step = steps.next();
+        if (step.done) return;
+        step.value();
       } catch {
         // The call that needs it loads it again and reports the error.
+        return;
       }
-      next(i + 1);
+      next();
     });
   };
-  next(0);
+  next();
 }
 
 function fail(message: string): never {
@@ -65,12 +69,15 @@ export function main(): Promise<number> {
   }
   const { WavixProvider } = require("./server") as typeof import("./server");
   const server = new stubs.grpc.Server({
+    // No channelz bookkeeping of every call: nothing here reads it, and it is a per-call cost.
+    "grpc.enable_channelz": 0,
     // The schema and a large refresh fit well within this.
     "grpc.max_receive_message_length": 400 * 1024 * 1024,
     "grpc.max_send_message_length": 400 * 1024 * 1024,
   });
   const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
-  server.addService(stubs.service, provider.handlers());
+  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts).
+  server.addService(fastService(stubs.service), provider.handlers());
   return new Promise((resolve) => {
     server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
       if (err) fail(`cannot listen on a loopback port: ${err.message}`);

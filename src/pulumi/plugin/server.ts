@@ -37,10 +37,12 @@ import { SCHEMA_FILE } from "./schema-file";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
+import { setInputsAsGiven } from "./fast-wire";
 
 /**
- * What serving a call needs beyond gRPC, loaded on the first call that needs it: the plugin prints
- * its port after loading gRPC and the stubs only (docs/PULUMI.md, "Speed": start-up).
+ * What serving a call needs beyond gRPC, loaded on the first call that needs it unless the
+ * preload (`preloadSteps`) has loaded it already: the plugin prints its port after loading gRPC and
+ * the stubs only (docs/SPEED.md, "The native plugin's start").
  */
 const lazy = {
   get kinds(): typeof import("../../kinds") {
@@ -220,25 +222,30 @@ export class WavixProvider {
   /**
    * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
    * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
-   * kinds, the file's checks, the client and the resource types, a step at a time, so that a call
-   * arriving meanwhile waits for one step at most (docs/SPEED.md, "The native plugin's start").
+   * kinds, the file's checks, the client and the resource types, in the order the first calls need
+   * them, one small step at a time, so that a call arriving meanwhile waits for one step at most
+   * (docs/SPEED.md, "The native plugin's start"). A generator: the resource types' steps are known
+   * once the kinds are loaded.
    */
-  preloadSteps(): Array<() => void> {
-    return [
-      () => void lazy.config,
-      () => require("../../client"),
-      () => void lazy.kinds,
-      () => require("../../config"),
-      () => void lazy.host,
-      () => void this.context(),
-      () => {
-        for (const k of lazy.kinds.KINDS) this.resourceType(token(k.pulumi.type));
-      },
-      // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
-      () => void this.resourceType(token(ACCOUNT_TYPE)),
-      // One entry through the file's checks: loads the schema's validator and warms the path every Check takes.
-      () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload"),
-    ];
+  *preloadSteps(): Generator<() => void, void, undefined> {
+    // CheckConfig and Configure, the engine's first calls after the handshake, need the settings' checks.
+    yield () => require("../../kit/provider/session");
+    yield () => void lazy.config;
+    yield () => require("../../client/errors");
+    yield () => require("../../client");
+    // The kinds one module at a time (the registry loads any other with the last step).
+    for (const k of ["sub-account", "sip-trunk", "call-webhook", "number", "sender-id", "ten-dlc-number", "account-callbacks"]) yield () => require(`../../kinds/${k}`);
+    yield () => void lazy.kinds;
+    yield () => require("../../config/schema");
+    yield () => require("../../config");
+    yield () => void lazy.host;
+    yield () => void this.context();
+    for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
+    // One entry through the file's checks: V8 compiles the schema's validator on its first run, and the path every Check takes is warmed.
+    yield () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload");
+    yield () => void lazy.guards;
+    // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
+    yield () => void this.resourceType(token(ACCOUNT_TYPE));
   }
 
   /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
@@ -343,7 +350,10 @@ export class WavixProvider {
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
     // So do inputs the provider gave back as they were in state (an Account whose file did not change).
-    r.setInputs(sameJson(inputs, news.raw) ? req.getNews() : req.getOlds() && sameJson(inputs, olds.raw) ? req.getOlds()! : this.stubs.Struct.fromJavaScript(inputs));
+    // When the request was read by hand (src/pulumi/plugin/fast-wire.ts), its bytes go back unread.
+    if (sameJson(inputs, news.raw)) setInputsAsGiven(r, req.getNews());
+    else if (req.getOlds() && sameJson(inputs, olds.raw)) setInputsAsGiven(r, req.getOlds());
+    else r.setInputs(this.stubs.Struct.fromJavaScript(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }

@@ -1,0 +1,171 @@
+"use strict";
+/**
+ * The native plugin's per-call cost and readiness, without the engine (docs/SPEED.md, "The native
+ * plugin's per-call cost"): each plugin (ours, bin/pulumi-resource-wavix; the floors of
+ * bench/pulumi.js, when there) is spawned as the engine spawns it, and a gRPC client on the same
+ * stubs sends it what the engine sends for a no-change `up` of a program of PhoneNumbers: GetPluginInfo
+ * (the handshake), CheckConfig and Configure, then a Check and a Diff per resource, one call at a
+ * time (as the engine's step generator does). Printed per plugin: spawn to port, the handshake to
+ * the end of the first Check, a Check and a Diff (round trip, median of rounds), the plugin's own
+ * CPU time for a resource's Check and Diff (from /proc: what the load of the moment distorts
+ * least), and ours as a ratio to each floor. The client's own cost is in every figure alike.
+ *
+ *   node bench/plugin-calls.js                # 1,000 resources, 3 rounds, the plugins interleaved
+ *   BENCH_CALLS=5000 BENCH_ROUNDS=5 node bench/plugin-calls.js
+ *   BENCH_BASELINE_PLUGIN=../other/bin/pulumi-resource-wavix node bench/plugin-calls.js   # beside another build
+ */
+const { spawn } = require("node:child_process");
+const { existsSync, readFileSync } = require("node:fs");
+const { createRequire } = require("node:module");
+const { loadavg } = require("node:os");
+const { join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
+const from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb", { paths: [ROOT] }));
+const grpc = from("@grpc/grpc-js");
+const pb = from("./provider_pb");
+const { ResourceProviderClient } = from("./provider_grpc_pb");
+const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
+const { Empty } = from("google-protobuf/google/protobuf/empty_pb");
+
+const TYPE = "wavix:index:PhoneNumber";
+const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+
+function plugins() {
+  const out = [{ name: "ours", bin: join(ROOT, "bin", "pulumi-resource-wavix") }];
+  // BENCH_BASELINE_PLUGIN: another build of ours (e.g. another checkout's bin/pulumi-resource-wavix), run as "baseline".
+  if (process.env.BENCH_BASELINE_PLUGIN) out.push({ name: "baseline", bin: process.env.BENCH_BASELINE_PLUGIN });
+  const node = join(__dirname, "floor-node", "pulumi-resource-wavix");
+  if (existsSync(node)) out.push({ name: "node floor", bin: node });
+  const go = join(ROOT, ".tools", "pulumi-floor", "bin", "pulumi-resource-wavix");
+  if (existsSync(go)) out.push({ name: "go floor", bin: go });
+  return out;
+}
+
+/** CPU time (user + system) a process has used, in ms (Linux /proc; `undefined` elsewhere). */
+function cpuMs(pid) {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return undefined;
+  }
+}
+
+const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+
+function start(bin) {
+  const t0 = nowMs();
+  // BENCH_PLUGIN_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): a Node.js plugin is run with them.
+  const nodeArgs = (process.env.BENCH_PLUGIN_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child =
+    nodeArgs.length > 0 && !bin.includes("pulumi-floor")
+      ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] })
+      : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let text = "";
+    child.stdout.on("data", (d) => {
+      text += d;
+      const m = text.match(/^(\d+)\n/);
+      if (m) {
+        child.stdout.removeAllListeners("data");
+        resolve({ child, port: Number(m[1]), startMs: nowMs() - t0 });
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`${bin} exited (${code}) before printing its port`)));
+  });
+}
+
+const call = (client, method, req) =>
+  new Promise((resolve, reject) => client[method](req, (err, res) => (err ? reject(new Error(`${method}: ${err.details ?? err.message}`)) : resolve(res))));
+
+function requests(i) {
+  const number = String(15550000000 + i);
+  const urn = `urn:pulumi:bench::calls::${TYPE}::n${number}`;
+  const inputs = Struct.fromJavaScript({ number, smsEnabled: true });
+  const state = Struct.fromJavaScript({ number, smsEnabled: true, id: number, countryCode: "US", label: "" });
+  const check = new pb.CheckRequest();
+  check.setUrn(urn);
+  check.setType(TYPE);
+  check.setName(`n${number}`);
+  check.setOlds(inputs);
+  check.setNews(inputs);
+  check.setRandomseed(Buffer.alloc(32, 7));
+  const diff = new pb.DiffRequest();
+  diff.setId(number);
+  diff.setUrn(urn);
+  diff.setType(TYPE);
+  diff.setName(`n${number}`);
+  diff.setOlds(state);
+  diff.setOldInputs(inputs);
+  diff.setNews(inputs);
+  return { check, diff };
+}
+
+/** One plugin's figures over `n` resources: its start, the first Check after the handshake, a Check and a Diff each. */
+async function measure(bin, n, reqs) {
+  const { child, port, startMs } = await start(bin);
+  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  try {
+    await call(client, "getPluginInfo", new Empty());
+    const handshake = nowMs();
+    const cfg = new pb.CheckRequest();
+    cfg.setUrn("urn:pulumi:bench::calls::pulumi:providers:wavix::default");
+    cfg.setNews(Struct.fromJavaScript({ apiKey: { ...SECRET, value: "bench-key" }, baseUrl: "http://127.0.0.1:9" }));
+    await call(client, "checkConfig", cfg);
+    const conf = new pb.ConfigureRequest();
+    conf.setArgs(Struct.fromJavaScript({ apiKey: { ...SECRET, value: "bench-key" }, baseUrl: "http://127.0.0.1:9" }));
+    await call(client, "configure", conf);
+    await call(client, "check", reqs[0].check);
+    const firstCheckMs = nowMs() - handshake;
+    let checkMs = 0;
+    let diffMs = 0;
+    const cpuBefore = cpuMs(child.pid);
+    for (let i = 0; i < n; i++) {
+      const a = nowMs();
+      await call(client, "check", reqs[i].check);
+      const b = nowMs();
+      await call(client, "diff", reqs[i].diff);
+      checkMs += b - a;
+      diffMs += nowMs() - b;
+    }
+    const cpuAfter = cpuMs(child.pid);
+    const cpuPerResourceMs = cpuBefore === undefined || cpuAfter === undefined ? NaN : (cpuAfter - cpuBefore) / n;
+    return { startMs, firstCheckMs, checkMs: checkMs / n, diffMs: diffMs / n, cpuPerResourceMs };
+  } finally {
+    client.close();
+    child.kill("SIGINT");
+  }
+}
+
+async function main() {
+  const n = Number(process.env.BENCH_CALLS ?? 1000);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const reqs = Array.from({ length: n }, (_, i) => requests(i));
+  // BENCH_PLUGINS: the plugins to run, by name (comma-separated: ours, node floor, go floor).
+  const only = process.env.BENCH_PLUGINS?.split(",").map((x) => x.trim());
+  const list = plugins().filter((p) => !only || only.includes(p.name));
+  const samples = new Map(list.map((p) => [p.name, []]));
+  for (let r = 0; r < rounds; r++) for (const p of list) samples.get(p.name).push(await measure(p.bin, n, reqs));
+  const fig = {};
+  for (const p of list) {
+    const s = samples.get(p.name);
+    fig[p.name] = Object.fromEntries(["startMs", "firstCheckMs", "checkMs", "diffMs", "cpuPerResourceMs"].map((k) => [k, Number(median(s.map((x) => x[k])).toFixed(3))]));
+  }
+  const out = { calls: n, rounds, plugins: fig, loadAverage: loadavg().map((x) => Number(x.toFixed(2))) };
+  process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+  const ours = fig.ours;
+  for (const [name, f] of Object.entries(fig)) {
+    const ratio = name === "ours" || !ours ? "" : `  ours/${name}: Check ${(ours.checkMs / f.checkMs).toFixed(2)}×, Diff ${(ours.diffMs / f.diffMs).toFixed(2)}×, Check+Diff ${((ours.checkMs + ours.diffMs) / (f.checkMs + f.diffMs)).toFixed(2)}×, CPU ${(ours.cpuPerResourceMs / f.cpuPerResourceMs).toFixed(2)}×`;
+    process.stdout.write(
+      `${name.padEnd(11)} start ${f.startMs.toFixed(0)} ms, first Check ${f.firstCheckMs.toFixed(0)} ms after the handshake, Check ${f.checkMs.toFixed(3)} ms, Diff ${f.diffMs.toFixed(3)} ms, the plugin's CPU ${f.cpuPerResourceMs.toFixed(3)} ms a resource${ratio}\n`,
+    );
+  }
+  process.stdout.write(`load average ${out.loadAverage.join(" ")}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`plugin-calls bench failed: ${e.message}\n`);
+  process.exitCode = 1;
+});
