@@ -183,11 +183,17 @@ export function parseWithPositions(text: string, file: string, options: LoadOpti
   }
   const named = duplicates.length > 0;
   const fatal = doc.errors.filter((e) => !(named && e.code === "DUPLICATE_KEY"));
+  let tooDeep = false;
   for (const e of [...fatal, ...doc.warnings]) {
+    const deep = /call stack/i.test(e.message);
+    // The parser may run out of stack at several levels of one nesting, as many times as the stack
+    // it started with allows: said once, where it first stopped.
+    if (deep && tooDeep) continue;
+    tooDeep ||= deep;
     const message =
       e.code === "MULTIPLE_DOCS"
         ? "the file holds more than one YAML document (---); keep everything in one"
-        : /call stack/i.test(e.message)
+        : deep
           ? "the file nests lists or mappings too deeply to read"
           : lowerFirst(e.message);
     syntax.push({ file, ...at(e.pos[0]), path: "", message: `YAML: ${message}` });

@@ -35,6 +35,20 @@ describe("fast path agrees with the yaml Document path", () => {
     expect(depthFree(parseDesiredState(text, "f.yaml"))).toEqual(depthFree(parseWithPositions(text, "f.yaml")));
   });
 
+  it("says a too-deep file once, however much stack the parse starts with (the parser may run out at several levels)", () => {
+    const text = readFileSync(join(__dirname, "fixtures", "bad", "deep-nesting.yaml"), "utf8");
+    // The same file parsed with less and less stack left (and the parser's code warmer each time):
+    // in a worker that had run other files, it ran out at some 230 levels of the one nesting, and
+    // each was said.
+    const parsedAt = (depth: number): ReturnType<typeof parseWithPositions> => (depth === 0 ? parseWithPositions(text, "f.yaml") : parsedAt(depth - 1));
+    for (let depth = 0; depth <= 9000; depth += 250) {
+      const result = parsedAt(depth);
+      expect(result.ok).toBe(false);
+      const deep = result.ok ? [] : result.problems.filter((p) => /too deeply/.test(p.message));
+      expect(deep.length, `${depth} frames down`).toBe(1);
+    }
+  });
+
   it("takes the fast path for the examples (so the comparison above compares two paths)", () => {
     expect(fastParse(readFileSync(join(root, "examples", "wavix.yaml"), "utf8"))).toBeDefined();
   });
