@@ -75,13 +75,15 @@ fs.appendFileSync(process.env.STUB_LOG, JSON.stringify({ cmd, args, files, secre
 if (cmd === "npm") {
   const { spawnSync } = require("node:child_process");
   // npm ci: the first install of a lockfile in this test run runs for real and is kept; the same
-  // lockfile installed again gets a copy of that node_modules (what a runner's dependency cache gives).
+  // lockfile installed again gets a copy of that node_modules (what a runner's dependency cache gives),
+  // its files hard-linked to the kept install (cp -l: new folders, no file's bytes copied; a job
+  // that deleted or added a file there would not change the kept one, and none writes into one).
   const cache = args[0] === "ci" && process.env.STUB_NPM_CI_CACHE && fs.existsSync("package-lock.json")
     ? path.join(process.env.STUB_NPM_CI_CACHE, require("node:crypto").createHash("sha256").update(JSON.stringify(args)).update(fs.readFileSync("package.json")).update(fs.readFileSync("package-lock.json")).digest("hex"))
     : undefined;
   if (cache && fs.existsSync(path.join(cache, "node_modules"))) {
     fs.rmSync("node_modules", { recursive: true, force: true });
-    const cp = spawnSync("cp", ["-a", path.join(cache, "node_modules"), "node_modules"], { stdio: "inherit" });
+    const cp = spawnSync("cp", ["-a", "-l", path.join(cache, "node_modules"), "node_modules"], { stdio: "inherit" });
     process.exit(cp.status === null ? 1 : cp.status);
   }
   const r = spawnSync(process.env.STUB_REAL_NPM, args, { stdio: "inherit" });

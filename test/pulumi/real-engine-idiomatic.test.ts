@@ -126,15 +126,17 @@ describe.skipIf(unavailable !== undefined)("a program of one's own under the rea
     expect(secrets.tenantKey.length).toBeGreaterThan(8);
 
     // An update of the trunk (its money limit), shown with --diff and --json, applied with --json;
-    // then a no-change up with --debug (every registration's debug message).
+    // then a no-change up with --debug (every registration's debug message). The two ups skip
+    // their preview: that preview is the one `previewJson` prints (same state, same config) and,
+    // with --debug, the one `upDiffDebug` runs, both scanned below; each up's own output is.
     const set = await stack.cli(["config", "set", "maxCallCost", "0.3"]);
     expect(set.code, set.stderr).toBe(0);
     const outputs: Record<string, { code: number; stdout: string; stderr: string }> = {
       normal: await stack.cli(["preview"]),
       diff: await stack.cli(["preview", "--diff"]),
       previewJson: await stack.cli(["preview", "--json"]),
-      upJson: await stack.cli(["up", "--yes", "--json"]),
-      debug: await stack.cli(["up", "--yes", "--debug"]),
+      upJson: await stack.cli(["up", "--yes", "--skip-preview", "--json"]),
+      debug: await stack.cli(["up", "--yes", "--skip-preview", "--debug"]),
       upDiffDebug: await stack.cli(["up", "--yes", "--diff", "--debug", "--refresh"]),
       export: await stack.cli(["stack", "export"]),
     };
