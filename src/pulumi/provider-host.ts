@@ -13,7 +13,8 @@ import { warnEngine } from "./engine-log";
 import type { KindProvider, ProviderContext } from "../kit/provider/contract";
 import { ProviderSession, accountIdOf, gateSettingsOf, sameCredentials, type Credentials } from "../kit/provider/session";
 import type { Props } from "../kit/provider/props";
-import { MISSING_KEY_HINT, validateEntry } from "./entry-check";
+import { validateEntry } from "./entry-check";
+import { MISSING_KEY_HINT } from "./key-hint";
 
 /** What the engine sends for a value not known during preview (`@pulumi/pulumi` runtime/rpc). */
 export { UNKNOWN } from "../kit/provider/props";

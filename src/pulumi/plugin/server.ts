@@ -34,6 +34,7 @@ import { secretProperties, token, type ResourceSchema } from "../../kit/provider
 import { packageRoot } from "../../util/package-root";
 import { warnEngine } from "../engine-log";
 import { SCHEMA_FILE } from "./schema-file";
+import { MISSING_KEY_HINT } from "../key-hint";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
@@ -190,7 +191,6 @@ export class WavixProvider {
   }
 
   private sessionFor(credentials: Credentials): ProviderSession {
-    const { MISSING_KEY_HINT, validateEntry } = lazy.entryCheck;
     return new lazy.session.ProviderSession({
       credentials,
       missingApiKeyHint: MISSING_KEY_HINT,
@@ -201,7 +201,8 @@ export class WavixProvider {
         if (this.imported.has(urn) && message.includes(lazy.guards.ADOPTION_HINT)) return;
         this.warn(message, urn);
       },
-      checkEntry: validateEntry,
+      // The file's checks are loaded by the first entry checked, not by Configure.
+      checkEntry: (doc, label) => lazy.entryCheck.validateEntry(doc, label),
     });
   }
 
