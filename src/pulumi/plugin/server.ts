@@ -276,8 +276,14 @@ export class WavixProvider {
   }
 
   /** Resolved once the first resource call (Check, Diff, Read, Create, Update, Delete, Invoke) has been answered. */
-  private answered: () => void = () => undefined;
   private readonly firstAnswered = new Promise<void>((resolve) => (this.answered = resolve));
+  /** Resolves {@link firstAnswered}; unset once it has. */
+  private answered: (() => void) | undefined;
+  private firstAnswer(): void {
+    const f = this.answered;
+    this.answered = undefined;
+    f?.();
+  }
 
   /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
   private serving(): void {
@@ -304,12 +310,15 @@ export class WavixProvider {
           Promise.resolve()
             .then(() => fn(call.request))
             .then(
-              (res) => callback(null, res),
-              (err: unknown) => callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) }),
-            )
-            .finally(() => {
-              if (!configOnly.has(fn)) this.answered();
-            });
+              (res) => {
+                callback(null, res);
+                if (this.answered && !configOnly.has(fn)) this.firstAnswer();
+              },
+              (err: unknown) => {
+                callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) });
+                if (this.answered && !configOnly.has(fn)) this.firstAnswer();
+              },
+            );
         });
       };
 
