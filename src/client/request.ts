@@ -10,8 +10,7 @@
  * is read as a stream and refused once it passes `maxResponseBytes`.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import pLimit, { type LimitFunction } from "p-limit";
-import pRetry from "p-retry";
+import type { LimitFunction } from "p-limit";
 import {
   ForbiddenError,
   NetworkError,
@@ -46,7 +45,8 @@ export interface ClientStats {
 
 /** State shared by a client and its `withApiKey` children: one bound, one pacer, one set of counters. */
 export interface SharedTransport {
-  limit: LimitFunction;
+  /** The concurrency bound: runs `fn` once a slot is free. */
+  limit: <T>(fn: () => Promise<T>) => Promise<T>;
   pacer: AdaptivePacer;
   stats: ClientStats;
   /** Drift warnings already reported (by de-duplication key). */
@@ -83,8 +83,11 @@ export function createSharedTransport(
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
+  // p-limit and p-retry are ES modules, the costliest part of loading the client (some 50 ms of
+  // a native plugin's first call, which needs no request): loaded by the first request.
+  let limit: LimitFunction | undefined;
   return {
-    limit: pLimit(concurrency),
+    limit: <T>(fn: () => Promise<T>) => (limit ??= (require("p-limit") as typeof import("p-limit")).default(concurrency))(fn),
     pacer: new AdaptivePacer({ ...pacing, maxRequestsPerSecond }),
     stats: { requests: 0, retries: 0, rateLimited: 0 },
     warned: new Set(),
@@ -201,6 +204,7 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   // deleted it (issue #27), which is the success asked for, not a failure.
   let mayHaveCommitted = false;
   try {
+    const pRetry = (require("p-retry") as typeof import("p-retry")).default;
     return await pRetry(
       () => {
         const queued = Date.now();

@@ -10,23 +10,16 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { warnEngine } from "./engine-log";
-import { checkDesiredData, type LoadResult } from "../config";
 import type { KindProvider, ProviderContext } from "../kit/provider/contract";
 import { ProviderSession, accountIdOf, gateSettingsOf, sameCredentials, type Credentials } from "../kit/provider/session";
 import type { Props } from "../kit/provider/props";
+import { validateEntry } from "./entry-check";
+import { MISSING_KEY_HINT } from "./key-hint";
 
 /** What the engine sends for a value not known during preview (`@pulumi/pulumi` runtime/rpc). */
 export { UNKNOWN } from "../kit/provider/props";
 
-/** Under Pulumi, stack config is the documented place for the key (docs/CONTRACT.md part 6). */
-export const MISSING_KEY_HINT = "set it with `pulumi config set --secret wavix:apiKey <KEY>` (or WAVIX_API_KEY)";
-
-/** Runs one entry through the desired-state file's own checks (docs/CONTRACT.md part 3). */
-export function validateEntry(doc: Props, label: string): LoadResult {
-  // The same schema and semantic checks as the file, one rule set, on the data as it is (parsing
-  // it again as text cost most of a native Check: docs/SPEED.md).
-  return checkDesiredData({ version: 1, ...doc }, label);
-}
+export { MISSING_KEY_HINT, validateEntry };
 
 function sessionFor(credentials: Credentials): ProviderSession {
   return new ProviderSession({ credentials, missingApiKeyHint: MISSING_KEY_HINT, warn: warnEngine, checkEntry: validateEntry });

@@ -8,8 +8,9 @@
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
  * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
  * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
- * the kinds, the file's checks and the API client a small step at a time between the engine's
- * calls (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
+ * the settings' checks, the API client and the file's checks a small step at a time between the
+ * engine's calls, and the other kinds once the first resource call is answered
+ * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
@@ -35,20 +36,23 @@ export function loadStubs(): Stubs {
 
 /**
  * Runs the steps one per turn of the event loop: the engine's calls are served between them. A
- * step that fails is left to the call that needs it, which reports it; so are the steps after it.
+ * step that returns a promise is waited for (the preload's second part waits for the first resource
+ * call). A step that fails is left to the call that needs it, which reports it; so are the steps after it.
  */
-function preload(steps: Iterator<() => void>): void {
+function preload(steps: Iterator<() => void | Promise<unknown>>): void {
   const next = (): void => {
     setImmediate(() => {
+      let waitFor: void | Promise<unknown>;
       try {
         const step = steps.next();
         if (step.done) return;
-        step.value();
+        waitFor = step.value();
       } catch {
         // The call that needs it loads it again and reports the error.
         return;
       }
-      next();
+      if (waitFor instanceof Promise) waitFor.then(next, () => undefined);
+      else next();
     });
   };
   next();

@@ -34,6 +34,7 @@ import { secretProperties, token, type ResourceSchema } from "../../kit/provider
 import { packageRoot } from "../../util/package-root";
 import { warnEngine } from "../engine-log";
 import { SCHEMA_FILE } from "./schema-file";
+import { MISSING_KEY_HINT } from "../key-hint";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
@@ -51,8 +52,8 @@ const lazy = {
   get session(): typeof import("../../kit/provider/session") {
     return require("../../kit/provider/session");
   },
-  get host(): typeof import("../provider-host") {
-    return require("../provider-host");
+  get entryCheck(): typeof import("../entry-check") {
+    return require("../entry-check");
   },
   get config(): typeof import("./config") {
     return require("./config");
@@ -67,6 +68,31 @@ const lazy = {
     return require("./account");
   },
 };
+
+/**
+ * Each kind's resource type (`kind.pulumi.type`) and where the kind is (its folder under src/kinds/,
+ * its export): a Check, the first call of a resource, loads its own kind, not the registry's seven
+ * (docs/SPEED.md, "The native plugin's start"). test/pulumi/plugin-kind-modules.test.ts holds it to
+ * the registry (src/kinds/index.ts).
+ */
+export const KIND_MODULES: Readonly<Record<string, readonly [folder: string, exported: string]>> = {
+  SubAccount: ["sub-account", "subAccountKind"],
+  SipTrunk: ["sip-trunk", "sipTrunkKind"],
+  CallWebhook: ["call-webhook", "callWebhookKind"],
+  PhoneNumber: ["number", "numberKind"],
+  SenderId: ["sender-id", "senderIdKind"],
+  TenDlcCampaignNumber: ["ten-dlc-number", "tenDlcNumberKind"],
+  AccountCallbacks: ["account-callbacks", "accountCallbacksKind"],
+};
+
+/** The kind serving a resource type (`wavix:index:PhoneNumber`), loading its module alone; undefined when none does. */
+function kindOfType(type: string): import("../../kinds").AnyKind | undefined {
+  const prefix = token("");
+  const at = type.startsWith(prefix) && Object.hasOwn(KIND_MODULES, type.slice(prefix.length)) ? KIND_MODULES[type.slice(prefix.length)] : undefined;
+  if (!at) return undefined;
+  const kind = (require(`../../kinds/${at[0]}`) as Record<string, import("../../kinds").AnyKind>)[at[1]];
+  return kind !== undefined && token(kind.pulumi.type) === type ? kind : undefined;
+}
 
 /** The generated stubs and the gRPC library they load (one instance, so their classes match). */
 export interface Stubs {
@@ -165,7 +191,6 @@ export class WavixProvider {
   }
 
   private sessionFor(credentials: Credentials): ProviderSession {
-    const { MISSING_KEY_HINT, validateEntry } = lazy.host;
     return new lazy.session.ProviderSession({
       credentials,
       missingApiKeyHint: MISSING_KEY_HINT,
@@ -176,7 +201,8 @@ export class WavixProvider {
         if (this.imported.has(urn) && message.includes(lazy.guards.ADOPTION_HINT)) return;
         this.warn(message, urn);
       },
-      checkEntry: validateEntry,
+      // The file's checks are loaded by the first entry checked, not by Configure.
+      checkEntry: (doc, label) => lazy.entryCheck.validateEntry(doc, label),
     });
   }
 
@@ -198,9 +224,11 @@ export class WavixProvider {
       this.types.set(type, t);
       return t;
     }
-    const { KINDS } = lazy.kinds;
-    const kind = KINDS.find((k) => token(k.pulumi.type) === type);
-    if (!kind) throw new Error(`the wavix provider has no resource type ${JSON.stringify(type)} (its types: ${[...KINDS.map((k) => token(k.pulumi.type)), token(ACCOUNT_TYPE)].join(", ")})`);
+    const kind = kindOfType(type);
+    if (!kind) {
+      const { KINDS } = lazy.kinds;
+      throw new Error(`the wavix provider has no resource type ${JSON.stringify(type)} (its types: ${[...KINDS.map((k) => token(k.pulumi.type)), token(ACCOUNT_TYPE)].join(", ")})`);
+    }
     const schema = kind.pulumi.schema().resource;
     const computed = Object.keys(schema.properties).filter((k) => !(k in schema.inputProperties) || schema.required.includes(k));
     t = {
@@ -221,31 +249,40 @@ export class WavixProvider {
 
   /**
    * What serving resources needs, loaded from the first CheckConfig on while the engine is busy
-   * elsewhere (DiffConfig, Configure, the language host registering the program's resources): the
-   * kinds, the file's checks, the client and the resource types, in the order the first calls need
-   * them, one small step at a time, so that a call arriving meanwhile waits for one step at most
-   * (docs/SPEED.md, "The native plugin's start"). A generator: the resource types' steps are known
-   * once the kinds are loaded.
+   * elsewhere, one small step at a time, so that a call arriving meanwhile waits for one step at
+   * most (docs/SPEED.md, "The native plugin's start"). First what every resource's first Check
+   * needs: the settings' checks (CheckConfig, Configure), the provider session and the file's
+   * checks. A Check loads its own kind; the other kinds' resource types, the write guards and the
+   * whole-account resource wait for the first resource call to be answered (a step that is a
+   * promise is waited for), so that they never stand between the handshake and the first Check.
    */
-  *preloadSteps(): Generator<() => void, void, undefined> {
+  *preloadSteps(): Generator<() => void | Promise<unknown>, void, undefined> {
     // CheckConfig and Configure, the engine's first calls after the handshake, need the settings' checks.
     yield () => require("../../kit/provider/session");
     yield () => void lazy.config;
     yield () => require("../../client/errors");
     yield () => require("../../client");
-    // The kinds one module at a time (the registry loads any other with the last step).
-    for (const k of ["sub-account", "sip-trunk", "call-webhook", "number", "sender-id", "ten-dlc-number", "account-callbacks"]) yield () => require(`../../kinds/${k}`);
-    yield () => void lazy.kinds;
-    yield () => require("../../config/schema");
-    yield () => require("../../config");
-    yield () => void lazy.host;
     yield () => void this.context();
-    for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
+    yield () => require("../../config/schema");
+    yield () => require("../../config/load");
     // One entry through the file's checks: V8 compiles the schema's validator on its first run, and the path every Check takes is warmed.
-    yield () => void lazy.host.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload");
+    yield () => void lazy.entryCheck.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload");
+    yield () => this.firstAnswered;
+    for (const folder of Object.values(KIND_MODULES).map(([f]) => f)) yield () => require(`../../kinds/${folder}`);
+    for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
     yield () => void lazy.guards;
     // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
     yield () => void this.resourceType(token(ACCOUNT_TYPE));
+  }
+
+  /** Resolved once the first resource call (Check, Diff, Read, Create, Update, Delete, Invoke) has been answered. */
+  private readonly firstAnswered = new Promise<void>((resolve) => (this.answered = resolve));
+  /** Resolves {@link firstAnswered}; unset once it has. */
+  private answered: (() => void) | undefined;
+  private firstAnswer(): void {
+    const f = this.answered;
+    this.answered = undefined;
+    f?.();
   }
 
   /** The first call of an instance that serves resources: {@link ProviderOptions.onServing}, once. */
@@ -273,29 +310,41 @@ export class WavixProvider {
           Promise.resolve()
             .then(() => fn(call.request))
             .then(
-              (res) => callback(null, res),
-              (err: unknown) => callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) }),
+              (res) => {
+                callback(null, res);
+                if (this.answered && !configOnly.has(fn)) this.firstAnswer();
+              },
+              (err: unknown) => {
+                callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) });
+                if (this.answered && !configOnly.has(fn)) this.firstAnswer();
+              },
             );
         });
       };
 
     const serving = new Set<unknown>();
+    // Calls about the provider itself, not a resource (the preload's second part waits for a resource call).
+    const configOnly = new Set<unknown>();
+    const configCall = <F>(fn: F): F => {
+      configOnly.add(fn);
+      return fn;
+    };
     const servingCall = <F>(fn: F): F => {
       serving.add(fn);
       return fn;
     };
     return {
-      getPluginInfo: unary(() => {
+      getPluginInfo: unary(configCall(() => {
         const info = new this.stubs.plugin.PluginInfo();
         info.setVersion(packageVersion());
         return info;
-      }),
-      getSchema: unary(() => {
+      })),
+      getSchema: unary(configCall(() => {
         const r = new pb.GetSchemaResponse();
         r.setSchema(this.schema());
         return r;
-      }),
-      checkConfig: unary(servingCall((req: providerPb.CheckRequest) => {
+      })),
+      checkConfig: unary(configCall(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
@@ -304,12 +353,12 @@ export class WavixProvider {
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
         return r;
-      })),
-      diffConfig: unary((req: providerPb.DiffRequest) => {
+      }))),
+      diffConfig: unary(configCall((req: providerPb.DiffRequest) => {
         const changed = lazy.config.changedSettings(decode(req.getOldInputs() ?? req.getOlds()).props, decode(req.getNews()).props);
         return this.diffResponse(changed, [], [], false, {}, {});
-      }),
-      configure: unary(servingCall((req: providerPb.ConfigureRequest) => {
+      })),
+      configure: unary(configCall(servingCall((req: providerPb.ConfigureRequest) => {
         const args = req.getArgs() ? decode(req.getArgs()).props : undefined;
         const variables = new Map<string, string>(req.getVariablesMap().entries());
         const next = lazy.config.credentialsOf(args, variables);
@@ -321,7 +370,7 @@ export class WavixProvider {
         r.setAcceptresources(false);
         r.setAcceptoutputs(false);
         return r;
-      })),
+      }))),
       check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
       create: unary((req: providerPb.CreateRequest) => this.create(req)),
@@ -329,7 +378,7 @@ export class WavixProvider {
       update: unary((req: providerPb.UpdateRequest) => this.update(req)),
       delete: unary((req: providerPb.DeleteRequest) => this.delete(req)),
       invoke: unary((req: providerPb.InvokeRequest) => this.invoke(req)),
-      cancel: unary(() => new this.stubs.Empty()),
+      cancel: unary(configCall(() => new this.stubs.Empty())),
     };
   }
 
