@@ -11,6 +11,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
+import { concurrencyLimit, pRetry } from "../util/esm-deps";
 import {
   ForbiddenError,
   NetworkError,
@@ -83,11 +84,10 @@ export function createSharedTransport(
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
-  // p-limit and p-retry are ES modules, the costliest part of loading the client (some 50 ms of
-  // a native plugin's first call, which needs no request): loaded by the first request.
+  // p-limit is loaded by the first request (src/util/esm-deps.ts).
   let limit: LimitFunction | undefined;
   return {
-    limit: <T>(fn: () => Promise<T>) => (limit ??= (require("p-limit") as typeof import("p-limit")).default(concurrency))(fn),
+    limit: <T>(fn: () => Promise<T>) => (limit ??= concurrencyLimit(concurrency))(fn),
     pacer: new AdaptivePacer({ ...pacing, maxRequestsPerSecond }),
     stats: { requests: 0, retries: 0, rateLimited: 0 },
     warned: new Set(),
@@ -204,7 +204,6 @@ export async function request<T>(config: TransportConfig, spec: RequestSpec): Pr
   // deleted it (issue #27), which is the success asked for, not a failure.
   let mayHaveCommitted = false;
   try {
-    const pRetry = (require("p-retry") as typeof import("p-retry")).default;
     return await pRetry(
       () => {
         const queued = Date.now();

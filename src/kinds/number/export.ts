@@ -9,6 +9,7 @@
  * two share the name). A sub-account whose key the API refuses (a disabled one) has its numbers
  * left out, with a comment saying so: they are then not managed, so a plan of the export is clean.
  */
+import { concurrencyLimit } from "../../util/esm-deps";
 import { ForbiddenError, readAll, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
 import type { DesiredNumber } from "./types";
@@ -33,8 +34,7 @@ async function exportAll<T>(client: WavixClient, each: (n: WavixNumber, subAccou
   const [own, subs] = await Promise.all([walk(client, undefined), sharedSubAccountListing(client)]);
   const names = new Map<string, number>();
   for (const s of subs) names.set(s.name, (names.get(s.name) ?? 0) + 1);
-  // p-limit (an ES module) is loaded by the first export, not with the kind (a native plugin's first Check needs the kind, not this).
-  const limit = (require("p-limit") as typeof import("p-limit")).default(TENANT_READ_CONCURRENCY);
+  const limit = concurrencyLimit(TENANT_READ_CONCURRENCY);
   const skipped: string[] = [];
   const tenants = await Promise.all(
     subs.map((s: SubAccount) =>

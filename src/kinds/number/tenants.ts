@@ -10,6 +10,7 @@
  * `findNumbers` under its key (one listing page for a tenant of up to 100 numbers), tenants read
  * concurrently under the client's shared concurrency bound.
  */
+import { concurrencyLimit } from "../../util/esm-deps";
 import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
 import type { DesiredSubAccount } from "../sub-account/public";
@@ -89,8 +90,7 @@ export async function readTenants(
   const out = new Map<string, TenantRead>();
   if (groups.size === 0) return out;
   const subs = await listSubAccounts();
-  // p-limit (an ES module) is loaded by the first read, not with the kind (a native plugin's first Check needs the kind, not this).
-  const limit = (require("p-limit") as typeof import("p-limit")).default(TENANT_READ_CONCURRENCY);
+  const limit = concurrencyLimit(TENANT_READ_CONCURRENCY);
   await Promise.all(
     [...groups].map(([key, { ref, digits }]) =>
       limit(async () => {
