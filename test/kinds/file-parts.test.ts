@@ -28,21 +28,24 @@ describe("start-up of audit, which never plans", () => {
   });
 
   /** The modules of dist/ a CLI run loaded, relative to dist/ (a probe preloaded with NODE_OPTIONS writes them at exit). */
-  async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string; modules: string[] }> {
+  async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string; modules: string[]; builtins: string[] }> {
     const dir = scratch();
     const probe = join(dir, "probe.js");
     const out = join(dir, "modules.json");
-    writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    writeFileSync(
+      probe,
+      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
+    );
     const run = await runCli(args, { ...env, NODE_OPTIONS: `--require ${probe}` }, dir);
-    const all = JSON.parse(readFileSync(out, "utf8")) as string[];
-    const modules = all.map((m) => m.replace(/\\/g, "/")).flatMap((m) => (m.includes("/dist/") ? [m.slice(m.lastIndexOf("/dist/") + 6)] : []));
-    return { code: run.code, stderr: run.stderr, modules };
+    const { files, builtins } = JSON.parse(readFileSync(out, "utf8")) as { files: string[]; builtins: string[] };
+    const modules = files.map((m) => m.replace(/\\/g, "/")).flatMap((m) => (m.includes("/dist/") ? [m.slice(m.lastIndexOf("/dist/") + 6)] : []));
+    return { code: run.code, stderr: run.stderr, modules, builtins };
   }
 
   /** Loading a kind's handler, export, Pulumi schema or the registry itself. */
   const planSide = (modules: string[]) => modules.filter((m) => m === "kinds/index.js" || /^kinds\/[^/]+\/(index|handler|export|pulumi-schema|saved|effects)\.js$/.test(m));
 
-  it("audit loads the kinds' file parts only: no registry, no plan handler, no export, no Pulumi schema", async () => {
+  it("audit loads the kinds' file parts only: no registry, no plan handler, no export, no Pulumi schema, no undici", async () => {
     sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "file-parts-key" }] });
     const dir = scratch();
     const file = join(dir, "wavix.yaml");
@@ -52,5 +55,8 @@ describe("start-up of audit, which never plans", () => {
     expect(run.modules).toContain("cli/audit.js");
     expect(run.modules).toContain("kinds/file-parts.js");
     expect(planSide(run.modules)).toEqual([]);
+    // The client's own fetch reads and writes headers without the global Headers, whose first use
+    // loads all of undici (40–80 ms and some 9 MB: docs/SPEED.md, "The audit beside a plain loop").
+    expect(run.builtins.filter((m) => /undici/.test(m))).toEqual([]);
   });
 });
