@@ -70,16 +70,17 @@ export class SpooledSessions implements SessionSink, SessionSource {
   }
 
   /**
-   * Appends one session; waits while the file lags behind (bounded buffering). Lines are handed to
-   * the file some 64 KB at a time, rather than one write per session.
+   * Appends one session; the promise, when there is one, waits while the file lags behind (bounded
+   * buffering). Lines are handed to the file some 64 KB at a time, rather than one write per session.
    */
-  async add(session: AuditSession): Promise<void> {
-    if (this.closed) throw new Error("session spool already closed");
+  add(session: AuditSession): Promise<void> | undefined {
+    if (this.closed) return Promise.reject(new Error("session spool already closed"));
     this.n += 1;
     if (this.held) {
       if (this.held.length < this.inMemory) {
+        // Kept in memory: nothing to wait for (no promise for each of 20,000 sessions).
         this.held.push(session);
-        return;
+        return undefined;
       }
       // One more than memory keeps: every session so far goes to the file, in order.
       this.open();
@@ -87,7 +88,7 @@ export class SpooledSessions implements SessionSink, SessionSource {
       this.held = undefined;
     }
     this.pending += `${JSON.stringify(session)}\n`;
-    if (this.pending.length >= SPOOL_CHUNK) await this.flush();
+    return this.pending.length >= SPOOL_CHUNK ? this.flush() : undefined;
   }
 
   private open(): void {
