@@ -371,9 +371,14 @@ function eventsReader(
 /** True when the listing leaves a session's outcome or charge unread: its events are the stand-in. */
 export function listingLacksFigures(s: Omit<CollectedSession, "events">): boolean {
   const status = s.status?.trim().toLowerCase();
-  const statusOk = status !== undefined && ["verified", "approved", "pending", "failed", "expired", "canceled", "cancelled", "rejected"].includes(status);
-  return !statusOk || s.charge === undefined || !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s.charge.trim());
+  const statusOk = status !== undefined && LISTED_STATUSES.has(status);
+  return !statusOk || s.charge === undefined || !DECIMAL_CHARGE.test(s.charge.trim());
 }
+
+/** The sessions listing's statuses the audit reads (compute.ts: verified or not). */
+const LISTED_STATUSES = new Set(["verified", "approved", "pending", "failed", "expired", "canceled", "cancelled", "rejected"]);
+/** A charge the audit sums: decimal text. */
+const DECIMAL_CHARGE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** A session named directly: its events are all there is (no listing gives its status and charge). */
 export type NamedSession = CollectedSession & { events: TwoFaEvent[] };

@@ -14,6 +14,20 @@ import type { AuditSession } from "./types";
 /** The sessions of a report, in report order; can be read any number of times. */
 export interface SessionSource extends AsyncIterable<AuditSession> {
   readonly count: number;
+  /** The same sessions in arrays (a renderer's loop then takes no step per session). @default one array per session */
+  batches?(): AsyncIterable<readonly AuditSession[]>;
+}
+
+/** Sessions read back from a spool's file per array. */
+const READ_BATCH = 256;
+
+/** The sessions of `source` in arrays, in order: its own {@link SessionSource.batches}, else one by one. */
+export async function* sessionBatches(source: SessionSource): AsyncGenerator<readonly AuditSession[]> {
+  if (source.batches) {
+    yield* source.batches();
+    return;
+  }
+  for await (const s of source) yield [s];
 }
 
 /** Receives the report's sessions in order while they are collected. */
@@ -32,6 +46,9 @@ export class MemorySessions implements SessionSink, SessionSource {
   }
   async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
     yield* this.sessions;
+  }
+  async *batches(): AsyncGenerator<readonly AuditSession[]> {
+    yield this.sessions;
   }
 }
 
@@ -133,13 +150,27 @@ export class SpooledSessions implements SessionSink, SessionSource {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /** The sessions in arrays: those held in memory as one; from the file, some hundreds at a time. */
+  async *batches(): AsyncGenerator<readonly AuditSession[]> {
     await this.close();
     if (this.held) {
-      yield* this.held;
+      yield this.held;
       return;
     }
     const lines = createInterface({ input: createReadStream(this.file!, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const line of lines) if (line !== "") yield JSON.parse(line) as AuditSession;
+    let batch: AuditSession[] = [];
+    for await (const line of lines) {
+      if (line === "") continue;
+      batch.push(JSON.parse(line) as AuditSession);
+      if (batch.length >= READ_BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 
   /** Drops the sessions and removes the temporary file (idempotent). */

@@ -130,6 +130,26 @@ describe("CSV (RFC 4180)", () => {
 });
 
 describe("the session spool", () => {
+  it("reads back in arrays as it reads back one by one: from memory as one array, from its file some hundreds at a time", async () => {
+    const sessions = Array.from({ length: 600 }, (_, i) => ({ ...report.two_fa.sessions[0], session_id: `s${i}` }));
+    for (const keep of [1000, 0]) {
+      const spool = new SpooledSessions(undefined, keep);
+      try {
+        for (const s of sessions) await spool.add(s);
+        const sizes: number[] = [];
+        const back = [];
+        for await (const batch of spool.batches()) {
+          sizes.push(batch.length);
+          back.push(...batch);
+        }
+        expect(back, `keep ${keep}`).toEqual(sessions);
+        expect(sizes, `keep ${keep}`).toEqual(keep > 600 ? [600] : [256, 256, 88]);
+      } finally {
+        spool.dispose();
+      }
+    }
+  });
+
   it("keeps up to its memory's worth in memory (no file), beyond that writes every session to a file; both read back whole, in order, any number of times", async () => {
     const parent = mkdtempSync(join(tmpdir(), "wavix-spool-test-"));
     try {

@@ -7,7 +7,7 @@
  * tool_version — so a table read on its own (or appended to yesterday's) still says what it covers;
  * `report` is the one-row header table: the period, what was asked, and the totals.
  */
-import type { SessionSource } from "../store";
+import { sessionBatches, type SessionSource } from "../store";
 import type { AuditReport, AuditReportHead, AuditSession, SessionFigures } from "../types";
 import { buffered, type Write } from "./write";
 
@@ -276,7 +276,14 @@ export async function writeCsvTable(table: CsvTable, head: AuditReportHead, sess
   if (table === "sessions" || table === "events") {
     // The five shared fields are the same on every row: written once, as `record` writes them.
     const shared = `${m.map(csvField).join(",")},`;
-    for await (const s of sessions) for (const r of sessionRows(table, s)) await out.write(shared + record(r));
+    for await (const batch of sessionBatches(sessions)) {
+      for (const s of batch) {
+        for (const r of sessionRows(table, s)) {
+          const wait = out.write(shared + record(r));
+          if (wait) await wait;
+        }
+      }
+    }
   } else {
     for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
   }
