@@ -32,8 +32,12 @@ function isFormulaLike(text: string): boolean {
  */
 export function csvField(value: Cell): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
-  if (typeof value === "string" && isFormulaLike(text)) return `"'${text.replace(/"/g, '""')}"`;
+  // A number or a boolean never needs quoting nor neutralising (this runs for every cell of every row).
+  if (typeof value !== "string") return String(value);
+  const text = value;
+  // Only text starting with one of the formula characters is looked at as a formula.
+  const first = text.charCodeAt(0);
+  if ((first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) && isFormulaLike(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
