@@ -215,15 +215,8 @@ export function listingAnswers(client: AuditClient, listings: readonly ServiceLi
  * period are left out (the edge days are expected to give some); a session listed again (under
  * another service) is handed on once (`seen`). `onFindings` gets each service's listing findings.
  */
-export async function* listSessions(
-  client: AuditClient,
-  listings: readonly ServiceListing[],
-  seen: Set<string>,
-  onFindings: (findings: Finding[]) => void,
-  prefix = "",
-  answers: ListingAnswers = listingAnswers(client, listings),
-): AsyncGenerator<Omit<CollectedSession, "events">> {
-  for await (const batch of listSessionBatches(client, listings, seen, onFindings, prefix, answers)) yield* batch;
+export async function* listSessions(...args: Parameters<typeof listSessionBatches>): AsyncGenerator<Omit<CollectedSession, "events">> {
+  for await (const batch of listSessionBatches(...args)) yield* batch;
 }
 
 /**
