@@ -15,6 +15,7 @@
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 import { fastService } from "./fast-wire";
+import { serveUnary, type MethodDefinition } from "./h2-server";
 
 /** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
 export function loadStubs(): Stubs {
@@ -72,33 +73,27 @@ export function main(): Promise<number> {
     fail(err instanceof Error ? err.message : String(err));
   }
   const { WavixProvider } = require("./server") as typeof import("./server");
-  const server = new stubs.grpc.Server({
-    // No channelz bookkeeping of every call: nothing here reads it, and it is a per-call cost.
-    "grpc.enable_channelz": 0,
-    // The schema and a large refresh fit well within this.
-    "grpc.max_receive_message_length": 400 * 1024 * 1024,
-    "grpc.max_send_message_length": 400 * 1024 * 1024,
-  });
   const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
-  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts).
-  server.addService(fastService(stubs.service), provider.handlers());
-  return new Promise((resolve) => {
-    server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
-      if (err) fail(`cannot listen on a loopback port: ${err.message}`);
+  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts);
+  // the calls are served on node:http2 directly (src/pulumi/plugin/h2-server.ts).
+  const service = fastService(stubs.service) as unknown as Record<string, MethodDefinition>;
+  return serveUnary(service, provider.handlers()).then(
+    (server) => {
       // The engine reads the port from the first line of standard output.
-      process.stdout.write(`${port}\n`);
-      resolve(port);
-    });
-    // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
-    const stop = () => {
-      const forced = setTimeout(() => {
-        server.forceShutdown();
-        process.exit(0);
-      }, 4000);
-      forced.unref();
-      server.tryShutdown(() => process.exit(0));
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+      process.stdout.write(`${server.port}\n`);
+      // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
+      const stop = () => {
+        const forced = setTimeout(() => {
+          server.forceShutdown();
+          process.exit(0);
+        }, 4000);
+        forced.unref();
+        server.shutdown(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      return server.port;
+    },
+    (err: Error) => fail(`cannot listen on a loopback port: ${err.message}`),
+  );
 }

@@ -39,6 +39,7 @@ import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
 import { setInputsAsGiven } from "./fast-wire";
+import { Status, type UnaryHandler, type UnaryHandlers } from "./h2-server";
 
 /**
  * What serving a call needs beyond gRPC, loaded on the first call that needs it unless the
@@ -298,12 +299,12 @@ export class WavixProvider {
     return this.schemaCache;
   }
 
-  /** The gRPC handlers, by method name. */
-  handlers(): grpc.UntypedServiceImplementation {
+  /** The gRPC handlers, by method name (served by src/pulumi/plugin/h2-server.ts). */
+  handlers(): UnaryHandlers {
     const pb = this.stubs.provider;
     const unary =
-      <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
-      (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
+      <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res): UnaryHandler<Req, Res> =>
+      (call, callback) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
         if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
@@ -315,7 +316,7 @@ export class WavixProvider {
                 if (this.answered && !configOnly.has(fn)) this.firstAnswer();
               },
               (err: unknown) => {
-                callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) });
+                callback({ code: Status.UNKNOWN, details: messageOf(err) });
                 if (this.answered && !configOnly.has(fn)) this.firstAnswer();
               },
             );
