@@ -1,7 +1,7 @@
 /**
  * The plugin's gRPC server on node:http2 (src/pulumi/plugin/h2-server.ts) against referees we did
  * not write: `@grpc/grpc-js`'s client calls it, and `@grpc/grpc-js`'s server, serving the same
- * handlers, answers the same calls — every ResourceProvider method the plugin serves or refuses
+ * handlers on the stubs' own service definition, answers the same calls — every ResourceProvider method the plugin serves or refuses
  * answers alike (the same bytes, the same status and message). Then the framing (gRPC over HTTP/2,
  * grpc/grpc doc/PROTOCOL-HTTP2.md) on a service that echoes bytes: messages over one 16 KB frame and
  * over 1 MB (HTTP/2 flow control, both ways), many calls at once, an error's message
@@ -17,6 +17,7 @@ import { startSimulator, type Simulator } from "../../src/simulator";
 import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/server";
 import { percentEncode, serveUnary, Status, type MethodDefinition, type UnaryCall, type UnaryHandlers, type UnaryServer } from "../../src/pulumi/plugin/h2-server";
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
+import { resourceProviderService } from "../../src/pulumi/plugin/service";
 import { ROOT } from "../helpers/real-pulumi";
 
 // The built plugin (dist/, which the global set-up builds): its lazy requires load compiled modules.
@@ -66,7 +67,8 @@ describe("the plugin's server beside @grpc/grpc-js's server, both called by @grp
     sim = await startSimulator({ port: 0 });
     // One provider each, so that a call's bookkeeping (an import remembered) is each's own.
     const handlersOf = () => new WavixProvider(stubs, { warn: () => undefined }).handlers();
-    ours = await serveUnary(fastService(stubs.service) as unknown as Record<string, MethodDefinition>, handlersOf());
+    // Ours as the plugin runs it (src/pulumi/plugin/main.ts), theirs on the stubs' own service definition.
+    ours = await serveUnary(fastService(resourceProviderService(stubs)), handlersOf());
     theirs = new grpc.Server();
     theirs.addService(fastService(stubs.service), handlersOf() as unknown as grpcTypes.UntypedServiceImplementation);
     const port = await new Promise<number>((resolve, reject) => theirs.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
@@ -220,7 +222,7 @@ describe("the framing, on a service that echoes bytes", () => {
       else if (text.startsWith("later:")) setTimeout(() => cb(null, call.request), Number(text.slice(6, 9)));
       else cb(null, call.request);
     }) as UnaryHandlers[string],
-    hold: ((call: UnaryCall, answer: (e: null, r?: Buffer) => void) => void held.push({ call, answer })) as UnaryHandlers[string],
+    hold: ((call: UnaryCall, answer: (e: { code?: number; details?: string } | null, r?: Buffer) => void) => void held.push({ call, answer })) as UnaryHandlers[string],
   };
 
   beforeAll(async () => {

@@ -6,8 +6,8 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
- * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * to start is written there (one line). Start-up loads only the stubs' message classes before
+ * printing the port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
  * the settings' checks, the API client and the file's checks a small step at a time between the
  * engine's calls, and the other kinds once the first resource call is answered
  * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
@@ -15,23 +15,32 @@
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 import { fastService } from "./fast-wire";
-import { serveUnary, type MethodDefinition } from "./h2-server";
+import { serveUnary } from "./h2-server";
+import { resourceProviderService } from "./service";
 
-/** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
+/**
+ * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). The
+ * message classes load now; `@grpc/grpc-js` and the service definition that loads it only when
+ * asked for (the plugin serves on node:http2, src/pulumi/plugin/h2-server.ts: a test's client needs them).
+ */
 export function loadStubs(): Stubs {
   let from: NodeJS.Require;
   try {
-    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
+    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_pb"));
   } catch {
     throw new Error("pulumi-resource-wavix needs the package @pulumi/pulumi installed beside wavix-sync (npm install @pulumi/pulumi)");
   }
   return {
-    grpc: from("@grpc/grpc-js"),
+    get grpc() {
+      return from("@grpc/grpc-js");
+    },
     provider: from("./provider_pb"),
     plugin: from("./plugin_pb"),
     Struct: from("google-protobuf/google/protobuf/struct_pb").Struct,
     Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
-    service: from("./provider_grpc_pb").ResourceProviderService,
+    get service() {
+      return from("./provider_grpc_pb").ResourceProviderService;
+    },
   };
 }
 
@@ -76,8 +85,7 @@ export function main(): Promise<number> {
   const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
   // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts);
   // the calls are served on node:http2 directly (src/pulumi/plugin/h2-server.ts).
-  const service = fastService(stubs.service) as unknown as Record<string, MethodDefinition>;
-  return serveUnary(service, provider.handlers()).then(
+  return serveUnary(fastService(resourceProviderService(stubs)), provider.handlers()).then(
     (server) => {
       // The engine reads the port from the first line of standard output.
       process.stdout.write(`${server.port}\n`);
