@@ -1,7 +1,8 @@
 /**
  * The native provider `pulumi-resource-wavix` (docs/PULUMI.md; docs/ARCHITECTURE.md, "The per-kind
  * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto) on
- * `@grpc/grpc-js` and the stubs `@pulumi/pulumi` ships, serving every registered kind's provider
+ * the stubs `@pulumi/pulumi` ships, served on node:http2 (src/pulumi/plugin/h2-server.ts, whose
+ * handlers are called as `@grpc/grpc-js` calls them), serving every registered kind's provider
  * (`kind.provider()`, the logic the dynamic resources run too) as the resource
  * `wavix:index:<type>`, and the data sources as functions.
  *
@@ -95,7 +96,11 @@ function kindOfType(type: string): import("../../kinds").AnyKind | undefined {
   return kind !== undefined && token(kind.pulumi.type) === type ? kind : undefined;
 }
 
-/** The generated stubs and the gRPC library they load (one instance, so their classes match). */
+/**
+ * The generated stubs and the gRPC library they load (one instance, so their classes match). The
+ * plugin serves with the message classes alone (src/pulumi/plugin/service.ts); `grpc` and `service`
+ * (the stubs' own service definition, which loads `@grpc/grpc-js`) are for clients and tests.
+ */
 export interface Stubs {
   grpc: typeof grpc;
   provider: typeof providerPb;
