@@ -317,12 +317,14 @@ describe("the framing, on a service that echoes bytes", () => {
     }
   });
 
-  it("answers what is not a gRPC call with HTTP 415, an unknown method UNIMPLEMENTED, a bad grpc-timeout or a cut message INTERNAL", async () => {
+  it("answers what is not a gRPC call with HTTP 415, an unknown method UNIMPLEMENTED, a bad grpc-timeout or a cut message INTERNAL; takes a deadline of years", async () => {
     const session = http2.connect(`http://127.0.0.1:${server.port}`);
     try {
       expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("x")), { "content-type": "application/json" })).headers[":status"]).toBe(415);
       expect((await rawCall(session, "/test.Echo/Nope", frame(Buffer.from("x")))).trailers).toMatchObject({ "grpc-status": "12", "grpc-message": "The server does not implement the method /test.Echo/Nope" });
       expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("x")), { "grpc-timeout": "1 second" })).trailers["grpc-status"]).toBe("13");
+      // A deadline longer than a timer holds is no deadline (Node would fire such a timer at once).
+      expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("later:050")), { "grpc-timeout": "99999999H" })).trailers["grpc-status"]).toBe("0");
       expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("xyz")).subarray(0, 6))).trailers["grpc-status"]).toBe("13");
       expect((await rawCall(session, "/test.Echo/Echo", Buffer.alloc(0))).trailers["grpc-status"]).toBe("12");
     } finally {

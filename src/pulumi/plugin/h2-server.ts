@@ -87,6 +87,7 @@ const CONTENT_TYPE = "application/grpc+proto";
 /** grpc/grpc doc/PROTOCOL-HTTP2.md, "Timeout": TimeoutValue (at most 8 digits) and TimeoutUnit. */
 const TIMEOUT = /^(\d{1,8})([HMSmun])$/;
 const TIMEOUT_UNIT_MS: Record<string, number> = { H: 3_600_000, M: 60_000, S: 1000, m: 1, u: 1e-3, n: 1e-6 };
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * A Status-Message as the spec percent-encodes it: UTF-8, every byte outside space..`~` and `%`
@@ -122,10 +123,13 @@ class Call implements UnaryCall {
       this.fail(Status.INTERNAL, `Invalid grpc-timeout value "${header}"`);
       return false;
     }
+    const ms = Number(m[1]) * TIMEOUT_UNIT_MS[m[2]];
+    // Beyond what a timer holds (some 24.8 days) Node would fire at once: as good as no deadline.
+    if (ms > MAX_TIMER_MS) return true;
     this.timer = setTimeout(() => {
       this.fail(Status.DEADLINE_EXCEEDED, "Deadline exceeded");
       this.cancelled = true;
-    }, Number(m[1]) * TIMEOUT_UNIT_MS[m[2]]);
+    }, ms);
     return true;
   }
 
@@ -222,6 +226,8 @@ export function serveUnary(service: Readonly<Record<string, MethodDefinition>>, 
     let chunks: Buffer[] | undefined;
     let size = 0;
     stream.on("data", (chunk: Buffer) => {
+      // Refused already (too long): what still arrives is dropped.
+      if (call.done) return;
       size += chunk.length;
       if (first === undefined) first = chunk;
       else (chunks ??= [first]).push(chunk);
