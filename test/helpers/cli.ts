@@ -3,6 +3,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loopbackChildEnv } from "./child-env";
 
 export const ROOT = resolve(__dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "wavix-sync.js");
@@ -17,15 +18,13 @@ export interface CliRun {
 const RUN_LIMIT_MS = 30_000;
 
 /**
- * Run the CLI with `WAVIX_API_KEY` and `WAVIX_BASE_URL` cleared from the inherited environment, then
- * `env` on top (an undefined value leaves the variable unset). Asynchronous on purpose: a simulator
+ * Run the CLI with `WAVIX_API_KEY` and `WAVIX_BASE_URL` cleared from the inherited environment (and
+ * NODE_EXTRA_CA_CERTS: child-env.ts), then `env` on top (an undefined value leaves the variable unset). Asynchronous on purpose: a simulator
  * in the test's own process must keep answering.
  */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env };
-    delete childEnv.WAVIX_API_KEY;
-    delete childEnv.WAVIX_BASE_URL;
+    const childEnv = loopbackChildEnv({ WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined });
     for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
