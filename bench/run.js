@@ -13,10 +13,14 @@
  * (10DLC brands, two vettings each, default 200),
  * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi, tofu; default all).
  *
- * The defaults run in minutes (docs/SPEED.md, "What the bench runs"): the audit at 10,000 sessions,
- * Pulumi at 1,000 numbers with the engine's checkpoints (dynamic and native), each step once.
- * `npm run bench -- --full` adds the large figures: the audit at 100,000 sessions, Pulumi's no-change
- * steps as the median of 3, with PULUMI_SKIP_CHECKPOINTS at 1,000 and at 10,000 numbers. An environment variable still sets each size.
+ * The defaults run in under 8 minutes on an idle 2-core machine (docs/SPEED.md, "What the bench
+ * runs"): the audit at 10,000 sessions, each baseline once, Pulumi at 1,000 numbers with one adopting
+ * `up` under the engine's per-step checkpoints (the native provider's; the others under
+ * PULUMI_SKIP_CHECKPOINTS), each step once. `npm run bench -- --full` adds the large figures: the
+ * audit at 100,000 sessions, the baselines' medians of 3, Pulumi's no-change steps as the median of
+ * 3, every adopting `up` with the checkpoints, the steps no target reads, PULUMI_SKIP_CHECKPOINTS
+ * at 1,000 and at 10,000 numbers, the tofu section's 3 rounds. An environment variable still sets
+ * each size. Each section's wall time is printed at the end.
  */
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
