@@ -8,10 +8,11 @@
  * behind this checkout's native plugin (bench/pulumi.js `yamlProgram`; test/helpers/real-pulumi.ts
  * `RealStack`), adopted by one `up` (under PULUMI_SKIP_CHECKPOINTS unless `adoptWithCheckpoints`:
  * with the engine's checkpoint after each step it took some 95 s, and `npm run bench` measures such
- * an `up` in its pulumi section; with --full it runs here with them), then its no-change `pulumi preview` (what users run: no refresh)
- * and `pulumi preview --refresh` (which reads every number, as `tofu plan` does). The three no-change
- * steps run round by round (`rounds`: 1 at `npm run bench`'s defaults, 3 with --full), so that the load of the moment weighs on all alike; each is the
- * median, with the requests it sent, and tofu's as a ratio to each Pulumi figure. Both engines at the
+ * an `up` in its pulumi section; with --full it runs here with them), then its no-change
+ * `pulumi preview` (what users run: no refresh) and `pulumi preview --refresh` (which reads every
+ * number, as `tofu plan` does). The three no-change steps run round by round (`rounds`: 1 at
+ * `npm run bench`'s defaults, 3 with --full), so that the load of the moment weighs on all alike;
+ * each is the median, with the requests it sent, and tofu's as a ratio to each Pulumi figure. Both engines at the
  * same parallelism (10, OpenTofu's default). `npm run bench` runs it (section `tofu`, BENCH_ONLY=tofu
  * alone); alone: `node bench/tofu.js`. BENCH_TOFU_BESIDE=0 leaves Pulumi out (or it is skipped,
  * saying why, when its CLI is not built).
