@@ -182,14 +182,32 @@ function floorsByDefault(program) {
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 /**
- * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, provider?: "dynamic" | "native", program?: "root" | "yaml", floors?: boolean, samples?: number }} options
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, adoptSkipCheckpoints?: boolean, provider?: "dynamic" | "native", program?: "root" | "yaml", floors?: boolean, samples?: number, previews?: boolean, profile?: boolean }} options
  *   `samples`: runs of each step that changes nothing, up to 1,000 numbers (default 3; `npm run bench` runs 1 without --full)
+ *   `skipCheckpoints`: every step under PULUMI_SKIP_CHECKPOINTS; `adoptSkipCheckpoints`: the adopting
+ *   `up` alone (its figure then carries `skipCheckpoints: true`), the steps after it with the
+ *   checkpoints on (`npm run bench` at its defaults, where one adopting `up` with them is enough).
+ *   `previews: false` leaves out the no-change `up` with its preview and the `preview`; `profile:
+ *   false` the profiled `up` (both default true; `npm run bench` leaves them out of the dynamic
+ *   resources' and the root program's runs without --full, see bench/run.js).
  *   `program`: the root `Pulumi.yaml`'s program (default) or a YAML program of N PhoneNumbers
  *   (native only). `floors` (native only; default: the YAML program's, see floorsByDefault): each
  *   step also run, interleaved, behind the same program with each floor provider, its median and
  *   ours as a ratio to it.
  */
-async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckpoints = false, provider = "dynamic", program = "root", floors = floorsByDefault(program), samples: repeat = 3 }) {
+async function runPulumiScenario({
+  numbers,
+  latencyMs,
+  parallel = 16,
+  skipCheckpoints = false,
+  adoptSkipCheckpoints = false,
+  provider = "dynamic",
+  program = "root",
+  floors = floorsByDefault(program),
+  samples: repeat = 3,
+  previews = true,
+  profile = true,
+}) {
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
   if (why) return { skipped: why };
@@ -239,12 +257,19 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
     const steps = [
       ["upAdopt", "up"],
       ["upNoChange", "up"],
-      ["upNoChangeWithPreview", "upWithPreview"],
-      ["preview", "preview"],
+      ...(previews
+        ? [
+            ["upNoChangeWithPreview", "upWithPreview"],
+            ["preview", "preview"],
+          ]
+        : []),
       ["refresh", "refresh"],
     ];
     for (const [name, op] of steps) {
       const samples = new Map(variants.map((v) => [v.name, []]));
+      // The adopting up under PULUMI_SKIP_CHECKPOINTS alone: one checkpoint at its end, not one a step.
+      const skipHere = name === "upAdopt" && adoptSkipCheckpoints && !skipCheckpoints;
+      if (skipHere) for (const v of variants) v.stack.setEnv("PULUMI_SKIP_CHECKPOINTS", "true");
       let result;
       let requests = 0;
       for (let i = 0; i < (name === "upAdopt" || name === "refresh" ? 1 : runs); i++) {
@@ -262,6 +287,7 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
           }
         }
       }
+      if (skipHere) for (const v of variants) v.stack.setEnv("PULUMI_SKIP_CHECKPOINTS", undefined);
       const wallSeconds = median(samples.get("ours"));
       const stepCounts = {};
       for (const st of result.steps) stepCounts[st.op] = (stepCounts[st.op] ?? 0) + 1;
@@ -274,6 +300,7 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
         bytesPerNumber: Math.round(checkpointBytes / numbers),
         bytesWritten: result.bytesWritten ?? null,
         steps: stepCounts,
+        ...(skipHere ? { skipCheckpoints: true } : {}),
       };
       if (variants.length > 1) {
         out[name].floors = {};
@@ -284,7 +311,7 @@ async function runPulumiScenario({ numbers, latencyMs, parallel = 16, skipCheckp
       }
     }
     // One more no-change up with its preview each, its gRPC calls logged: where the time goes.
-    for (const v of variants) {
+    for (const v of profile ? variants : []) {
       const grpcLog = join(v.dir, "grpc.log");
       v.stack.setEnv("PULUMI_DEBUG_GRPC", grpcLog);
       const started = process.hrtime.bigint();

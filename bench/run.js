@@ -5,7 +5,7 @@
  * figure the median of several runs, beside a per-resource baseline measured in the same run
  * (docs/CONTRACT.md part 8, issue #15). Prints every target with its limit and writes bench/results.json.
  *
- * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 3),
+ * Env: BENCH_RUNS (runs per figure, default 5), BENCH_BASELINE_RUNS (default 1, 3 with --full),
  * BENCH_LATENCY_MS (default 20), BENCH_NUMBERS (default 10000), BENCH_BIG_NUMBERS (default 100000),
  * BENCH_TENANTS (sub-accounts, default 100) × BENCH_TENANT_NUMBERS (numbers each, default 100),
  * BENCH_AUDIT_SESSIONS (2FA sessions in the audited 30 days, and as many in the 30 before; default 10000,
@@ -13,10 +13,14 @@
  * (10DLC brands, two vettings each, default 200),
  * BENCH_ONLY (comma-separated sections to run: numbers, big, tenants, audit, pulumi, tofu; default all).
  *
- * The defaults run in minutes (docs/SPEED.md, "What the bench runs"): the audit at 10,000 sessions,
- * Pulumi at 1,000 numbers with the engine's checkpoints (dynamic and native), each step once.
- * `npm run bench -- --full` adds the large figures: the audit at 100,000 sessions, Pulumi's no-change
- * steps as the median of 3, with PULUMI_SKIP_CHECKPOINTS at 1,000 and at 10,000 numbers. An environment variable still sets each size.
+ * The defaults run in under 8 minutes on an idle 2-core machine (docs/SPEED.md, "What the bench
+ * runs"): the audit at 10,000 sessions, each baseline once, Pulumi at 1,000 numbers with one adopting
+ * `up` under the engine's per-step checkpoints (the native provider's; the others under
+ * PULUMI_SKIP_CHECKPOINTS), each step once. `npm run bench -- --full` adds the large figures: the
+ * audit at 100,000 sessions, the baselines' medians of 3, Pulumi's no-change steps as the median of
+ * 3, every adopting `up` with the checkpoints, the steps no target reads, PULUMI_SKIP_CHECKPOINTS
+ * at 1,000 and at 10,000 numbers, the tofu section's 3 rounds. An environment variable still sets
+ * each size. Each section's wall time is printed at the end.
  */
 const { spawn } = require("node:child_process");
 const { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } = require("node:fs");
@@ -30,12 +34,18 @@ const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 20);
 const NUMBERS = Number(process.env.BENCH_NUMBERS ?? 10000);
 const BIG = Number(process.env.BENCH_BIG_NUMBERS ?? 100000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
-const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? 3);
 const SUBS = 200;
 const TENANTS = Number(process.env.BENCH_TENANTS ?? 100);
 const TENANT_NUMBERS = Number(process.env.BENCH_TENANT_NUMBERS ?? 100);
 /** `npm run bench -- --full`: the large figures as well (see above). */
 const FULL = process.argv.slice(2).includes("--full");
+/**
+ * Runs of each per-request baseline (10,000 requests at 10 in flight, some 21 s each): 1 at the
+ * defaults, where the ratios they stand beside are far past their limits (22× and 21× for ≥ 15× and
+ * ≥ 5× in the last whole run), 3 with --full. Each run is the whole baseline: the same requests,
+ * concurrency and latency.
+ */
+const BASELINE_RUNS = Number(process.env.BENCH_BASELINE_RUNS ?? (FULL ? 3 : 1));
 const AUDIT_SESSIONS = Number(process.env.BENCH_AUDIT_SESSIONS ?? (FULL ? 100000 : 10000));
 const ONLY = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",").map((x) => x.trim())) : undefined;
 /** Whether a section runs (BENCH_ONLY). */
@@ -46,6 +56,17 @@ const PROBE = join(__dirname, "probe.js");
 const SCENARIO = join(__dirname, "scenario.js");
 
 const dir = mkdtempSync(join(tmpdir(), "wavix-bench-"));
+
+/** Each section's own wall time, seconds, in the order run (printed at the end: docs/SPEED.md, "What the bench runs"). */
+const sectionSeconds = {};
+const benchStarted = process.hrtime.bigint();
+/** A stopwatch for one section: call it at the section's end to record its time under `name`. */
+function stopwatch(name) {
+  const started = process.hrtime.bigint();
+  return () => {
+    sectionSeconds[name] = Number((Number(process.hrtime.bigint() - started) / 1e9).toFixed(1));
+  };
+}
 let probeCount = 0;
 
 /** One whole process; wall time from spawn to exit, its peak RSS and whether it loaded @pulumi/pulumi. */
@@ -236,6 +257,7 @@ async function main() {
   // ---- account of NUMBERS numbers ----
   let sim;
   if (want("numbers")) {
+  const done = stopwatch("numbers");
   const seed = generateAccount({ numbers: NUMBERS, subAccounts: SUBS });
   sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS, asyncDelayMs: 500 });
   try {
@@ -270,10 +292,12 @@ async function main() {
   } finally {
     await sim.close();
   }
+  done();
   }
 
   // ---- account of BIG numbers ----
   if (want("big")) {
+  const done = stopwatch("big");
   const bigSeed = generateAccount({ numbers: BIG, subAccounts: 0 });
   sim = await startSimulator({ port: 0, seed: bigSeed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
   try {
@@ -292,10 +316,12 @@ async function main() {
   } finally {
     await sim.close();
   }
+  done();
   }
 
   // ---- tenants: TENANTS sub-accounts × TENANT_NUMBERS numbers, each read with its own key (issue #20) ----
   if (want("tenants")) {
+    const done = stopwatch("tenants");
     const tenantSeed = generateAccount({ numbers: 0, subAccounts: TENANTS, numbersPerSubAccount: TENANT_NUMBERS });
     sim = await startSimulator({ port: 0, seed: tenantSeed, apiKeys: [{ key: KEY }], latencyMs: LATENCY_MS });
     try {
@@ -321,11 +347,13 @@ async function main() {
     } finally {
       await sim.close();
     }
+    done();
   }
   // ---- audit: AUDIT_SESSIONS 2FA sessions a period over AUDIT_SERVICES services, AUDIT_BRANDS brands,
   // beside a plain loop fetching the same headline data (issue #35), without a rate limit and under
   // 50 requests/s ----
   if (want("audit")) {
+    const done = stopwatch("audit");
     const { seed, serviceIds, periods, minimumRequests } = auditSeed(AUDIT_SESSIONS);
     const file = join(dir, "audit.yaml");
     writeFileSync(file, `version: 1\naudit:\n  two_fa:\n    services:\n${serviceIds.map((id) => `      - service_id: ${id}\n`).join("")}    max_failure_ratio: 0.25\n  ten_dlc:\n    brands: all\n`);
@@ -357,40 +385,63 @@ async function main() {
     lines.push(row("  plain loop, same headline data", s.loopAudit));
     lines.push(row(`  audit under 50 req/s${refused(s.auditRateLimited)}`, s.auditRateLimited) + vsLoop(s.auditRateLimited, s.loopAuditRateLimited));
     lines.push(row(`  plain loop under 50 req/s${refused(s.loopAuditRateLimited)}`, s.loopAuditRateLimited));
+    done();
   }
-  results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
 
-  // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers with
-  // the engine's checkpoint after each step; with --full, also with PULUMI_SKIP_CHECKPOINTS, and
-  // 10,000 (BENCH_PULUMI_BIG, 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js). Each
-  // on the dynamic resources and on the native provider (pulumi-resource-wavix), in the same run.
+  // Pulumi under the real engine (bench/pulumi.js): BENCH_PULUMI=0 skips it. 1,000 numbers; with
+  // --full, also the root program wholly under PULUMI_SKIP_CHECKPOINTS, and 10,000 (BENCH_PULUMI_BIG,
+  // 0 skips) with PULUMI_SKIP_CHECKPOINTS only (see bench/pulumi.js). Each on the dynamic resources
+  // and on the native provider (pulumi-resource-wavix), in the same run. The engine rewrites its
+  // whole checkpoint after every step of an adopting `up` (1.2–2 GB written for 1,000 numbers, about
+  // a minute): at the defaults ONE adopting `up` runs with the checkpoints on, the native provider's
+  // behind the root program (what a user sees); the others run under PULUMI_SKIP_CHECKPOINTS and
+  // are labelled so (docs/SPEED.md, "What the bench runs").
   const pulumiTargets = [];
   if (process.env.BENCH_PULUMI !== "0" && want("pulumi")) {
     const { runPulumiScenario, pulumiLines } = require("./pulumi");
     const small = Number(process.env.BENCH_PULUMI_NUMBERS ?? 1000);
     // The engine's floor (docs/SPEED.md, "The floor"): a YAML program of N PhoneNumbers behind the
     // native plugin and behind the two no-op floor providers, interleaved in the same run; every
-    // figure printed beside each floor's, as a ratio to it.
-    results.pulumiNativeYamlFloors = await runPulumiScenario({ numbers: small, latencyMs: LATENCY_MS, parallel: 16, provider: "native", program: "yaml", floors: true, samples: FULL ? 3 : 1 });
-    lines.push(...pulumiLines("pulumi native yaml program", small, results.pulumiNativeYamlFloors));
+    // figure printed beside each floor's, as a ratio to it. All three under PULUMI_SKIP_CHECKPOINTS:
+    // the checkpoint's rewrites are the engine's, the same for all three, and with them the adopting
+    // `up`s took some 95 s each and their ratios said only that (1.03–1.04×).
+    let done = stopwatch("pulumi: floors (YAML program, ours + Node.js + Go)");
+    results.pulumiNativeYamlFloors = await runPulumiScenario({ numbers: small, latencyMs: LATENCY_MS, parallel: 16, provider: "native", program: "yaml", floors: true, skipCheckpoints: true, samples: FULL ? 3 : 1 });
+    lines.push(...pulumiLines("pulumi native yaml program (skip checkpoints)", small, results.pulumiNativeYamlFloors));
+    done();
     // One wavix:index:Account for the whole file: within the floor for ONE resource + 2 × the CLI's plan.
     const { runAccountScenario, accountLines } = require("./pulumi");
     for (const n of [small, ...(FULL ? [10000] : [])]) {
+      done = stopwatch(`pulumi: Account resource (${n})`);
       const r = await runAccountScenario({ numbers: n, latencyMs: LATENCY_MS, samples: FULL ? 3 : 1 });
       results[n === small ? "pulumiAccount" : "pulumiAccountBig"] = r;
       lines.push(...accountLines(r));
       if (!r.skipped) pulumiTargets.push([`pulumi Account resource: no-change up with preview of ${n} numbers ÷ (floor for one resource + 2 × CLI plan)`, r.ratioToTarget, 1, "<=", "×"]);
+      done();
     }
     const big = Number(process.env.BENCH_PULUMI_BIG ?? (FULL ? 10000 : 0));
+    // [key, numbers, PULUMI_SKIP_CHECKPOINTS throughout, provider, options]. At the defaults the
+    // dynamic resources' adopting up runs under PULUMI_SKIP_CHECKPOINTS (the native one is the
+    // checkpointed up), and without the steps no target reads: their no-change up with its preview
+    // and preview (the targets read the native provider's), and the root program's profiled ups (the
+    // floors' YAML program above profiles the native plugin beside the floors): --full runs them.
+    const lean = FULL ? {} : { profile: false };
     const runs = [
-      ["pulumi", small, false, "dynamic"],
-      ["pulumiNative", small, false, "native"],
-      ...(FULL ? [["pulumiSkipCheckpoints", small, true, "dynamic"], ["pulumiNativeSkipCheckpoints", small, true, "native"]] : []),
-      ...(big > 0 ? [["pulumiBigSkipCheckpoints", big, true, "dynamic"], ["pulumiNativeBigSkipCheckpoints", big, true, "native"]] : []),
+      ["pulumi", small, false, "dynamic", FULL ? {} : { ...lean, adoptSkipCheckpoints: true, previews: false }],
+      ["pulumiNative", small, false, "native", lean],
+      ...(FULL ? [["pulumiSkipCheckpoints", small, true, "dynamic", {}], ["pulumiNativeSkipCheckpoints", small, true, "native", {}]] : []),
+      ...(big > 0 ? [["pulumiBigSkipCheckpoints", big, true, "dynamic", {}], ["pulumiNativeBigSkipCheckpoints", big, true, "native", {}]] : []),
     ];
-    for (const [key, numbers, skipCheckpoints, provider] of runs) {
+    for (const [key, numbers, skipCheckpoints, provider, options] of runs) {
       const label = `pulumi ${provider}${skipCheckpoints ? " (skip checkpoints)" : ""}`;
-      results[key] = { numbers, skipCheckpoints, provider, ...(await runPulumiScenario({ numbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints, provider, samples: FULL ? 3 : 1 })) };
+      done = stopwatch(`pulumi: root program, ${provider}${skipCheckpoints ? ", skip checkpoints" : ""} (${numbers})`);
+      results[key] = {
+        numbers,
+        skipCheckpoints,
+        provider,
+        ...(await runPulumiScenario({ numbers, latencyMs: LATENCY_MS, parallel: 16, skipCheckpoints, provider, samples: FULL ? 3 : 1, ...options })),
+      };
+      done();
       if (results[key].skipped) {
         lines.push(`${label}: skipped: ${results[key].skipped}`);
         continue;
@@ -399,14 +450,20 @@ async function main() {
         if (typeof r !== "object" || r === null || r.wallSeconds === undefined || r.requests === undefined) continue;
         const written = r.bytesWritten === null ? "" : `, ${(r.bytesWritten / 1e6).toFixed(1)} MB written`;
         const runs = r.samples ? ` (median of ${r.samples.map((x) => x.toFixed(2)).join(" / ")})` : "";
-        lines.push(`${`${label} ${name} (${numbers})`.padEnd(60)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number${written})${runs}`);
+        const how = !skipCheckpoints ? (r.skipCheckpoints ? " (skip checkpoints)" : name === "upAdopt" ? " (checkpoints on)" : "") : "";
+        lines.push(`${`${label} ${name}${how} (${numbers})`.padEnd(60)} ${String(r.requests).padStart(6)} req  ${r.wallSeconds.toFixed(2).padStart(7)} s  checkpoint ${(r.checkpointBytes / 1e6).toFixed(2)} MB (${r.bytesPerNumber} B a number${written})${runs}`);
       }
       const r = results[key];
       const p = r.profile;
-      lines.push(
-        `${`${label} where an up's time goes (${numbers})`.padEnd(60)} ${p.wallSeconds.toFixed(2)} s: provider busy ${p.providerBusySeconds.toFixed(2)} s (${Object.entries(p.providerCalls).map(([m, c]) => `${m} ${c.calls} calls ${c.busySeconds.toFixed(2)} s`).join(", ")}), CLI + program + engine ${p.otherSeconds.toFixed(2)} s` +
-          (r.pluginStartMs !== undefined ? `; plugin start ${r.pluginStartMs} ms` : ""),
-      );
+      if (!r.upNoChangeWithPreview) lines.push(`${`${label} upNoChangeWithPreview, preview (${numbers})`.padEnd(60)} with --full`);
+      if (p) {
+        lines.push(
+          `${`${label} where an up's time goes (${numbers})`.padEnd(60)} ${p.wallSeconds.toFixed(2)} s: provider busy ${p.providerBusySeconds.toFixed(2)} s (${Object.entries(p.providerCalls).map(([m, c]) => `${m} ${c.calls} calls ${c.busySeconds.toFixed(2)} s`).join(", ")}), CLI + program + engine ${p.otherSeconds.toFixed(2)} s` +
+            (r.pluginStartMs !== undefined ? `; plugin start ${r.pluginStartMs} ms` : ""),
+        );
+      } else {
+        lines.push(`${`${label} where an up's time goes (${numbers})`.padEnd(60)} with --full${r.pluginStartMs !== undefined ? `; plugin start ${r.pluginStartMs} ms` : ""}`);
+      }
       const tag = `${provider}${skipCheckpoints ? ", skip checkpoints" : ""}`;
       pulumiTargets.push([`pulumi no-change up --skip-preview of ${numbers} numbers (${tag})`, r.upNoChange.wallSeconds, numbers <= 1000 ? 5 : 40, "<=", "s"]);
       // The issue's figure: the no-change up users run (with its preview), native: 5 s at 1,000, 15 s at 10,000.
@@ -424,13 +481,17 @@ async function main() {
   // 1,000 numbers (BENCH_TOFU_NUMBERS), beside the native Pulumi provider's no-change preview (and
   // preview --refresh) of the same numbers, measured in this section round by round with it.
   if (want("tofu")) {
+    const done = stopwatch("tofu");
     const { runTofuScenario, tofuLines } = require("./tofu");
     const numbers = Number(process.env.BENCH_TOFU_NUMBERS ?? 1000);
-    const r = (results.tofu = await runTofuScenario({ numbers, latencyMs: LATENCY_MS }));
+    const r = (results.tofu = await runTofuScenario({ numbers, latencyMs: LATENCY_MS, adoptWithCheckpoints: FULL, rounds: FULL ? 3 : 1 }));
     lines.push(...tofuLines(numbers, r));
     if (!r.skipped) pulumiTargets.push([`tofu no-change plan of ${numbers} numbers`, r.planNoChange.wallSeconds, 15, "<=", "s"]);
+    done();
   }
 
+  // After the last section (it was taken before the Pulumi and tofu sections, most of the run).
+  results.machine.loadAverageAtEnd = loadavg().map((x) => Number(x.toFixed(2)));
   const ratio = s.baselinePlan?.wallSeconds / s.planNoChanges?.wallSeconds;
   const cliRuns = ["planNoChanges", "planAllChange", "applyUniform", "validate10k", "validateSmall", "export100k", "planFewOfMany"];
   const earlierRss = ["planNoChanges", "planAllChange", "applyUniform", "planFewOfMany", "validate10k", "validateSmall", "load10k"];
@@ -473,6 +534,8 @@ async function main() {
     targets.map(([name, value, limit, op, unit]) => [name, { value: Number(value.toFixed(3)), limit, op, unit, met: check(value, limit, op) }]),
   );
   for (const r of Object.values(s)) delete r.stdout;
+  results.sectionSeconds = sectionSeconds;
+  results.totalSeconds = Number((Number(process.hrtime.bigint() - benchStarted) / 1e9).toFixed(1));
   // A partial run (BENCH_ONLY) never replaces the full run's bench/results.json.
   const resultsFile = ONLY ? join(dir, "results.json") : join(__dirname, "results.json");
   writeFileSync(resultsFile, JSON.stringify(results, null, 2) + "\n");
@@ -488,6 +551,11 @@ async function main() {
     const fmt = (x) => (Number.isInteger(x) ? String(x) : x.toFixed(2));
     out.write(`${t.met ? "met   " : "MISSED"}  ${name}: ${fmt(t.value)}${t.unit ? ` ${t.unit}` : ""} (limit ${t.op} ${t.limit}${t.unit ? ` ${t.unit}` : ""})\n`);
   }
+  // Where the bench's own time went: each section's wall time, then the whole (this process, from
+  // its start; `npm run bench`'s build before it is not counted).
+  out.write("\nsection times:\n");
+  for (const [name, secs] of Object.entries(sectionSeconds)) out.write(`  ${name.padEnd(58)} ${secs.toFixed(1).padStart(7)} s\n`);
+  out.write(`  ${"total (node bench/run.js, start to end)".padEnd(58)} ${results.totalSeconds.toFixed(1).padStart(7)} s\n`);
   out.write(ONLY ? `\n(BENCH_ONLY: bench/results.json left as it was)\n` : `\nWrote bench/results.json\n`);
   if (!FULL) out.write("(the defaults; `npm run bench -- --full` adds the large figures: docs/SPEED.md)\n");
   if (!Object.values(results.targets).every((t) => t.met)) process.exitCode = 1;

@@ -6,10 +6,13 @@
  * already owns it), then the no-change `tofu plan -detailed-exitcode` users run — its refresh reads
  * every number. Beside it, the same N numbers as a Pulumi YAML program of `wavix:index:PhoneNumber`
  * behind this checkout's native plugin (bench/pulumi.js `yamlProgram`; test/helpers/real-pulumi.ts
- * `RealStack`), adopted by one `up`, then its no-change `pulumi preview` (what users run: no refresh)
- * and `pulumi preview --refresh` (which reads every number, as `tofu plan` does). The three no-change
- * steps run round by round (3 rounds), so that the load of the moment weighs on all alike; each is the
- * median, with the requests it sent, and tofu's as a ratio to each Pulumi figure. Both engines at the
+ * `RealStack`), adopted by one `up` (under PULUMI_SKIP_CHECKPOINTS unless `adoptWithCheckpoints`:
+ * with the engine's checkpoint after each step it took some 95 s, and `npm run bench` measures such
+ * an `up` in its pulumi section; with --full it runs here with them), then its no-change
+ * `pulumi preview` (what users run: no refresh) and `pulumi preview --refresh` (which reads every
+ * number, as `tofu plan` does). The three no-change steps run round by round (`rounds`: 1 at
+ * `npm run bench`'s defaults, 3 with --full), so that the load of the moment weighs on all alike;
+ * each is the median, with the requests it sent, and tofu's as a ratio to each Pulumi figure. Both engines at the
  * same parallelism (10, OpenTofu's default). `npm run bench` runs it (section `tofu`, BENCH_ONLY=tofu
  * alone); alone: `node bench/tofu.js`. BENCH_TOFU_BESIDE=0 leaves Pulumi out (or it is skipped,
  * saying why, when its CLI is not built).
@@ -22,7 +25,6 @@ const { join } = require("node:path");
 
 const ROOT = join(__dirname, "..");
 const KEY = "bench-local-key";
-const ROUNDS = 3;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 const seconds = (from) => Number(process.hrtime.bigint() - from) / 1e9;
@@ -47,8 +49,8 @@ function pulumiBeside(sim, numbers, parallel) {
   return { dir, stack };
 }
 
-/** @param {{ numbers: number, latencyMs: number, parallelism?: number }} options */
-async function runTofuScenario({ numbers, latencyMs, parallelism = 10 }) {
+/** @param {{ numbers: number, latencyMs: number, parallelism?: number, adoptWithCheckpoints?: boolean, rounds?: number }} options */
+async function runTofuScenario({ numbers, latencyMs, parallelism = 10, adoptWithCheckpoints = false, rounds = 3 }) {
   const { tofuProject, tofuUnavailable, providerBlock } = requireTs(join(ROOT, "test", "helpers", "real-tofu.ts"));
   let why;
   try {
@@ -77,8 +79,10 @@ async function runTofuScenario({ numbers, latencyMs, parallelism = 10 }) {
     const out = { numbers, parallelism, apply: { wallSeconds: Number(apply.wallSeconds.toFixed(2)), requests: apply.requests } };
     const steps = { planNoChange: () => project.must(["plan", "-no-color", "-detailed-exitcode", par]) };
     if (beside.stack) {
+      if (!adoptWithCheckpoints) beside.stack.setEnv("PULUMI_SKIP_CHECKPOINTS", "true");
       const up = await timed(() => beside.stack.up());
-      out.pulumiNativeUpAdopt = { wallSeconds: Number(up.wallSeconds.toFixed(2)), requests: up.requests };
+      beside.stack.setEnv("PULUMI_SKIP_CHECKPOINTS", undefined);
+      out.pulumiNativeUpAdopt = { wallSeconds: Number(up.wallSeconds.toFixed(2)), requests: up.requests, skipCheckpoints: !adoptWithCheckpoints };
       steps.pulumiNativePreview = () => beside.stack.preview({ expectNoChanges: true });
       steps.pulumiNativePreviewRefresh = async () => {
         const r = await beside.stack.cli(["preview", "--refresh", "--expect-no-changes", "--parallel", String(parallelism)]);
@@ -87,7 +91,7 @@ async function runTofuScenario({ numbers, latencyMs, parallelism = 10 }) {
     } else out.pulumiSkipped = beside.skipped;
     const samples = Object.fromEntries(Object.keys(steps).map((k) => [k, []]));
     const requests = {};
-    for (let i = 0; i < ROUNDS; i++) {
+    for (let i = 0; i < rounds; i++) {
       for (const [name, fn] of Object.entries(steps)) {
         const r = await timed(fn);
         samples[name].push(Number(r.wallSeconds.toFixed(3)));
@@ -115,11 +119,12 @@ async function runTofuScenario({ numbers, latencyMs, parallelism = 10 }) {
 function tofuLines(numbers, r) {
   if (r.skipped) return [`tofu: skipped: ${r.skipped}`];
   const row = (label, x, note = "") => `${label.padEnd(60)} ${String(x.requests).padStart(6)} req  ${x.wallSeconds.toFixed(2).padStart(7)} s${note}`;
-  const runs = (x) => ` (median of ${x.samples.map((s) => s.toFixed(2)).join(" / ")})`;
+  const runs = (x) => (x.samples.length > 1 ? ` (median of ${x.samples.map((s) => s.toFixed(2)).join(" / ")})` : " (1 round)");
   const lines = [row(`tofu apply adopting ${numbers} numbers`, r.apply), row(`tofu no-change plan of ${numbers} numbers`, r.planNoChange, `  state ${r.stateBytesPerNumber} B a number${runs(r.planNoChange)}`)];
   if (r.pulumiSkipped) lines.push(`tofu: the native Pulumi provider beside it skipped: ${r.pulumiSkipped}`);
   else {
-    lines.push(row(`  beside: pulumi native up adopting ${numbers} numbers`, r.pulumiNativeUpAdopt));
+    const how = r.pulumiNativeUpAdopt.skipCheckpoints ? " (skip checkpoints)" : " (checkpoints on)";
+    lines.push(row(`  beside: pulumi native up adopting ${numbers} numbers${how}`, r.pulumiNativeUpAdopt));
     lines.push(row(`  beside: pulumi native no-change preview of ${numbers}`, r.pulumiNativePreview, runs(r.pulumiNativePreview)));
     lines.push(row(`  beside: pulumi native no-change preview --refresh of ${numbers}`, r.pulumiNativePreviewRefresh, runs(r.pulumiNativePreviewRefresh)));
     lines.push(
@@ -134,7 +139,8 @@ module.exports = { runTofuScenario, tofuLines };
 
 if (require.main === module) {
   const numbers = Number(process.env.BENCH_TOFU_NUMBERS ?? 1000);
-  runTofuScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20) }).then(
+  const full = process.argv.slice(2).includes("--full");
+  runTofuScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), adoptWithCheckpoints: full, rounds: full ? 3 : 1 }).then(
     (r) => process.stdout.write(`${JSON.stringify(r, null, 2)}\n${tofuLines(numbers, r).join("\n")}\n`),
     (e) => {
       process.stderr.write(`tofu bench failed: ${e.message.slice(0, 4000)}\n`);

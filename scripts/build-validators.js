@@ -6,8 +6,9 @@
  *
  * - dist/config/desired-state.validate.js  from schemas/wavix.schema.json, with the options of
  *   src/config/schema.ts (allErrors + verbose: the messages read `parentSchema`).
- * - dist/client/response.validate.js       from schemas/api/*.schema.json, one export per file
- *   name, with the options of src/client/response-schemas.ts.
+ * - dist/client/response.validate.js       from schemas/api/*.schema.json but the *.request ones
+ *   (src/simulator/request-schemas.ts compiles those), one export per file name, with the options
+ *   of src/client/response-schemas.ts.
  *
  * The sources keep compiling at run time when these files are absent (tests run from src/), with
  * the same options, so both ways give the same errors (test/config/precompiled.test.ts).
@@ -46,7 +47,9 @@ function write(rel, code) {
   const files = readdirSync(dir).filter((f) => f.endsWith(".schema.json"));
   for (const f of files) ajv.addSchema(JSON.parse(readFileSync(join(dir, f), "utf8")));
   const exports = {};
-  for (const f of files) {
+  // The responses only: the client checks nothing else, and the request schemas (the simulator's, which
+  // compiles them itself) were half this file, loaded by every command that sends a request.
+  for (const f of files.filter((name) => !name.endsWith(".request.schema.json"))) {
     if (ajv.getSchema(`${ID_BASE}${f}`)) exports[f.replace(/\.schema\.json$/, "")] = `${ID_BASE}${f}`;
   }
   write("dist/client/response.validate.js", standaloneCode(ajv, exports));

@@ -34,6 +34,7 @@ import { formatProblem } from "../config/load";
 import type { DesiredState } from "../config/types";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveInt, positiveNumber, timeoutOption } from "./common";
 import { writeFileAtomic, writeFileAtomicStream } from "./files";
+import { declareCommand } from "./heads";
 import { CliExit } from "./output";
 
 export type AuditFormat = "md" | "json" | "csv" | "html";
@@ -72,9 +73,7 @@ export interface AuditCommandOptions {
 }
 
 export function registerAudit(program: Command): void {
-  program
-    .command("audit")
-    .description("Report 2FA verification sessions over a period and 10DLC brand vettings, checked against the file's audit thresholds.")
+  declareCommand(program, "audit")
     .option("-f, --file <FILE>", "desired-state file", "wavix.yaml")
     .option("--last <N>", "the period: the last N full UTC days before today (30d, 7d, 1d) or full hours before this hour (24h); overrides the file's from/to")
     .option("--from <DATE>", "the period's first day, YYYY-MM-DD (UTC); with --to")

@@ -6,10 +6,8 @@
  *   zsh:  `source <(wavix-sync completion zsh)` in ~/.zshrc (bash's completion, through bashcompinit)
  *   fish: `wavix-sync completion fish > ~/.config/fish/completions/wavix-sync.fish`
  */
-import { Argument, type Command, type Option } from "commander";
-
-const SHELLS = ["bash", "zsh", "fish"] as const;
-type Shell = (typeof SHELLS)[number];
+import type { Command, Option } from "commander";
+import { declareCommand, type Shell } from "./heads";
 
 /** One command as completion needs it. */
 interface Spec {
@@ -102,10 +100,7 @@ export function completionScript(shell: Shell, program: Command): string {
 
 /** `all` builds the program with every command (main.ts passes its `buildProgram`: no import back to it). */
 export function registerCompletion(program: Command, all: () => Command): void {
-  program
-    .command("completion")
-    .description("Print a shell completion script (bash, zsh or fish) for the commands and their options")
-    .addArgument(new Argument("<SHELL>", "the shell").choices(SHELLS))
+  declareCommand(program, "completion")
     .action((shell: Shell) => {
       // Every command's options, from the same program --help describes (loaded here, on demand).
       process.stdout.write(completionScript(shell, all()));

@@ -6,13 +6,12 @@ import type { Command } from "commander";
 import { isAbsolute, join, relative } from "node:path";
 import { formatCount } from "../plan/count";
 import { startSimulator } from "../simulator";
+import { declareCommand } from "./heads";
 import { CliExit } from "./output";
 
 /** `run` is the CLI entry itself, passed in to keep the module graph acyclic. */
 export function registerDemo(program: Command, run: (argv: string[]) => Promise<number>): void {
-  program
-    .command("demo")
-    .description("Run plan → apply → plan of examples/wavix.yaml against the local simulator (never the real API)")
+  declareCommand(program, "demo")
     // No commander default: it would print this machine's absolute path in --help.
     .option("-f, --file <FILE>", "desired-state file (default: the package's examples/wavix.yaml)")
     .action(async (flags: { file?: string }) => {

@@ -6,6 +6,7 @@ import { formatCount } from "../plan/count";
 import { streamExport } from "../resources/export";
 import { writeFileAtomicStream } from "./files";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveNumber, timeoutOption } from "./common";
+import { declareCommand } from "./heads";
 import { NO_PROGRESS, readProgress } from "./progress";
 
 /** Where editors find the schema when wavix-sync is installed in the repo. */
@@ -53,9 +54,7 @@ async function exportAccountId(client: WavixClient, file: string | undefined): P
 }
 
 export function registerExport(program: Command): void {
-  program
-    .command("export")
-    .description("Print the account as a wavix.yaml on which plan reports no changes (no secrets)")
+  declareCommand(program, "export")
     .option("--out <FILE>", "write to FILE instead of standard output")
     .option("-f, --file <FILE>", "a desired-state file whose account_id: pin the key must match (checked before anything is read); the export writes that pin")
     .addOption(timeoutOption())

@@ -2,19 +2,21 @@
  * The `wavix-sync` command line: one file per command, each a thin wrapper over the library.
  * `main` returns the exit code instead of calling `process.exit`, so tests can run it in-process.
  *
- * Start-up (issue #15): only the module of the command being run is loaded (`validate` never
- * loads the client, `plan` never loads the simulator or the audit renderers); every command is
- * loaded for the top-level help or an unknown command. No command path loads `@pulumi/pulumi`.
+ * Start-up (issue #15, #34): only the module of the command being run is loaded (`validate` never
+ * loads the simulator, `plan` never loads the simulator or the audit renderers); the top-level help,
+ * `--version` and an unknown command load none of them, only each command's head (heads.ts).
+ * No command path loads `@pulumi/pulumi`. test/cli/start-up.test.ts holds the counts.
  */
 import { Command, CommanderError } from "commander";
 import { DEFAULT_BASE_URL, resolveBaseUrl } from "../client/base-url";
 import { CliExit, reportError, startRun } from "./output";
 import { setNoColor } from "./color";
+import { COMMAND_NAMES, declareCommand, type CommandName } from "./heads";
 
 type Register = (program: Command) => void;
 
 /** Each command's module, loaded on demand, in the order the help lists them. */
-const COMMANDS: readonly [names: readonly string[], load: () => Register][] = [
+const COMMANDS: readonly [names: readonly CommandName[], load: () => Register][] = [
   [["validate"], () => (require("./validate") as typeof import("./validate")).registerValidate],
   [["plan", "apply"], () => (require("./plan-apply") as typeof import("./plan-apply")).registerPlanApply],
   [["audit"], () => (require("./audit") as typeof import("./audit")).registerAudit],
@@ -25,6 +27,11 @@ const COMMANDS: readonly [names: readonly string[], load: () => Register][] = [
   [["tofu-install"], () => (require("./tofu-install") as typeof import("./tofu-install")).registerTofuInstall],
   [["completion"], () => (program) => (require("./completion") as typeof import("./completion")).registerCompletion(program, () => buildProgram())],
 ];
+
+/** Every command's head only (name, description, arguments): all that the top-level help, `--version` and a typo need. */
+const HEADS_ONLY: Register = (program) => {
+  for (const name of COMMAND_NAMES) declareCommand(program, name);
+};
 
 /** Examples shown under each command's --help (as kubectl and Terraform show them). */
 const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
@@ -112,8 +119,10 @@ export function versionText(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /**
- * The program with the command named in `argv` (`process.argv` form), or with every command when
- * `argv` names none that is known (help, typos: commander then lists or suggests them all).
+ * The program with the command named in `argv` (`process.argv` form; `help plan` names plan), or
+ * with only the heads of every command when `argv` names none that is known (the top-level help,
+ * `--version`, typos: commander then lists or suggests them by name). Without `argv`, every command
+ * whole (completion, the docs).
  */
 export function buildProgram(argv?: readonly string[]): Command {
   const program = new Command("wavix-sync")
@@ -124,9 +133,11 @@ export function buildProgram(argv?: readonly string[]): Command {
     .option("--no-color", "no colour, even on a terminal (NO_COLOR=1 does the same)")
     .exitOverride();
   // The top level has no option taking a value, so the first operand is the command.
-  const named = argv?.slice(2).find((a) => !a.startsWith("-"));
-  const only = COMMANDS.find(([names]) => named !== undefined && names.includes(named));
-  for (const entry of only ? [only] : COMMANDS) entry[1]()(program);
+  const operands = argv?.slice(2).filter((a) => !a.startsWith("-")) ?? [];
+  const named = operands[0] === "help" ? operands[1] : operands[0];
+  const only = COMMANDS.find(([names]) => named !== undefined && (names as readonly string[]).includes(named));
+  if (argv === undefined) for (const [, load] of COMMANDS) load()(program);
+  else (only ? only[1]() : HEADS_ONLY)(program);
   program.addHelpText("after", `\nExamples:\n  wavix-sync validate\n  wavix-sync plan --detailed-exitcode\n  wavix-sync apply --auto-approve\n\n${helpFooter()}\n`);
   for (const cmd of program.commands) {
     // Colour is for terminals only, and never with NO_COLOR (src/cli/color.ts); every command takes --no-color.

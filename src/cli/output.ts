@@ -1,5 +1,4 @@
 /** Shared CLI plumbing: exit codes as values, errors printed without stack traces, progress lines that never follow them. */
-import { describeError } from "../kit/change/error-text";
 import { writeErrorText } from "./color";
 
 /** Thrown by a command to end with an exit code after it printed what it had to say. */
@@ -36,6 +35,8 @@ export function progressLine(line: string): void {
 export function reportError(err: unknown): void {
   // The outermost command's final word: no progress line may follow it.
   if (run.depth <= 1) run.over = true;
-  // One plain sentence: not Node's or OpenSSL's internals (src/kit/change/error-text.ts).
+  // One plain sentence: not Node's or OpenSSL's internals (src/kit/change/error-text.ts), loaded
+  // only when a command fails (main.ts loads this module for --version and --help too).
+  const { describeError } = require("../kit/change/error-text") as typeof import("../kit/change/error-text");
   writeErrorText(`Error: ${describeError(err)}\n`);
 }

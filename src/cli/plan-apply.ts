@@ -1,6 +1,5 @@
 /** `wavix-sync plan` and `wavix-sync apply`: thin wrappers over the sync engine (src/plan). */
 import { Option, type Command } from "commander";
-import { SingleBar } from "cli-progress";
 import { createInterface } from "node:readline/promises";
 import {
   APPLY_MARKER,
@@ -32,8 +31,9 @@ import { writeFileAtomic } from "./files";
 import { CliExit } from "./output";
 import { writeErrorText } from "./color";
 import { endEvents, planEvents, progressEvent, readEvent, resultEvents, startEvents, stdoutText, streaming } from "./events";
+import { declareCommand } from "./heads";
 import { acquireLock } from "./lock";
-import { readProgress } from "./progress";
+import { progressBar, readProgress } from "./progress";
 import { handleInterrupts, INTERRUPTED_EXIT_CODE } from "./interrupt";
 import { loadPlanFile, savePlanFile } from "./saved-plan";
 
@@ -260,7 +260,7 @@ function locked<R>(body: (flags: ApplyFlags, route: R, run: RunReport) => Promis
 }
 
 export function registerPlanApply(program: Command): void {
-  withCommonOptions(program.command("plan").description("Show what apply would change (reads only)"), "print the plan as one JSON object")
+  withCommonOptions(declareCommand(program, "plan"), "print the plan as one JSON object")
     .option("--detailed-exitcode", "exit 2 when there are changes, 0 when none")
     .option("--save <PLANFILE>", "also save the plan to PLANFILE, for `apply --plan PLANFILE` (docs/SAVED-PLANS.md)")
     // With --out, a failure (file, key, account pin, listing) is reported there too (guard.ts).
@@ -305,7 +305,7 @@ export function registerPlanApply(program: Command): void {
       if (flags.detailedExitcode && plan.changes.length > 0) throw new CliExit(2);
     })));
 
-  const apply = withCommonOptions(program.command("apply").description("Make the account match the file"), "print the plan and the results as one JSON object")
+  const apply = withCommonOptions(declareCommand(program, "apply"), "print the plan and the results as one JSON object")
     .option("--auto-approve", "apply without asking")
     .option("--force", "apply even when destructive changes exceed the safety limit (the file's safety: section)")
     .option("--wait <S>", "seconds to wait for asynchronous bulk changes to show", nonNegativeNumber("--wait"), 120)
@@ -407,7 +407,7 @@ export function registerPlanApply(program: Command): void {
       }
       let bar =
         process.stderr.isTTY && route.terminal === "text" && prepared.ops.length >= 20
-          ? new SingleBar({ format: "Applying [{bar}] {value}/{total}", stream: process.stderr, clearOnComplete: true })
+          ? new (progressBar())({ format: "Applying [{bar}] {value}/{total}", stream: process.stderr, clearOnComplete: true })
           : undefined;
       bar?.start(prepared.ops.length, 0);
       // Ctrl-C: stop starting writes, finish those in flight, report, exit 130 (interrupt.ts).

@@ -5,7 +5,7 @@
  * at least {@link PROGRESS_MIN_PAGES} pages — a small account reads in a blink — and is cleared
  * before anything else is printed (`stop`).
  */
-import { SingleBar } from "cli-progress";
+import type { SingleBar } from "cli-progress";
 import type { PageRead } from "../client";
 
 /** Fewer pages claimed than this: no bar. */
@@ -16,6 +16,11 @@ export interface ReadProgress {
   readonly onPage?: (read: PageRead) => void;
   /** Clears the bar (call before printing anything). */
   stop(): void;
+}
+
+/** cli-progress's bar (and its width tables), loaded when a bar first shows: a pipeline, where none can, never loads it. */
+export function progressBar(): typeof SingleBar {
+  return (require("cli-progress") as typeof import("cli-progress")).SingleBar;
 }
 
 /** No bar. */
@@ -36,7 +41,7 @@ export function readProgress(label: string, stream: NodeJS.WriteStream = process
       if (r.page === 1) total += r.pages ?? 1;
       else if (r.pages === undefined) total++;
       if (!bar && total >= PROGRESS_MIN_PAGES) {
-        bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} pages`, stream, clearOnComplete: true, hideCursor: false });
+        bar = new (progressBar())({ format: `${label} [{bar}] {value}/{total} pages`, stream, clearOnComplete: true, hideCursor: false });
         bar.start(total, read);
       }
       if (bar) {

@@ -8,6 +8,7 @@
 import { Option, type Command } from "commander";
 import { readFileSync, statSync } from "node:fs";
 import { formatPlan, formatPlanMarkdown, MAX_SAVED_PLAN_BYTES, planJson, readSavedPlan, SavedPlanError, type Plan, type SavedPlanDocument } from "../plan";
+import { declareCommand } from "./heads";
 import { CliExit } from "./output";
 import { writePlanText } from "./color";
 
@@ -36,10 +37,7 @@ function render(format: ShowFormat, doc: SavedPlanDocument, plan: Plan, path: st
 }
 
 export function registerShow(program: Command): void {
-  program
-    .command("show")
-    .description("Print a saved plan (from `plan --save`): what `apply --plan` would carry out; reads no account")
-    .argument("<PLANFILE>", "the saved plan")
+  declareCommand(program, "show")
     .option("--json", "print it as one JSON object (as plan --json, with saved_plan: what it was made against)")
     .addOption(new Option("--format <format>", "output format (--json is --format json)").choices(["text", "json", "md"]))
     .action((planFile: string, flags: { json?: boolean; format?: ShowFormat }) => {

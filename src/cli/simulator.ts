@@ -20,6 +20,7 @@ import {
   type SimVariation,
   startSimulator,
 } from "../simulator";
+import { declareCommand } from "./heads";
 
 interface SimulatorCliOptions {
   port: number;
@@ -200,9 +201,7 @@ export interface SimulatorCommandHooks {
 
 export function registerSimulator(program: Command, hooks: SimulatorCommandHooks = {}): void {
   const print = hooks.out ?? ((line: string): void => void process.stdout.write(`${line}\n`));
-  program
-    .command("simulator")
-    .description("Serve a local Wavix API (demo account by default) for trying and testing offline.")
+  declareCommand(program, "simulator")
     .option("--port <n>", "port to listen on, 0-65535 (0 picks a free one)", port, 8787)
     .option("--host <addr>", "interface to bind", "127.0.0.1")
     .option("--seed <FILE>", "account to serve, from a JSON or YAML seed file (default: the demo account)")

@@ -5,12 +5,11 @@
  */
 import type { Command } from "commander";
 import path from "node:path";
+import { declareCommand } from "./heads";
 import { defaultMirror, devOverridesConfig, installMirror, mirrorConfig, NAMESPACE, TYPE } from "../terraform/install";
 
 export function registerTofuInstall(program: Command): void {
-  program
-    .command("tofu-install")
-    .description("Install the OpenTofu/Terraform provider (wavix-sync/wavix) as a filesystem mirror, or print the dev_overrides configuration")
+  declareCommand(program, "tofu-install")
     // No commander default: it would print this machine's home folder in --help.
     .option("--dir <DIR>", "the mirror folder (default: ~/.terraform.d/plugins, which OpenTofu and Terraform search on their own)")
     .option("--dev-overrides", "print a CLI configuration (TF_CLI_CONFIG_FILE) that runs this package's provider directly, and install nothing")

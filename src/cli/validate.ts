@@ -5,6 +5,7 @@
 import type { Command } from "commander";
 import { formatProblem, loadDesiredState, type DesiredState } from "../config";
 import { kindsInFileOrder } from "../kinds";
+import { declareCommand } from "./heads";
 import { CliExit } from "./output";
 
 /** Default desired-state file (docs/CONTRACT.md part 3). */
@@ -44,9 +45,7 @@ export function summarizeState(state: DesiredState): string {
 }
 
 export function registerValidate(program: Command): void {
-  program
-    .command("validate")
-    .description("Check the desired-state file (schema, duplicates, secrets) without contacting Wavix.")
+  declareCommand(program, "validate")
     .option("-f, --file <FILE>", "desired-state file", DEFAULT_CONFIG_FILE)
     .action((opts: { file: string }) => {
       const state = loadOrReport(opts.file);

@@ -65,7 +65,8 @@ function compile(): Compiled {
     for (const file of files) {
       ajv.addSchema(JSON.parse(readFileSync(path.join(dir, file), "utf8")) as object);
     }
-    for (const file of files) {
+    // The responses only, as the precompiled file holds (scripts/build-validators.js).
+    for (const file of files.filter((f) => !f.endsWith(".request.schema.json"))) {
       const name = file.replace(/\.schema\.json$/, "");
       const validate = ajv.getSchema(`${ID_BASE}${file}`);
       if (validate) validators.set(name, validate);

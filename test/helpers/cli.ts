@@ -1,8 +1,9 @@
 /** Run the compiled CLI (`bin/wavix-sync.js`) as a child process, as a user or a pipeline would. */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { loopbackChildEnv } from "./child-env";
 
 export const ROOT = resolve(__dirname, "..", "..");
 export const BIN = join(ROOT, "bin", "wavix-sync.js");
@@ -17,15 +18,13 @@ export interface CliRun {
 const RUN_LIMIT_MS = 30_000;
 
 /**
- * Run the CLI with `WAVIX_API_KEY` and `WAVIX_BASE_URL` cleared from the inherited environment, then
- * `env` on top (an undefined value leaves the variable unset). Asynchronous on purpose: a simulator
+ * Run the CLI with `WAVIX_API_KEY` and `WAVIX_BASE_URL` cleared from the inherited environment (and
+ * NODE_EXTRA_CA_CERTS: child-env.ts), then `env` on top (an undefined value leaves the variable unset). Asynchronous on purpose: a simulator
  * in the test's own process must keep answering.
  */
 export function runCli(args: string[], env: Record<string, string | undefined> = {}, cwd = ROOT): Promise<CliRun> {
   return new Promise((done, fail) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env };
-    delete childEnv.WAVIX_API_KEY;
-    delete childEnv.WAVIX_BASE_URL;
+    const childEnv = loopbackChildEnv({ WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined });
     for (const [k, v] of Object.entries(env)) if (v !== undefined) childEnv[k] = v;
     const child = spawn(process.execPath, [BIN, ...args], { cwd, env: childEnv, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
@@ -66,4 +65,29 @@ export function writeYaml(dir: string, name: string, text: string): string {
   const file = join(dir, name);
   writeFileSync(file, text);
   return file;
+}
+
+/** A CLI run with the modules it loaded: under dist/ relative to dist/ (`cli/main.js`), under node_modules/ by package path (`commander/index.js`). */
+export interface LoadedRun extends CliRun {
+  modules: string[];
+  /** Node's own modules it loaded (`process.moduleLoadList`: `NativeModule internal/deps/undici/undici`, …). */
+  builtins: string[];
+}
+
+/** Run the CLI (as `runCli`) with a probe preloaded through NODE_OPTIONS that lists, at exit, every module the run loaded. */
+export async function modulesLoadedBy(args: string[], env: Record<string, string | undefined> = {}, cwd?: string): Promise<LoadedRun> {
+  const dir = scratch();
+  const probe = join(dir, "probe.js");
+  const out = join(dir, "modules.json");
+  writeFileSync(
+    probe,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
+  );
+  const run = await runCli(args, { ...env, NODE_OPTIONS: `--require ${probe}` }, cwd ?? dir);
+  const loaded = JSON.parse(readFileSync(out, "utf8")) as { files: string[]; builtins: string[] };
+  const all = loaded.files.map((m) => m.replace(/\\/g, "/"));
+  const modules = all.flatMap((m) =>
+    m.includes("/node_modules/") ? [m.slice(m.lastIndexOf("/node_modules/") + 14)] : m.includes("/dist/") ? [m.slice(m.lastIndexOf("/dist/") + 6)] : [],
+  );
+  return { ...run, modules, builtins: loaded.builtins };
 }

@@ -69,6 +69,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import { Struct, type JavaScriptValue } from "google-protobuf/google/protobuf/struct_pb";
+import { loopbackChildEnv } from "./child-env";
 
 /** Repository root (this file lives in test/helpers/). */
 export const PROJECT_ROOT = path.resolve(__dirname, "..", "..");
@@ -122,15 +123,8 @@ export interface CaptureOptions {
   timeoutMs?: number;
 }
 
-/** Builds the child environment: the current one plus overrides (`undefined` deletes). */
-function childEnv(overrides: Record<string, string | undefined> = {}): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const [k, v] of Object.entries(overrides)) {
-    if (v === undefined) delete env[k];
-    else env[k] = v;
-  }
-  return env;
-}
+/** The child environment: the current one (loopback only: no extra CA bundle) plus overrides (`undefined` deletes). */
+const childEnv = loopbackChildEnv;
 
 /**
  * Runs `exportName` of the compiled CommonJS module `modulePath` under `setMocks` in a child

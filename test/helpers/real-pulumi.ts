@@ -26,6 +26,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type * as Automation from "@pulumi/pulumi/automation";
 import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
+import { loopbackChildEnv } from "./child-env";
 import { traced } from "./trace";
 
 export const ROOT = path.resolve(__dirname, "..", "..");
@@ -123,7 +124,7 @@ export async function realProject(program: () => Promise<Record<string, unknown>
     stack,
     cli(args) {
       return new Promise((resolve) => {
-        const child = spawn(CLI, [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env: { ...process.env, ...env } });
+        const child = spawn(CLI, [...args, "--stack", "dev", "--non-interactive"], { cwd: dir, env: loopbackChildEnv(env) });
         let stdout = "";
         let stderr = "";
         child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
@@ -446,7 +447,8 @@ export class RealStack {
     this.stateDir = path.join(options.projectDir, ".test-pulumi");
     mkdirSync(path.join(this.stateDir, "backend"), { recursive: true });
     const env: NodeJS.ProcessEnv = {
-      ...process.env,
+      // The engine's Node processes (language host, program, providers) talk to loopback only (child-env.ts).
+      ...loopbackChildEnv(),
       PATH: `${path.dirname(CLI)}${path.delimiter}${process.env.PATH ?? ""}`,
       PULUMI_HOME: path.join(this.stateDir, "home"),
       PULUMI_BACKEND_URL: `file://${path.join(this.stateDir, "backend")}`,

@@ -1,13 +1,13 @@
 // The file loader's part of the registry (src/kinds/file-parts.ts): each kind's schema fragment and
 // file form, without its plan handler, export or Pulumi schema. Held to the registry here, and the
 // `audit`, which never plans, is held to loading none of the rest.
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { KINDS, kindsInFileOrder } from "../../src/kinds";
 import { filePartsInFileOrder } from "../../src/kinds/file-parts";
 import { startSimulator, type Simulator } from "../../src/simulator";
-import { runCli, scratch } from "../helpers/cli";
+import { modulesLoadedBy, scratch } from "../helpers/cli";
 
 describe("the kinds' file parts", () => {
   it("are the registry's kinds' own fragments and file forms, in the file's order", () => {
@@ -27,21 +27,6 @@ describe("start-up of audit, which never plans", () => {
     await sim?.close();
   });
 
-  /** The modules of dist/ a CLI run loaded, relative to dist/ (a probe preloaded with NODE_OPTIONS writes them at exit). */
-  async function loadedBy(args: string[], env: Record<string, string> = {}): Promise<{ code: number; stderr: string; modules: string[]; builtins: string[] }> {
-    const dir = scratch();
-    const probe = join(dir, "probe.js");
-    const out = join(dir, "modules.json");
-    writeFileSync(
-      probe,
-      `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
-    );
-    const run = await runCli(args, { ...env, NODE_OPTIONS: `--require ${probe}` }, dir);
-    const { files, builtins } = JSON.parse(readFileSync(out, "utf8")) as { files: string[]; builtins: string[] };
-    const modules = files.map((m) => m.replace(/\\/g, "/")).flatMap((m) => (m.includes("/dist/") ? [m.slice(m.lastIndexOf("/dist/") + 6)] : []));
-    return { code: run.code, stderr: run.stderr, modules, builtins };
-  }
-
   /** Loading a kind's handler, export, Pulumi schema or the registry itself. */
   const planSide = (modules: string[]) => modules.filter((m) => m === "kinds/index.js" || /^kinds\/[^/]+\/(index|handler|export|pulumi-schema|saved|effects)\.js$/.test(m));
 
@@ -50,7 +35,7 @@ describe("start-up of audit, which never plans", () => {
     const dir = scratch();
     const file = join(dir, "wavix.yaml");
     writeFileSync(file, "version: 1\naudit:\n  ten_dlc:\n    brands: all\n");
-    const run = await loadedBy(["audit", "-f", file, "--last", "30d", "--allow-incomplete"], { WAVIX_API_KEY: "file-parts-key", WAVIX_BASE_URL: sim.url });
+    const run = await modulesLoadedBy(["audit", "-f", file, "--last", "30d", "--allow-incomplete"], { WAVIX_API_KEY: "file-parts-key", WAVIX_BASE_URL: sim.url });
     expect(run.stderr).not.toMatch(/internal error|Error:/);
     expect(run.modules).toContain("cli/audit.js");
     expect(run.modules).toContain("kinds/file-parts.js");

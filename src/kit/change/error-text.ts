@@ -4,7 +4,8 @@
  * What the error was about (the request line, the path) is kept; the internals are dropped.
  * Used by the engine for per-item failures and by the CLI for what ends a command.
  */
-import { isNetworkError, isRateLimitedError, isWavixApiError, protocolMismatch } from "../../client";
+// The errors alone, not the client index: the CLI loads this for its last word, also where no request is sent.
+import { isNetworkError, isRateLimitedError, isWavixApiError, protocolMismatch } from "../../client/errors";
 
 /**
  * The connection failure behind a network error (ECONNREFUSED, ENOTFOUND, EAI_AGAIN) and its

@@ -17,7 +17,6 @@
  * Any other field is skipped; a request that does not read as these messages is refused with the
  * reason, as the stubs would refuse it.
  */
-import type { ServiceDefinition } from "@grpc/grpc-js";
 import type { JsonValue, StructLike } from "./wire";
 
 const VARINT = 0;
@@ -271,9 +270,9 @@ export function writeCheckResponse(res: Serializable): Buffer {
 }
 
 /** The service definition with Check and Diff read by hand and Check's answer written as above. */
-export function fastService(service: ServiceDefinition): ServiceDefinition {
-  const out: Record<string, ServiceDefinition[string]> = { ...service };
+export function fastService<S extends Readonly<Record<string, object>>>(service: S): S {
+  const out: Record<string, object> = { ...service };
   if (service.check) out.check = { ...service.check, requestDeserialize: readCheckRequest, responseSerialize: writeCheckResponse as (v: unknown) => Buffer };
   if (service.diff) out.diff = { ...service.diff, requestDeserialize: readDiffRequest };
-  return out as ServiceDefinition;
+  return out as S;
 }

@@ -6,8 +6,8 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only gRPC and the stubs before printing the
- * port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * to start is written there (one line). Start-up loads only the stubs' message classes before
+ * printing the port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
  * the settings' checks, the API client and the file's checks a small step at a time between the
  * engine's calls, and the other kinds once the first resource call is answered
  * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
@@ -15,22 +15,32 @@
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 import { fastService } from "./fast-wire";
+import { serveUnary } from "./h2-server";
+import { resourceProviderService } from "./service";
 
-/** The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). */
+/**
+ * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). The
+ * message classes load now; `@grpc/grpc-js` and the service definition that loads it only when
+ * asked for (the plugin serves on node:http2, src/pulumi/plugin/h2-server.ts: a test's client needs them).
+ */
 export function loadStubs(): Stubs {
   let from: NodeJS.Require;
   try {
-    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
+    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_pb"));
   } catch {
     throw new Error("pulumi-resource-wavix needs the package @pulumi/pulumi installed beside wavix-sync (npm install @pulumi/pulumi)");
   }
   return {
-    grpc: from("@grpc/grpc-js"),
+    get grpc() {
+      return from("@grpc/grpc-js");
+    },
     provider: from("./provider_pb"),
     plugin: from("./plugin_pb"),
     Struct: from("google-protobuf/google/protobuf/struct_pb").Struct,
     Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
-    service: from("./provider_grpc_pb").ResourceProviderService,
+    get service() {
+      return from("./provider_grpc_pb").ResourceProviderService;
+    },
   };
 }
 
@@ -72,33 +82,26 @@ export function main(): Promise<number> {
     fail(err instanceof Error ? err.message : String(err));
   }
   const { WavixProvider } = require("./server") as typeof import("./server");
-  const server = new stubs.grpc.Server({
-    // No channelz bookkeeping of every call: nothing here reads it, and it is a per-call cost.
-    "grpc.enable_channelz": 0,
-    // The schema and a large refresh fit well within this.
-    "grpc.max_receive_message_length": 400 * 1024 * 1024,
-    "grpc.max_send_message_length": 400 * 1024 * 1024,
-  });
   const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
-  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts).
-  server.addService(fastService(stubs.service), provider.handlers());
-  return new Promise((resolve) => {
-    server.bindAsync("127.0.0.1:0", stubs.grpc.ServerCredentials.createInsecure(), (err, port) => {
-      if (err) fail(`cannot listen on a loopback port: ${err.message}`);
+  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts);
+  // the calls are served on node:http2 directly (src/pulumi/plugin/h2-server.ts).
+  return serveUnary(fastService(resourceProviderService(stubs)), provider.handlers()).then(
+    (server) => {
       // The engine reads the port from the first line of standard output.
-      process.stdout.write(`${port}\n`);
-      resolve(port);
-    });
-    // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
-    const stop = () => {
-      const forced = setTimeout(() => {
-        server.forceShutdown();
-        process.exit(0);
-      }, 4000);
-      forced.unref();
-      server.tryShutdown(() => process.exit(0));
-    };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
-  });
+      process.stdout.write(`${server.port}\n`);
+      // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
+      const stop = () => {
+        const forced = setTimeout(() => {
+          server.forceShutdown();
+          process.exit(0);
+        }, 4000);
+        forced.unref();
+        server.shutdown(() => process.exit(0));
+      };
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+      return server.port;
+    },
+    (err: Error) => fail(`cannot listen on a loopback port: ${err.message}`),
+  );
 }

@@ -1,7 +1,8 @@
 /**
  * The native provider `pulumi-resource-wavix` (docs/PULUMI.md; docs/ARCHITECTURE.md, "The per-kind
  * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto) on
- * `@grpc/grpc-js` and the stubs `@pulumi/pulumi` ships, serving every registered kind's provider
+ * the stubs `@pulumi/pulumi` ships, served on node:http2 (src/pulumi/plugin/h2-server.ts, whose
+ * handlers are called as `@grpc/grpc-js` calls them), serving every registered kind's provider
  * (`kind.provider()`, the logic the dynamic resources run too) as the resource
  * `wavix:index:<type>`, and the data sources as functions.
  *
@@ -39,6 +40,7 @@ import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
 import { setInputsAsGiven } from "./fast-wire";
+import { Status, type UnaryHandler, type UnaryHandlers } from "./h2-server";
 
 /**
  * What serving a call needs beyond gRPC, loaded on the first call that needs it unless the
@@ -94,7 +96,11 @@ function kindOfType(type: string): import("../../kinds").AnyKind | undefined {
   return kind !== undefined && token(kind.pulumi.type) === type ? kind : undefined;
 }
 
-/** The generated stubs and the gRPC library they load (one instance, so their classes match). */
+/**
+ * The generated stubs and the gRPC library they load (one instance, so their classes match). The
+ * plugin serves with the message classes alone (src/pulumi/plugin/service.ts); `grpc` and `service`
+ * (the stubs' own service definition, which loads `@grpc/grpc-js`) are for clients and tests.
+ */
 export interface Stubs {
   grpc: typeof grpc;
   provider: typeof providerPb;
@@ -298,12 +304,12 @@ export class WavixProvider {
     return this.schemaCache;
   }
 
-  /** The gRPC handlers, by method name. */
-  handlers(): grpc.UntypedServiceImplementation {
+  /** The gRPC handlers, by method name (served by src/pulumi/plugin/h2-server.ts). */
+  handlers(): UnaryHandlers {
     const pb = this.stubs.provider;
     const unary =
-      <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res) =>
-      (call: grpc.ServerUnaryCall<Req, Res>, callback: grpc.sendUnaryData<Res>) => {
+      <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res): UnaryHandler<Req, Res> =>
+      (call, callback) => {
         const urn = (call.request as { getUrn?(): string | undefined }).getUrn?.() ?? "";
         if (serving.has(fn)) this.serving();
         this.current.run(urn, () => {
@@ -315,7 +321,7 @@ export class WavixProvider {
                 if (this.answered && !configOnly.has(fn)) this.firstAnswer();
               },
               (err: unknown) => {
-                callback({ code: this.stubs.grpc.status.UNKNOWN, details: messageOf(err) });
+                callback({ code: Status.UNKNOWN, details: messageOf(err) });
                 if (this.answered && !configOnly.has(fn)) this.firstAnswer();
               },
             );
