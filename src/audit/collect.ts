@@ -120,6 +120,46 @@ export async function* orderedPool<T, R>(source: AsyncIterable<T> | Iterable<T>,
   }
 }
 
+/**
+ * {@link orderedPool} over items that come in arrays (one listing's sessions), results handed on in
+ * arrays too: the results ready at the head, else the head once it settles. Per session this costs
+ * no promise (an async generator's step is one; a listing has a thousand sessions): the window,
+ * the order and the end on an error are {@link orderedPool}'s.
+ */
+export async function* orderedBatches<T, R>(source: AsyncIterable<readonly T[]>, work: (item: T) => R | Promise<R>, window = DEFAULT_WINDOW): AsyncGenerator<R[]> {
+  const it = source[Symbol.asyncIterator]();
+  const pending: (R | Promise<R>)[] = [];
+  let batch: readonly T[] = [];
+  let at = 0;
+  let exhausted = false;
+  try {
+    for (;;) {
+      while (!exhausted && pending.length < window) {
+        if (at < batch.length) {
+          const p = work(batch[at++]);
+          // Observed in order below; until then a rejection must not count as unhandled.
+          if (p instanceof Promise) p.catch(() => undefined);
+          pending.push(p);
+          continue;
+        }
+        // The array is used up: not held while the next one is awaited.
+        batch = [];
+        at = 0;
+        const next = await it.next();
+        if (next.done) exhausted = true;
+        else batch = next.value;
+      }
+      if (pending.length === 0) return;
+      const out: R[] = [];
+      while (pending.length > 0 && !(pending[0] instanceof Promise)) out.push(pending.shift() as R);
+      if (out.length === 0) out.push(await (pending.shift() as Promise<R>));
+      yield out;
+    }
+  } finally {
+    if (!exhausted) await it.return?.();
+  }
+}
+
 function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
   return { next: async () => it.next(), return: async () => it.return?.() ?? { done: true, value: undefined } };
 }
@@ -175,20 +215,29 @@ export function listingAnswers(client: AuditClient, listings: readonly ServiceLi
  * period are left out (the edge days are expected to give some); a session listed again (under
  * another service) is handed on once (`seen`). `onFindings` gets each service's listing findings.
  */
-export async function* listSessions(
+export async function* listSessions(...args: Parameters<typeof listSessionBatches>): AsyncGenerator<Omit<CollectedSession, "events">> {
+  for await (const batch of listSessionBatches(...args)) yield* batch;
+}
+
+/**
+ * {@link listSessions}, one array per listing (its sessions in order, the listing's findings handed
+ * to `onFindings` before it): the answer itself is let go once read.
+ */
+export async function* listSessionBatches(
   client: AuditClient,
   listings: readonly ServiceListing[],
   seen: Set<string>,
   onFindings: (findings: Finding[]) => void,
   prefix = "",
   answers: ListingAnswers = listingAnswers(client, listings),
-): AsyncGenerator<Omit<CollectedSession, "events">> {
+): AsyncGenerator<Omit<CollectedSession, "events">[]> {
   for (let i = 0; i < listings.length; i++) {
     const { serviceId, period } = listings[i];
     const got = await answers(i);
     const items = got === NOT_FOUND ? [] : got;
     const days = listingDays(period);
     const notes: ListingNotes = { withoutId: [], outside: { count: 0, examples: [] } };
+    const batch: Omit<CollectedSession, "events">[] = [];
     for (const s of items) {
       // `session_id` is optional in the official ListSessionsResponseItem: without it a session
       // cannot be told from another (nor its events asked for: never `/session/undefined/events`).
@@ -215,9 +264,10 @@ export async function* listSessions(
       if (s.created_at !== undefined) out.created_at = s.created_at;
       if (s.status !== undefined && s.status !== null) out.status = String(s.status);
       if (s.charge !== undefined && s.charge !== null) out.charge = String(s.charge);
-      yield out;
+      batch.push(out);
     }
     onFindings(listingFindings(serviceId, notes, prefix));
+    yield batch;
   }
 }
 
@@ -257,19 +307,42 @@ export function withEvents(
   client: AuditClient,
   sessions: AsyncIterable<Omit<CollectedSession, "events">>,
   onFindings: (findings: Finding[]) => void,
-  options: { window?: number; cached?: Map<string, TwoFaEvent[]>; prefix?: string; needEvents?: (s: Omit<CollectedSession, "events">) => boolean } = {},
+  options: WithEventsOptions = {},
 ): AsyncGenerator<CollectedSession> {
+  return orderedPool(sessions, eventsReader(client, onFindings, options), options.window);
+}
+
+/** {@link withEvents} over {@link listSessionBatches}: the sessions in listing order, in arrays. */
+export function withEventsBatched(
+  client: AuditClient,
+  batches: AsyncIterable<readonly Omit<CollectedSession, "events">[]>,
+  onFindings: (findings: Finding[]) => void,
+  options: WithEventsOptions = {},
+): AsyncGenerator<CollectedSession[]> {
+  return orderedBatches(batches, eventsReader(client, onFindings, options), options.window);
+}
+
+/** Options of {@link withEvents}. */
+export interface WithEventsOptions {
+  window?: number;
+  cached?: Map<string, TwoFaEvent[]>;
+  prefix?: string;
+  needEvents?: (s: Omit<CollectedSession, "events">) => boolean;
+}
+
+/** A listed session with its events when they are needed (else as it is, at once). */
+function eventsReader(
+  client: AuditClient,
+  onFindings: (findings: Finding[]) => void,
+  options: WithEventsOptions,
+): (s: Omit<CollectedSession, "events">) => CollectedSession | Promise<CollectedSession> {
   const need = options.needEvents ?? (() => true);
-  return orderedPool(
-    sessions,
-    (s): CollectedSession | Promise<CollectedSession> => {
-      const known = options.cached?.get(s.session_id);
-      if (known) return { ...s, events: known };
-      if (!need(s)) return s;
-      return readEvents(s);
-    },
-    options.window,
-  );
+  return (s) => {
+    const known = options.cached?.get(s.session_id);
+    if (known) return { ...s, events: known };
+    if (!need(s)) return s;
+    return readEvents(s);
+  };
   async function readEvents(s: Omit<CollectedSession, "events">): Promise<CollectedSession> {
     const events = await settle(client.listTwoFaEvents(s.session_id));
     if (events === NOT_FOUND) {
@@ -291,9 +364,14 @@ export function withEvents(
 /** True when the listing leaves a session's outcome or charge unread: its events are the stand-in. */
 export function listingLacksFigures(s: Omit<CollectedSession, "events">): boolean {
   const status = s.status?.trim().toLowerCase();
-  const statusOk = status !== undefined && ["verified", "approved", "pending", "failed", "expired", "canceled", "cancelled", "rejected"].includes(status);
-  return !statusOk || s.charge === undefined || !/^[+-]?(\d+(\.\d*)?|\.\d+)$/.test(s.charge.trim());
+  const statusOk = status !== undefined && LISTED_STATUSES.has(status);
+  return !statusOk || s.charge === undefined || !DECIMAL_CHARGE.test(s.charge.trim());
 }
+
+/** The sessions listing's statuses the audit reads (compute.ts: verified or not). */
+const LISTED_STATUSES = new Set(["verified", "approved", "pending", "failed", "expired", "canceled", "cancelled", "rejected"]);
+/** A charge the audit sums: decimal text. */
+const DECIMAL_CHARGE = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
 
 /** A session named directly: its events are all there is (no listing gives its status and charge). */
 export type NamedSession = CollectedSession & { events: TwoFaEvent[] };

@@ -7,7 +7,7 @@
 import type { AuditConfig } from "../config/types";
 import { AccountMismatchError } from "../kit/provider/account-pin";
 import type { TwoFaEvent } from "../client/types";
-import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingAnswers, listingLacksFigures, listSessions, withEvents, type AuditClient } from "./collect";
+import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingAnswers, listingLacksFigures, listSessionBatches, withEventsBatched, type AuditClient } from "./collect";
 import { AuditBuilder } from "./compute";
 import { MemorySessions, type SessionSink } from "./store";
 import type { AuditReport, AuditReportHead, AuditRunner, AuditSource, Finding } from "./types";
@@ -31,7 +31,7 @@ export {
   keyFingerprint,
 } from "./compute";
 export type { ComputeAuditOptions, AuditContext } from "./compute";
-export { AuditCollectionError, collectTenDlc, collectNamedSessions, listSessions, withEvents, orderedPool, listingLacksFigures, BRANDS_PER_PAGE } from "./collect";
+export { AuditCollectionError, collectTenDlc, collectNamedSessions, listSessions, listSessionBatches, withEvents, withEventsBatched, orderedPool, orderedBatches, listingLacksFigures, BRANDS_PER_PAGE } from "./collect";
 export type { AuditClient, TenDlcSelection, MissingItem, Collected, ServiceListing } from "./collect";
 export * from "./window";
 export { MemorySessions, SpooledSessions, SampleCollector, sampleOf, SAMPLE_LIMIT } from "./store";
@@ -131,9 +131,15 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   const previous = periods.map((p) => ({ serviceId: p.service.service_id, period: previousPeriod(p.period) }));
   const answers = listingAnswers(client, [...listings, ...previous], LISTINGS_AHEAD);
   const needEvents = events ? () => true : listingLacksFigures;
-  for await (const s of withEvents(client, listSessions(client, listings, seen, note, "", answers), note, { window: win, cached, needEvents })) {
-    const kept = builder.addSession(s);
-    if (kept && sink) await sink.add(kept);
+  for await (const batch of withEventsBatched(client, listSessionBatches(client, listings, seen, note, "", answers), note, { window: win, cached, needEvents })) {
+    for (const s of batch) {
+      const kept = builder.addSession(s);
+      if (kept && sink) {
+        // Awaited only when the sink has to wait (a spool writing to its file): no step per session.
+        const wait = sink.add(kept);
+        if (wait) await wait;
+      }
+    }
   }
   for (const s of named.items) {
     if (seen.has(s.session_id)) continue;
@@ -147,7 +153,9 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
 
   // The previous period: the listings' figures only (never events), nothing kept.
   const prefix = "previous period: ";
-  for await (const s of listSessions(client, previous, new Set(), note, prefix, (i) => answers(listings.length + i))) builder.addPreviousSession(s);
+  for await (const batch of listSessionBatches(client, previous, new Set(), note, prefix, (i) => answers(listings.length + i))) {
+    for (const s of batch) builder.addPreviousSession(s);
+  }
   if (options.source) builder.setSource(options.source());
   return builder.head();
 }

@@ -14,6 +14,20 @@ import type { AuditSession } from "./types";
 /** The sessions of a report, in report order; can be read any number of times. */
 export interface SessionSource extends AsyncIterable<AuditSession> {
   readonly count: number;
+  /** The same sessions in arrays (a renderer's loop then takes no step per session). @default one array per session */
+  batches?(): AsyncIterable<readonly AuditSession[]>;
+}
+
+/** Sessions read back from a spool's file per array. */
+const READ_BATCH = 256;
+
+/** The sessions of `source` in arrays, in order: its own {@link SessionSource.batches}, else one by one. */
+export async function* sessionBatches(source: SessionSource): AsyncGenerator<readonly AuditSession[]> {
+  if (source.batches) {
+    yield* source.batches();
+    return;
+  }
+  for await (const s of source) yield [s];
 }
 
 /** Receives the report's sessions in order while they are collected. */
@@ -32,6 +46,9 @@ export class MemorySessions implements SessionSink, SessionSource {
   }
   async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
     yield* this.sessions;
+  }
+  async *batches(): AsyncGenerator<readonly AuditSession[]> {
+    yield this.sessions;
   }
 }
 
@@ -70,16 +87,17 @@ export class SpooledSessions implements SessionSink, SessionSource {
   }
 
   /**
-   * Appends one session; waits while the file lags behind (bounded buffering). Lines are handed to
-   * the file some 64 KB at a time, rather than one write per session.
+   * Appends one session; the promise, when there is one, waits while the file lags behind (bounded
+   * buffering). Lines are handed to the file some 64 KB at a time, rather than one write per session.
    */
-  async add(session: AuditSession): Promise<void> {
-    if (this.closed) throw new Error("session spool already closed");
+  add(session: AuditSession): Promise<void> | undefined {
+    if (this.closed) return Promise.reject(new Error("session spool already closed"));
     this.n += 1;
     if (this.held) {
       if (this.held.length < this.inMemory) {
+        // Kept in memory: nothing to wait for (no promise for each of 20,000 sessions).
         this.held.push(session);
-        return;
+        return undefined;
       }
       // One more than memory keeps: every session so far goes to the file, in order.
       this.open();
@@ -87,7 +105,7 @@ export class SpooledSessions implements SessionSink, SessionSource {
       this.held = undefined;
     }
     this.pending += `${JSON.stringify(session)}\n`;
-    if (this.pending.length >= SPOOL_CHUNK) await this.flush();
+    return this.pending.length >= SPOOL_CHUNK ? this.flush() : undefined;
   }
 
   private open(): void {
@@ -132,13 +150,27 @@ export class SpooledSessions implements SessionSink, SessionSource {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AuditSession> {
+    for await (const batch of this.batches()) yield* batch;
+  }
+
+  /** The sessions in arrays: those held in memory as one; from the file, some hundreds at a time. */
+  async *batches(): AsyncGenerator<readonly AuditSession[]> {
     await this.close();
     if (this.held) {
-      yield* this.held;
+      yield this.held;
       return;
     }
     const lines = createInterface({ input: createReadStream(this.file!, { encoding: "utf8" }), crlfDelay: Infinity });
-    for await (const line of lines) if (line !== "") yield JSON.parse(line) as AuditSession;
+    let batch: AuditSession[] = [];
+    for await (const line of lines) {
+      if (line === "") continue;
+      batch.push(JSON.parse(line) as AuditSession);
+      if (batch.length >= READ_BATCH) {
+        yield batch;
+        batch = [];
+      }
+    }
+    if (batch.length > 0) yield batch;
   }
 
   /** Drops the sessions and removes the temporary file (idempotent). */

@@ -68,9 +68,21 @@ function parseUncached(text: string): number | null {
   return fromFields(year, month, day, hour, minute, second, ms, zoneOffsetMs(zone));
 }
 
+/** Days of each month of a common year. */
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
 /** The instant of the fields, or null when they are not a calendar date and time. */
 function fromFields(year: number, month: number, day: number, hour: number, minute: number, second: number, ms: number, offsetMs: number): number | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
+  if (year >= 100) {
+    // The calendar checked by arithmetic rather than by a Date read back (this runs for every
+    // session, twice); a field that is not a number (NaN) gives null here as below.
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    if (!(day <= (month === 2 ? (leap ? 29 : 28) : DAYS_IN_MONTH[month - 1]))) return null;
+    const time = Date.UTC(year, month - 1, day, hour, minute, second, ms);
+    return Number.isNaN(time) ? null : time - offsetMs;
+  }
+  // Date.UTC reads years 0–99 as 1900–1999: the Date read back refuses them.
   const local = Date.UTC(year, month - 1, day, hour, minute, second, ms);
   const check = new Date(local);
   if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) {

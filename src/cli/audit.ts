@@ -173,9 +173,9 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
   try {
     const sample = new SampleCollector();
     const sink: SessionSink = {
-      async add(s) {
+      add(s) {
         sample.add(s);
-        await spool.add(s);
+        return spool.add(s);
       },
     };
     let head: AuditReportHead;
@@ -283,15 +283,18 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
     const hash = createHash("sha256");
     await writeFileAtomicStream(target(name), (write) =>
       produce((chunk) => {
-        hash.update(chunk, "utf8");
-        return write(chunk);
+        // Encoded once, for the digest and the file alike.
+        const bytes = Buffer.from(chunk, "utf8");
+        hash.update(bytes);
+        return write(bytes);
       }),
     );
     digests.push(hash.digest("hex"));
   };
   const whole = async (name: string, text: string): Promise<void> => {
-    await writeFileAtomic(target(name), text);
-    digests.push(createHash("sha256").update(text, "utf8").digest("hex"));
+    const bytes = Buffer.from(text, "utf8");
+    await writeFileAtomic(target(name), bytes);
+    digests.push(createHash("sha256").update(bytes).digest("hex"));
   };
   // The manifest goes last; until then no manifest says the directory is one report. (A path
   // that cannot hold it is said by the first write, naming the folder.)

@@ -26,7 +26,7 @@ function naming(err: unknown, file: string): unknown {
   return err;
 }
 
-export async function writeFileAtomic(file: string, text: string): Promise<void> {
+export async function writeFileAtomic(file: string, text: string | Uint8Array): Promise<void> {
   if (await isSpecial(file)) {
     await writeFile(file, text).catch((err: unknown) => Promise.reject(naming(err, file)));
     return;
@@ -47,12 +47,12 @@ export async function writeFileAtomic(file: string, text: string): Promise<void>
  * to the temporary file as `produce` hands them over, and the target appears only when `produce`
  * has finished; when it throws, the temporary file is removed and the target is left as it was.
  */
-export async function writeFileAtomicStream(file: string, produce: (write: (chunk: string) => Promise<void>) => Promise<void>): Promise<void> {
+export async function writeFileAtomicStream(file: string, produce: (write: (chunk: string | Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
   if (await isSpecial(file)) {
     const device = await open(file, "w");
     try {
       await produce(async (chunk) => {
-        await device.write(chunk);
+        await (typeof chunk === "string" ? device.write(chunk) : device.write(chunk));
       });
     } catch (err) {
       throw naming(err, file);
@@ -67,7 +67,7 @@ export async function writeFileAtomicStream(file: string, produce: (write: (chun
   try {
     try {
       await produce(async (chunk) => {
-        await handle.write(chunk);
+        await (typeof chunk === "string" ? handle.write(chunk) : handle.write(chunk));
       });
     } finally {
       await handle.close();

@@ -517,6 +517,12 @@ async function readCapped(response: Response, max: number): Promise<string> {
     await response.body?.cancel().catch(() => undefined);
     throw new TooLarge(response.status);
   }
+  // A length the server declared within the cap (and no encoding a fetch would undo into more)
+  // bounds the body already: read whole and decoded once, rather than chunk by chunk through a
+  // web stream (a third of the client's CPU on a 250 KB listing page). `body` is not touched
+  // first: on the client's own fetch that would build the stream.
+  const encoding = response.headers.get("content-encoding");
+  if (Number.isFinite(declared) && declared >= 0 && (encoding === null || encoding.trim().toLowerCase() === "identity")) return response.text();
   if (response.body === null) return "";
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
@@ -644,6 +650,9 @@ function malformedRecord(spec: RequestSpec, body: unknown): string | undefined {
       const wanted = spec.list === true ? "a JSON array of records" : `a JSON object with ${/^[aeiou]/.test(spec.list) ? "an" : "a"} "${spec.list}" array of records`;
       return `expected ${wanted}, got ${typeOf(item)} at ${name}[${i}]`;
     }
+    // Its place is worded only for a record that has array fields to check (a listing page has a
+    // thousand records and, for most kinds, none).
+    if (fields.length === 0) continue;
     const bad = checkFields(item as Record<string, unknown>, `${name}[${i}].`);
     if (bad !== undefined) return bad;
   }

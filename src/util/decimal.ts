@@ -51,13 +51,22 @@ export function sumDecimals(values: readonly string[]): string {
 export class DecimalSum {
   private total = 0n;
   private scale = 0;
+  /** The last text added and its digits at `scale`: a price repeats from session to session. */
+  private lastText: string | undefined;
+  private lastDigits = 0n;
   add(value: string): void {
+    if (value === this.lastText) {
+      this.total += this.lastDigits;
+      return;
+    }
     const scale = scaleOf(value);
     if (scale > this.scale) {
       this.total *= 10n ** BigInt(scale - this.scale);
       this.scale = scale;
     }
-    this.total += scaledDigits(value, this.scale);
+    this.lastDigits = scaledDigits(value, this.scale);
+    this.lastText = value;
+    this.total += this.lastDigits;
   }
   toString(): string {
     return decimalText(this.total, this.scale);

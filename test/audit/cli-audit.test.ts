@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type SimSeed, type Simulator } from "../../src/simulator";
 import { demoSeed } from "../../src/simulator/demo";
-import type { AuditReport } from "../../src/audit";
+import { renderCsvTable, renderJson, type AuditReport } from "../../src/audit";
 import { runCli, type CliRun } from "../helpers/cli";
 
 const KEY = "sim-demo-key";
@@ -448,5 +448,10 @@ audit:
     expect(events).toContain('"Invalid code, expected ""6 digits"""');
     const vettings = await readFile(join(out, "vettings.csv"), "utf8");
     expect(vettings).toContain(",B6AI7PA,13d8e00c-3cb4-4dc0-9e26-d5057fa938d9,AEGIS,2026-11-03T10:15:00Z,2026-11-03T10:20:00Z,ACTIVE,STANDARD,82,");
+    // The files streamed from the spool, read in arrays, are what the renderers make of the whole report.
+    const report = JSON.parse(json) as AuditReport;
+    expect(json).toBe(renderJson(report));
+    expect(await readFile(join(out, "sessions.csv"), "utf8")).toBe(renderCsvTable("sessions", report));
+    expect(events).toBe(renderCsvTable("events", report));
   });
 });

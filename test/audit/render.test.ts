@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { computeAudit } from "../../src/audit/compute";
 import { CSV_COLUMNS, CSV_TABLES, csvField, renderCsvTable, writeCsvTable } from "../../src/audit/render/csv";
@@ -72,6 +73,22 @@ function sessionsOf(r: AuditReport): MemorySessions {
 }
 
 describe("CSV (RFC 4180)", () => {
+  it("property: a field is what the rule says, whatever the text (the formula characters, quotes, commas, line breaks)", () => {
+    // The rule as written before the field's fast path: neutralise formula-like text, else quote when needed.
+    const reference = (value: string | number | boolean): string => {
+      const text = String(value);
+      if (typeof value === "string" && /^[=+\-@\t\r]/.test(text) && !/^[+-]?\d+(\.\d+)?$/.test(text)) return `"'${text.replace(/"/g, '""')}"`;
+      return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+    };
+    const chars = fc.constantFrom("=", "+", "-", "@", "\t", "\r", "\n", '"', ",", "1", ".", "a", " ");
+    fc.assert(
+      fc.property(fc.oneof(fc.array(chars, { maxLength: 6 }).map((c) => c.join("")), fc.string(), fc.double(), fc.integer(), fc.boolean()), (v) => {
+        expect(csvField(v)).toBe(reference(v));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it("quotes fields with commas, quotes and newlines, doubling inner quotes; leaves plain fields bare", () => {
     expect(csvField("plain")).toBe("plain");
     expect(csvField("a,b")).toBe('"a,b"');
@@ -130,6 +147,26 @@ describe("CSV (RFC 4180)", () => {
 });
 
 describe("the session spool", () => {
+  it("reads back in arrays as it reads back one by one: from memory as one array, from its file some hundreds at a time", async () => {
+    const sessions = Array.from({ length: 600 }, (_, i) => ({ ...report.two_fa.sessions[0], session_id: `s${i}` }));
+    for (const keep of [1000, 0]) {
+      const spool = new SpooledSessions(undefined, keep);
+      try {
+        for (const s of sessions) await spool.add(s);
+        const sizes: number[] = [];
+        const back = [];
+        for await (const batch of spool.batches()) {
+          sizes.push(batch.length);
+          back.push(...batch);
+        }
+        expect(back, `keep ${keep}`).toEqual(sessions);
+        expect(sizes, `keep ${keep}`).toEqual(keep > 600 ? [600] : [256, 256, 88]);
+      } finally {
+        spool.dispose();
+      }
+    }
+  });
+
   it("keeps up to its memory's worth in memory (no file), beyond that writes every session to a file; both read back whole, in order, any number of times", async () => {
     const parent = mkdtempSync(join(tmpdir(), "wavix-spool-test-"));
     try {

@@ -62,6 +62,23 @@ describe("the API's own timestamp form, read without the regular expression", ()
     expect(normaliseTimestamp(text)).toBe(general(text) === null ? null : normaliseTimestamp(` ${text}`));
   });
 
+  it("property: any year, month and day (days 29–31 of every month, leap years and century years) is a date exactly when a Date read back says so", () => {
+    // The reference: the date as Date.UTC builds it, read back (what the calendar check replaced).
+    const reference = (y: number, m: number, d: number): number | null => {
+      const t = Date.UTC(y, m - 1, d);
+      const back = new Date(t);
+      return back.getUTCFullYear() === y && back.getUTCMonth() === m - 1 && back.getUTCDate() === d ? t : null;
+    };
+    const pad = (n: number, w: number) => String(n).padStart(w, "0");
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), fc.boolean(), (y, m, d, zoned) => {
+        const text = `${pad(y, 4)}-${pad(m, 2)}-${pad(d, 2)}${zoned ? "T00:00:00Z" : ""}`;
+        expect(parseTimestamp(text), text).toBe(reference(y, m, d));
+      }),
+      { numRuns: 5000, examples: [[1900, 2, 29, true], [2000, 2, 29, true], [2024, 2, 29, false], [2026, 4, 31, true], [99, 1, 1, true]] },
+    );
+  });
+
   it("a text read twice in a row gives the same answer (the last answer is kept), also after a text that failed", () => {
     expect(parseTimestamp("2026-11-21T10:00:00Z")).toBe(Date.UTC(2026, 10, 21, 10));
     expect(parseTimestamp("2026-11-21T10:00:00Z")).toBe(Date.UTC(2026, 10, 21, 10));

@@ -6,7 +6,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { nodeHttpFetch, TimeoutError, WavixClient } from "../../src/client";
+import { NetworkError, nodeHttpFetch, TimeoutError, WavixClient } from "../../src/client";
 import { createHttpTestServer, sendJson, type HttpTestServer } from "../helpers/http-test-server";
 
 let server: HttpTestServer;
@@ -30,6 +30,23 @@ describe("nodeHttpFetch", () => {
     expect(r.url).toBe(`${server.url}/p?q=1`);
     expect(await r.json()).toEqual({ got: '{"a":1}', method: "POST", auth: "Bearer k" });
     await expect(r.text()).rejects.toBeInstanceOf(TypeError);
+  });
+
+  it("reads headers as Headers does: any case, a repeated field joined; sends a plain object, pairs or a Headers alike", async () => {
+    const seen: Record<string, unknown>[] = [];
+    server.handle((req, res, raw) => {
+      seen.push({ a: raw.headers["x-a"], b: raw.headers["x-b"] });
+      res.setHeader("X-Twice", ["1", "2"]);
+      sendJson(res, 200, {}, { "X-Once": "v" });
+    });
+    const r = await nodeHttpFetch(server.url, { headers: { "X-A": " 1 ", "x-b": "2" } });
+    await r.text();
+    expect([r.headers.get("x-once"), r.headers.get("X-ONCE"), r.headers.get("x-twice"), r.headers.get("absent")]).toEqual(["v", "v", "1, 2", null]);
+    expect(r.headers.has("Content-Type")).toBe(true);
+    expect([...r.headers].map(([k]) => k)).toEqual([...new Set([...r.headers].map(([k]) => k))].sort());
+    await (await nodeHttpFetch(server.url, { headers: [["X-A", "p"], ["x-a", "q"]] })).text();
+    await (await nodeHttpFetch(server.url, { headers: new Headers({ "x-b": "h" }) })).text();
+    expect(seen).toEqual([{ a: "1", b: "2" }, { a: "p, q", b: undefined }, { a: undefined, b: "h" }]);
   });
 
   it("streams the body to a reader, and cancelling it lets the request go", async () => {
@@ -64,13 +81,27 @@ describe("nodeHttpFetch", () => {
   });
 
   it("a timeout covers the body too (the client reports a TimeoutError)", async () => {
+    // Chunked, read through the body's stream; and with a declared length, read whole (request.ts, readCapped).
+    for (const length of [undefined, "100"]) {
+      server.handle((_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", ...(length ? { "content-length": length } : {}) });
+        res.write('{"id": 1');
+        // stalls mid-body
+      });
+      const c = new WavixClient({ apiKey: "k", baseUrl: server.url, fetch: nodeHttpFetch, timeoutMs: 100, retry: { limit: 0 } });
+      await expect(c.getNumber(1), `content-length ${length}`).rejects.toBeInstanceOf(TimeoutError);
+    }
+  });
+
+  it("a body cut short of its declared length fails the client's read as a network error, not as broken JSON", async () => {
     server.handle((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json" });
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
       res.write('{"id": 1');
-      // stalls mid-body
+      setTimeout(() => res.destroy(), 20);
     });
-    const c = new WavixClient({ apiKey: "k", baseUrl: server.url, fetch: nodeHttpFetch, timeoutMs: 100, retry: { limit: 0 } });
-    await expect(c.getNumber(1)).rejects.toBeInstanceOf(TimeoutError);
+    const c = new WavixClient({ apiKey: "k", baseUrl: server.url, fetch: nodeHttpFetch, retry: { limit: 0 } });
+    const err = await c.getNumber(1).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NetworkError);
   });
 
   it("refuses connection failures with a TypeError carrying the cause", async () => {

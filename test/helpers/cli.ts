@@ -70,6 +70,8 @@ export function writeYaml(dir: string, name: string, text: string): string {
 /** A CLI run with the modules it loaded: under dist/ relative to dist/ (`cli/main.js`), under node_modules/ by package path (`commander/index.js`). */
 export interface LoadedRun extends CliRun {
   modules: string[];
+  /** Node's own modules it loaded (`process.moduleLoadList`: `NativeModule internal/deps/undici/undici`, …). */
+  builtins: string[];
 }
 
 /** Run the CLI (as `runCli`) with a probe preloaded through NODE_OPTIONS that lists, at exit, every module the run loaded. */
@@ -77,11 +79,15 @@ export async function modulesLoadedBy(args: string[], env: Record<string, string
   const dir = scratch();
   const probe = join(dir, "probe.js");
   const out = join(dir, "modules.json");
-  writeFileSync(probe, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`);
+  writeFileSync(
+    probe,
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify({ files: Object.keys(require.cache), builtins: process.moduleLoadList })));\n`,
+  );
   const run = await runCli(args, { ...env, NODE_OPTIONS: `--require ${probe}` }, cwd ?? dir);
-  const all = (JSON.parse(readFileSync(out, "utf8")) as string[]).map((m) => m.replace(/\\/g, "/"));
+  const loaded = JSON.parse(readFileSync(out, "utf8")) as { files: string[]; builtins: string[] };
+  const all = loaded.files.map((m) => m.replace(/\\/g, "/"));
   const modules = all.flatMap((m) =>
     m.includes("/node_modules/") ? [m.slice(m.lastIndexOf("/node_modules/") + 14)] : m.includes("/dist/") ? [m.slice(m.lastIndexOf("/dist/") + 6)] : [],
   );
-  return { ...run, modules };
+  return { ...run, modules, builtins: loaded.builtins };
 }

@@ -30,7 +30,7 @@ describe("start-up of audit, which never plans", () => {
   /** Loading a kind's handler, export, Pulumi schema or the registry itself. */
   const planSide = (modules: string[]) => modules.filter((m) => m === "kinds/index.js" || /^kinds\/[^/]+\/(index|handler|export|pulumi-schema|saved|effects)\.js$/.test(m));
 
-  it("audit loads the kinds' file parts only: no registry, no plan handler, no export, no Pulumi schema", async () => {
+  it("audit loads the kinds' file parts only: no registry, no plan handler, no export, no Pulumi schema, no undici", async () => {
     sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: "file-parts-key" }] });
     const dir = scratch();
     const file = join(dir, "wavix.yaml");
@@ -40,5 +40,8 @@ describe("start-up of audit, which never plans", () => {
     expect(run.modules).toContain("cli/audit.js");
     expect(run.modules).toContain("kinds/file-parts.js");
     expect(planSide(run.modules)).toEqual([]);
+    // The client's own fetch reads and writes headers without the global Headers, whose first use
+    // loads all of undici (40–80 ms and some 9 MB: docs/SPEED.md, "The audit beside a plain loop").
+    expect(run.builtins.filter((m) => /undici/.test(m))).toEqual([]);
   });
 });

@@ -7,7 +7,7 @@
  * tool_version — so a table read on its own (or appended to yesterday's) still says what it covers;
  * `report` is the one-row header table: the period, what was asked, and the totals.
  */
-import type { SessionSource } from "../store";
+import { sessionBatches, type SessionSource } from "../store";
 import type { AuditReport, AuditReportHead, AuditSession, SessionFigures } from "../types";
 import { buffered, type Write } from "./write";
 
@@ -32,8 +32,12 @@ function isFormulaLike(text: string): boolean {
  */
 export function csvField(value: Cell): string {
   if (value === null || value === undefined) return "";
-  const text = String(value);
-  if (typeof value === "string" && isFormulaLike(text)) return `"'${text.replace(/"/g, '""')}"`;
+  // A number or a boolean never needs quoting nor neutralising (this runs for every cell of every row).
+  if (typeof value !== "string") return String(value);
+  const text = value;
+  // Only text starting with one of the formula characters is looked at as a formula.
+  const first = text.charCodeAt(0);
+  if ((first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13) && isFormulaLike(text)) return `"'${text.replace(/"/g, '""')}"`;
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
@@ -276,7 +280,14 @@ export async function writeCsvTable(table: CsvTable, head: AuditReportHead, sess
   if (table === "sessions" || table === "events") {
     // The five shared fields are the same on every row: written once, as `record` writes them.
     const shared = `${m.map(csvField).join(",")},`;
-    for await (const s of sessions) for (const r of sessionRows(table, s)) await out.write(shared + record(r));
+    for await (const batch of sessionBatches(sessions)) {
+      for (const s of batch) {
+        for (const r of sessionRows(table, s)) {
+          const wait = out.write(shared + record(r));
+          if (wait) await wait;
+        }
+      }
+    }
   } else {
     for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
   }

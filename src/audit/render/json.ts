@@ -3,7 +3,7 @@
  * {@link writeJson} streams the same bytes from a report's head and its sessions read one at a time,
  * so a report of any size is written without holding it whole.
  */
-import type { SessionSource } from "../store";
+import { sessionBatches, type SessionSource } from "../store";
 import type { AuditReport, AuditReportHead, AuditSession } from "../types";
 import { buffered, type Write } from "./write";
 
@@ -40,9 +40,11 @@ export async function writeJson(head: AuditReportHead, sessions: SessionSource, 
     await out.write(`${first ? "[\n" : ",\n"}${items}`);
     first = false;
   };
-  for await (const s of sessions) {
-    batch.push(s);
-    if (batch.length >= BATCH) await flush();
+  for await (const some of sessionBatches(sessions)) {
+    for (const s of some) {
+      batch.push(s);
+      if (batch.length >= BATCH) await flush();
+    }
   }
   await flush();
   await out.write(first ? "[]" : `\n${ITEM_INDENT.slice(2)}]`);

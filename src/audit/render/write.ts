@@ -7,7 +7,7 @@ export type Write = (chunk: string) => void | Promise<void>;
 const CHUNK = 64 * 1024;
 
 /** `write`, gathering small pieces; `flush` hands on what is left. */
-export function buffered(write: Write): { write(chunk: string): Promise<void>; flush(): Promise<void> } {
+export function buffered(write: Write): { write(chunk: string): Promise<void> | undefined; flush(): Promise<void> } {
   let parts: string[] = [];
   let size = 0;
   const flush = async (): Promise<void> => {
@@ -18,10 +18,11 @@ export function buffered(write: Write): { write(chunk: string): Promise<void>; f
     await write(text);
   };
   return {
-    async write(chunk: string): Promise<void> {
+    /** A promise only when the gathered pieces go out (and may have to wait): none per row. */
+    write(chunk: string): Promise<void> | undefined {
       parts.push(chunk);
       size += chunk.length;
-      if (size >= CHUNK) await flush();
+      return size >= CHUNK ? flush() : undefined;
     },
     flush,
   };
