@@ -13,9 +13,10 @@
  *   node bench/plugin-calls.js                # 1,000 resources, 3 rounds, the plugins interleaved
  *   BENCH_CALLS=5000 BENCH_ROUNDS=5 node bench/plugin-calls.js
  *   BENCH_BASELINE_PLUGIN=../other/bin/pulumi-resource-wavix node bench/plugin-calls.js   # beside another build
+ *   BENCH_PLUGIN_CA_CERTS=1 node bench/plugin-calls.js   # the plugins keep NODE_EXTRA_CA_CERTS (removed by default, as bench/pulumi.js's engine does)
  */
 const { spawn } = require("node:child_process");
-const { existsSync, readFileSync } = require("node:fs");
+const { existsSync, readdirSync, readFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { loadavg } = require("node:os");
 const { join } = require("node:path");
@@ -42,8 +43,18 @@ function plugins() {
   return out;
 }
 
-/** CPU time (user + system) a process has used, in ms (Linux /proc; `undefined` elsewhere). */
+/**
+ * CPU time a process has used, in ms (Linux /proc; `undefined` elsewhere): the run time of its
+ * threads in nanoseconds (/proc/PID/task/TID/schedstat), else user + system in clock ticks (10 ms).
+ */
 function cpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    // no schedstat: the clock ticks below
+  }
   try {
     const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
@@ -59,10 +70,14 @@ function start(bin) {
   const t0 = nowMs();
   // BENCH_PLUGIN_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): a Node.js plugin is run with them.
   const nodeArgs = (process.env.BENCH_PLUGIN_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  // The environment the engine gives a plugin in bench/pulumi.js (RealStack: no NODE_EXTRA_CA_CERTS,
+  // test/helpers/child-env.ts); BENCH_PLUGIN_CA_CERTS=1 keeps it (Node parses the bundle at every start).
+  const env = { ...process.env };
+  if (process.env.BENCH_PLUGIN_CA_CERTS !== "1") delete env.NODE_EXTRA_CA_CERTS;
   const child =
     nodeArgs.length > 0 && !bin.includes("pulumi-floor")
-      ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] })
-      : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+      ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env })
+      : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (d) => {
@@ -161,7 +176,7 @@ async function main() {
   for (const [name, f] of Object.entries(fig)) {
     const ratio = name === "ours" || !ours ? "" : `  ours/${name}: Check ${(ours.checkMs / f.checkMs).toFixed(2)}×, Diff ${(ours.diffMs / f.diffMs).toFixed(2)}×, Check+Diff ${((ours.checkMs + ours.diffMs) / (f.checkMs + f.diffMs)).toFixed(2)}×, CPU ${(ours.cpuPerResourceMs / f.cpuPerResourceMs).toFixed(2)}×`;
     process.stdout.write(
-      `${name.padEnd(11)} start ${f.startMs.toFixed(0)} ms (CPU ${f.startCpuMs} ms), first Check ${f.firstCheckMs.toFixed(0)} ms after the handshake (CPU from spawn ${f.firstCheckCpuMs} ms), Check ${f.checkMs.toFixed(3)} ms, Diff ${f.diffMs.toFixed(3)} ms, the plugin's CPU ${f.cpuPerResourceMs.toFixed(3)} ms a resource${ratio}\n`,
+      `${name.padEnd(11)} start ${f.startMs.toFixed(0)} ms (CPU ${f.startCpuMs.toFixed(0)} ms), first Check ${f.firstCheckMs.toFixed(0)} ms after the handshake (CPU from spawn ${f.firstCheckCpuMs.toFixed(0)} ms), Check ${f.checkMs.toFixed(3)} ms, Diff ${f.diffMs.toFixed(3)} ms, the plugin's CPU ${f.cpuPerResourceMs.toFixed(3)} ms a resource${ratio}\n`,
     );
   }
   process.stdout.write(`load average ${out.loadAverage.join(" ")}\n`);
