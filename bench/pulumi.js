@@ -50,9 +50,10 @@ function requireTs(file) {
 }
 
 /**
- * A plugin's environment: this process's without NODE_EXTRA_CA_CERTS, as the engine's Node processes
- * get it under RealStack (test/helpers/child-env.ts): Node parses that bundle at every start, before
- * any code runs (some 70 ms of CPU on this project's machine), which no plugin talking to loopback needs.
+ * The environment of a Node process the bench starts itself (a plugin, the CLI's plan): this
+ * process's without NODE_EXTRA_CA_CERTS, as the engine's Node processes get it under RealStack
+ * (test/helpers/child-env.ts): Node parses that bundle at every start, before any code runs (some
+ * 70 ms of CPU on this project's machine), which nothing talking to the loopback simulator needs.
  */
 function pluginEnv() {
   const env = { ...process.env };
@@ -417,7 +418,8 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
     const floor = stackIn({ one: { type: "wavix:index:PhoneNumber", properties: { number: first.number, smsEnabled: first.sms_enabled === true } } }, f.dirs[floorName]);
     await account.stack.up();
     await floor.stack.up();
-    const env = { ...process.env, WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
+    // The CLI's plan in the environment the engine's processes get here (no NODE_EXTRA_CA_CERTS: pluginEnv).
+    const env = { ...pluginEnv(), WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
     const times = { account: [], floor: [], plan: [] };
     let requests = 0;
     const time = async (name, fn) => {
