@@ -6,16 +6,17 @@
  * stubs sends it what the engine sends for a no-change `up` of a program of PhoneNumbers: GetPluginInfo
  * (the handshake), CheckConfig and Configure, then a Check and a Diff per resource, one call at a
  * time (as the engine's step generator does). Printed per plugin: spawn to port, the handshake to
- * the end of the first Check, a Check and a Diff (round trip, median of rounds), the plugin's own
+ * the end of the first Check, the plugin's CPU from its spawn to its port and to its first Check answered, a Check and a Diff (round trip, median of rounds), the plugin's own
  * CPU time for a resource's Check and Diff (from /proc: what the load of the moment distorts
  * least), and ours as a ratio to each floor. The client's own cost is in every figure alike.
  *
  *   node bench/plugin-calls.js                # 1,000 resources, 3 rounds, the plugins interleaved
  *   BENCH_CALLS=5000 BENCH_ROUNDS=5 node bench/plugin-calls.js
  *   BENCH_BASELINE_PLUGIN=../other/bin/pulumi-resource-wavix node bench/plugin-calls.js   # beside another build
+ *   BENCH_PLUGIN_CA_CERTS=1 node bench/plugin-calls.js   # the plugins keep NODE_EXTRA_CA_CERTS (removed by default, as bench/pulumi.js's engine does)
  */
 const { spawn } = require("node:child_process");
-const { existsSync, readFileSync } = require("node:fs");
+const { existsSync, readdirSync, readFileSync } = require("node:fs");
 const { createRequire } = require("node:module");
 const { loadavg } = require("node:os");
 const { join } = require("node:path");
@@ -42,8 +43,18 @@ function plugins() {
   return out;
 }
 
-/** CPU time (user + system) a process has used, in ms (Linux /proc; `undefined` elsewhere). */
+/**
+ * CPU time a process has used, in ms (Linux /proc; `undefined` elsewhere): the run time of its
+ * threads in nanoseconds (/proc/PID/task/TID/schedstat), else user + system in clock ticks (10 ms).
+ */
 function cpuMs(pid) {
+  try {
+    let ns = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    return ns / 1e6;
+  } catch {
+    // no schedstat: the clock ticks below
+  }
   try {
     const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
     return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
@@ -59,10 +70,14 @@ function start(bin) {
   const t0 = nowMs();
   // BENCH_PLUGIN_NODE_ARGS (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof"): a Node.js plugin is run with them.
   const nodeArgs = (process.env.BENCH_PLUGIN_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  // The environment the engine gives a plugin in bench/pulumi.js (RealStack: no NODE_EXTRA_CA_CERTS,
+  // test/helpers/child-env.ts); BENCH_PLUGIN_CA_CERTS=1 keeps it (Node parses the bundle at every start).
+  const env = { ...process.env };
+  if (process.env.BENCH_PLUGIN_CA_CERTS !== "1") delete env.NODE_EXTRA_CA_CERTS;
   const child =
     nodeArgs.length > 0 && !bin.includes("pulumi-floor")
-      ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] })
-      : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+      ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env })
+      : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env });
   return new Promise((resolve, reject) => {
     let text = "";
     child.stdout.on("data", (d) => {
@@ -70,7 +85,7 @@ function start(bin) {
       const m = text.match(/^(\d+)\n/);
       if (m) {
         child.stdout.removeAllListeners("data");
-        resolve({ child, port: Number(m[1]), startMs: nowMs() - t0 });
+        resolve({ child, port: Number(m[1]), startMs: nowMs() - t0, startCpuMs: cpuMs(child.pid) });
       }
     });
     child.once("exit", (code) => reject(new Error(`${bin} exited (${code}) before printing its port`)));
@@ -105,7 +120,7 @@ function requests(i) {
 
 /** One plugin's figures over `n` resources: its start, the first Check after the handshake, a Check and a Diff each. */
 async function measure(bin, n, reqs) {
-  const { child, port, startMs } = await start(bin);
+  const { child, port, startMs, startCpuMs } = await start(bin);
   const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
   try {
     await call(client, "getPluginInfo", new Empty());
@@ -119,6 +134,8 @@ async function measure(bin, n, reqs) {
     await call(client, "configure", conf);
     await call(client, "check", reqs[0].check);
     const firstCheckMs = nowMs() - handshake;
+    // The plugin's CPU from its spawn to its first Check answered (loads included; what the load of the moment distorts least).
+    const firstCheckCpuMs = cpuMs(child.pid);
     let checkMs = 0;
     let diffMs = 0;
     const cpuBefore = cpuMs(child.pid);
@@ -132,7 +149,7 @@ async function measure(bin, n, reqs) {
     }
     const cpuAfter = cpuMs(child.pid);
     const cpuPerResourceMs = cpuBefore === undefined || cpuAfter === undefined ? NaN : (cpuAfter - cpuBefore) / n;
-    return { startMs, firstCheckMs, checkMs: checkMs / n, diffMs: diffMs / n, cpuPerResourceMs };
+    return { startMs, startCpuMs, firstCheckMs, firstCheckCpuMs, checkMs: checkMs / n, diffMs: diffMs / n, cpuPerResourceMs };
   } finally {
     client.close();
     child.kill("SIGINT");
@@ -151,7 +168,7 @@ async function main() {
   const fig = {};
   for (const p of list) {
     const s = samples.get(p.name);
-    fig[p.name] = Object.fromEntries(["startMs", "firstCheckMs", "checkMs", "diffMs", "cpuPerResourceMs"].map((k) => [k, Number(median(s.map((x) => x[k])).toFixed(3))]));
+    fig[p.name] = Object.fromEntries(["startMs", "startCpuMs", "firstCheckMs", "firstCheckCpuMs", "checkMs", "diffMs", "cpuPerResourceMs"].map((k) => [k, Number(median(s.map((x) => x[k])).toFixed(3))]));
   }
   const out = { calls: n, rounds, plugins: fig, loadAverage: loadavg().map((x) => Number(x.toFixed(2))) };
   process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
@@ -159,7 +176,7 @@ async function main() {
   for (const [name, f] of Object.entries(fig)) {
     const ratio = name === "ours" || !ours ? "" : `  ours/${name}: Check ${(ours.checkMs / f.checkMs).toFixed(2)}×, Diff ${(ours.diffMs / f.diffMs).toFixed(2)}×, Check+Diff ${((ours.checkMs + ours.diffMs) / (f.checkMs + f.diffMs)).toFixed(2)}×, CPU ${(ours.cpuPerResourceMs / f.cpuPerResourceMs).toFixed(2)}×`;
     process.stdout.write(
-      `${name.padEnd(11)} start ${f.startMs.toFixed(0)} ms, first Check ${f.firstCheckMs.toFixed(0)} ms after the handshake, Check ${f.checkMs.toFixed(3)} ms, Diff ${f.diffMs.toFixed(3)} ms, the plugin's CPU ${f.cpuPerResourceMs.toFixed(3)} ms a resource${ratio}\n`,
+      `${name.padEnd(11)} start ${f.startMs.toFixed(0)} ms (CPU ${f.startCpuMs.toFixed(0)} ms), first Check ${f.firstCheckMs.toFixed(0)} ms after the handshake (CPU from spawn ${f.firstCheckCpuMs.toFixed(0)} ms), Check ${f.checkMs.toFixed(3)} ms, Diff ${f.diffMs.toFixed(3)} ms, the plugin's CPU ${f.cpuPerResourceMs.toFixed(3)} ms a resource${ratio}\n`,
     );
   }
   process.stdout.write(`load average ${out.loadAverage.join(" ")}\n`);

@@ -11,7 +11,16 @@
  * checks that agreement on fixtures and generated files).
  */
 import { filePartsInFileOrder } from "../kinds/file-parts";
-import { constructFromEvents, CORE_SCHEMA, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE, type Event } from "js-yaml";
+import type { Event } from "js-yaml";
+
+/**
+ * js-yaml, loaded with the first text read, not with this module: load.ts imports it, and checking
+ * data already parsed (`checkDesiredData`, the native plugin's Check of one entry) never reads text
+ * (docs/SPEED.md, "The native plugin's start").
+ */
+function jsYaml(): typeof import("js-yaml") {
+  return require("js-yaml") as typeof import("js-yaml");
+}
 
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 
@@ -50,6 +59,7 @@ interface Frame {
 export function fastParse(text: string): FastParse | undefined {
   // A byte-order mark shifts offsets; leave such files (and their checks) to the full path.
   if (text.charCodeAt(0) === 0xfeff) return undefined;
+  const { constructFromEvents, CORE_SCHEMA, EVENT_ID, getScalarValue, parseEvents, SCALAR_STYLE } = jsYaml();
   let events: Event[];
   try {
     events = parseEvents(text, {});

@@ -3,11 +3,31 @@
  * part 2 "money is decimal text, never a float"); audit sums must be exact and keep the largest
  * scale among their inputs (docs/CONTRACT.md part 5), so "0.0050" + "0.01" is "0.0150", not "0.015".
  */
-import Decimal from "decimal.js";
+import type Decimal from "decimal.js";
 
-// Addition is exact only if precision never binds: a clone with the maximum precision (a cap, not
-// a cost — work grows with the digits actually present).
-const ExactDecimal = Decimal.clone({ precision: 1e9 });
+let loadedDecimal: typeof Decimal | undefined;
+/**
+ * decimal.js's class, loaded with its first use, not with the modules that may need it: a kind's
+ * handler or the file's checks are loaded by every native plugin's first Check, which seldom sees an
+ * amount (docs/SPEED.md, "The native plugin's start").
+ */
+export function decimalJs(): typeof Decimal {
+  if (loadedDecimal === undefined) {
+    const loaded = require("decimal.js") as typeof Decimal & { default?: typeof Decimal };
+    loadedDecimal = loaded.default ?? loaded;
+  }
+  return loadedDecimal;
+}
+
+let exactDecimal: typeof Decimal | undefined;
+/**
+ * Addition is exact only if precision never binds: a clone with the maximum precision (a cap, not
+ * a cost — work grows with the digits actually present).
+ */
+function ExactDecimal(): typeof Decimal {
+  exactDecimal ??= decimalJs().clone({ precision: 1e9 });
+  return exactDecimal;
+}
 
 /** Plain decimal text: optional sign, digits, optional fraction. No exponent, no spaces. */
 const DECIMAL_TEXT = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -104,7 +124,7 @@ export function addDecimal(a: string, b: string): string {
  */
 export function canonicalDecimal(value: string | number): string | undefined {
   if (typeof value === "number" ? !Number.isFinite(value) : !DECIMAL_TEXT.test(value.trim())) return undefined;
-  const d = new ExactDecimal(typeof value === "number" ? String(value) : value.trim());
+  const d = new (ExactDecimal())(typeof value === "number" ? String(value) : value.trim());
   return d.isZero() ? "0" : d.toFixed();
 }
 

@@ -22,8 +22,7 @@
 import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
 import { settleTwins, type TwinRemoved } from "../../kit/twins";
-import Decimal from "decimal.js";
-import { canonicalDecimal, sameDecimal } from "../../util/decimal";
+import { canonicalDecimal, decimalJs, sameDecimal } from "../../util/decimal";
 import { canonicalIp, canonicalIpSet } from "../../util/ip";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";
@@ -253,7 +252,7 @@ function compactBody(b: SipTrunkWrite): SipTrunkWrite {
 
 /** Money as the official request takes it (`type: number, format: decimal`): the decimal text's number. */
 function moneyNumber(v: string): number {
-  return Number(new Decimal(v).toString());
+  return Number(new (decimalJs())(v).toString());
 }
 
 /** The POST body: the declared fields over the official defaults; the password from the environment. */

@@ -6,7 +6,8 @@
  * plans and the Pulumi providers all call, so the blast-radius limit counts the same effects on
  * every write path.
  */
-import Decimal from "decimal.js";
+import type Decimal from "decimal.js";
+import { decimalJs } from "../../util/decimal";
 import type { FieldDiff } from "./diff";
 import type { ChangeAction } from "./types";
 
@@ -123,7 +124,7 @@ export function cleared(f: FieldDiff | undefined): boolean {
 function decimalOf(v: unknown): Decimal | undefined {
   if (typeof v !== "number" && typeof v !== "string") return undefined;
   try {
-    const d = new Decimal(v);
+    const d = new (decimalJs())(v);
     return d.isFinite() ? d : undefined;
   } catch {
     return undefined;
