@@ -166,9 +166,12 @@ describe("--out is written when a run fails (verdict failed, the problems, no se
   async function failing(cmd: "plan" | "apply", stage: string, yaml: string, env: Record<string, string | undefined>, expectText: string) {
     const dir = scratch();
     const f = writeYaml(dir, "wavix.yaml", yaml);
-    for (const { ext, check } of formats) {
+    // The three runs at once (each with its own --out): a failing listing is retried with backoff,
+    // some 7 s of waiting a run, and none of the runs reads what another writes.
+    const runs = await Promise.all(formats.map(({ ext }) => runCli([cmd, "-f", f, "--out", join(dir, `report.${ext}`), ...(cmd === "apply" ? ["--auto-approve"] : [])], env)));
+    for (const [i, { ext, check }] of formats.entries()) {
       const out = join(dir, `report.${ext}`);
-      const r = await runCli([cmd, "-f", f, "--out", out, ...(cmd === "apply" ? ["--auto-approve"] : [])], env);
+      const r = runs[i]!;
       expect(r.code).toBe(1);
       const text = readFileSync(out, "utf8");
       check(text);

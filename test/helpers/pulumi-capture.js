@@ -29,6 +29,13 @@
 // Only resources whose type starts with `pulumi-nodejs:dynamic` (the dynamic resource token,
 // `pulumi-nodejs:dynamic[/<module>]:<type>`) are listed unless `PULUMI_CAPTURE_ALL=1`.
 // Errors go to stderr with exit code 1.
+//
+// Batch: `node pulumi-capture.js --batch` reads a JSON list of jobs `[{modulePath, exportName,
+// args}]` on stdin and runs them one after another in this one process, each under its own
+// `setMocks` (which resets the runtime's store: stack resource, monitor, RPC queue), printing
+// `{ "batch": [{ "resources": [...] } | { "error": "..." }] }`, exit 1 when a job failed. Loading @pulumi/pulumi is nearly all
+// of a capture's cost (some 0.8 CPU-s of its 0.85 on this project's machine): captures a test
+// starts together share one load (pulumi-host.ts `capturePulumiResources` batches them).
 "use strict";
 
 const path = require("node:path");
@@ -42,11 +49,32 @@ function isSecret(v) {
 }
 
 async function main(argv) {
+  if (argv[0] === "--batch") {
+    const jobs = JSON.parse(require("node:fs").readFileSync(0, "utf8"));
+    const batch = [];
+    for (const job of jobs) {
+      try {
+        batch.push({ resources: await capture(job.modulePath, job.exportName, job.args ?? {}) });
+      } catch (err) {
+        batch.push({ error: err && err.stack ? err.stack : String(err) });
+      }
+    }
+    // Written before process.exit: a pipe is written asynchronously, and a batch's output is large.
+    await new Promise((done) => process.stdout.write(JSON.stringify({ batch }) + "\n", done));
+    // As a single capture: a failed one exits 1 (the promises it left pending are its error's, not
+    // leaks); otherwise 0, and the runtime's exit check still fails the process on leaked promises.
+    return batch.some((b) => b.error !== undefined) ? 1 : 0;
+  }
   const [modulePath, exportName, argsJson] = argv;
   if (!modulePath || !exportName) {
-    throw new Error("usage: pulumi-capture.js <modulePath> <exportName> [argsJson]");
+    throw new Error("usage: pulumi-capture.js <modulePath> <exportName> [argsJson] | --batch");
   }
-  const args = argsJson ? JSON.parse(argsJson) : {};
+  const resources = await capture(modulePath, exportName, argsJson ? JSON.parse(argsJson) : {});
+  await new Promise((done) => process.stdout.write(JSON.stringify({ resources }) + "\n", done));
+}
+
+/** The dynamic resources `exportName` of `modulePath` declares, called with `args`, under fresh mocks. */
+async function capture(modulePath, exportName, args) {
   const captureAll = process.env.PULUMI_CAPTURE_ALL === "1";
 
   // Resolve @pulumi/pulumi from the module under test so both share ONE runtime instance
@@ -145,11 +173,11 @@ async function main(argv) {
     if (Date.now() > deadline) throw new Error("timed out waiting for resource registrations");
   }
 
-  process.stdout.write(JSON.stringify({ resources: [...captured.values()] }) + "\n");
+  return [...captured.values()];
 }
 
 main(process.argv.slice(2)).then(
-  () => process.exit(0),
+  (code) => process.exit(code ?? 0),
   (err) => {
     process.stderr.write(`pulumi-capture: ${err && err.stack ? err.stack : String(err)}\n`);
     process.exit(1);

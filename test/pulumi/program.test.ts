@@ -122,13 +122,19 @@ describe("declareResources", () => {
     const many = path.join(dir, "many.yaml");
     // 250 numbers: the first alone, then chunks of 100 (two turns of the event loop inside the list).
     writeFileSync(many, `version: 1\nnumbers:\n${Array.from({ length: 250 }, (_, i) => `  - number: "1555${String(i).padStart(7, "0")}"\n    sms_enabled: ${i % 2 === 0}\n`).join("")}`);
-    for (const file of ["examples/wavix.yaml", "examples/multi-tenant.yaml", "examples/sip-trunks.yaml", "examples/messaging.yaml", many]) {
+    const env = { ACME_PBX_PASSWORD: "pbx-secret-1", OFFICE_PHONES_PASSWORD: "office-secret-2" };
+    const files = ["examples/wavix.yaml", "examples/multi-tenant.yaml", "examples/sip-trunks.yaml", "examples/messaging.yaml", many];
+    // Every capture started at once: one child process captures them all, each under its own mocks
+    // (capturePulumiResources batches them), instead of one @pulumi/pulumi load per capture.
+    const captures = files.map((file) => {
       const state = load(file);
-      const env = { ACME_PBX_PASSWORD: "pbx-secret-1", OFFICE_PHONES_PASSWORD: "office-secret-2" };
-      const [whole, streamed] = await Promise.all([
+      return Promise.all([
         capturePulumiResources(PROGRAM, "declareResources", { args: state, env }),
         capturePulumiResources(PROGRAM, "declareResourcesStreamed", { args: state, env }),
       ]);
+    });
+    for (const [i, file] of files.entries()) {
+      const [whole, streamed] = await captures[i]!;
       const shape = (r: CapturedResource) => ({ name: r.name, type: r.type, urn: r.urn, inputs: r.inputs, provider: r.provider, options: r.options });
       expect(streamed.map(shape).sort((a, b) => a.name.localeCompare(b.name)), file).toEqual(whole.map(shape).sort((a, b) => a.name.localeCompare(b.name)));
       expect(whole.length, file).toBeGreaterThan(2);
