@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LimitFunction } from "p-limit";
-import { concurrencyLimit, pRetry } from "../util/esm-deps";
+import { concurrencyLimit, pRetry } from "../util/lazy-deps";
 import {
   ForbiddenError,
   NetworkError,
@@ -84,7 +84,7 @@ export function createSharedTransport(
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     throw new RangeError(`concurrency must be a positive integer, got ${concurrency}`);
   }
-  // p-limit is loaded by the first request (src/util/esm-deps.ts).
+  // p-limit is loaded by the first request (src/util/lazy-deps.ts).
   let limit: LimitFunction | undefined;
   return {
     limit: <T>(fn: () => Promise<T>) => (limit ??= concurrencyLimit(concurrency))(fn),

@@ -12,15 +12,9 @@
  */
 import { filePartsInFileOrder } from "../kinds/file-parts";
 import type { Event } from "js-yaml";
-
-/**
- * js-yaml, loaded with the first text read, not with this module: load.ts imports it, and checking
- * data already parsed (`checkDesiredData`, the native plugin's Check of one entry) never reads text
- * (docs/SPEED.md, "The native plugin's start").
- */
-function jsYaml(): typeof import("js-yaml") {
-  return require("js-yaml") as typeof import("js-yaml");
-}
+// js-yaml is loaded with the first text read (src/util/lazy-deps.ts): checking data already parsed
+// (`checkDesiredData`, the native plugin's Check of one entry) never reads text.
+import { jsYaml } from "../util/lazy-deps";
 
 const FLOAT = /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/;
 

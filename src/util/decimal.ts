@@ -4,20 +4,7 @@
  * scale among their inputs (docs/CONTRACT.md part 5), so "0.0050" + "0.01" is "0.0150", not "0.015".
  */
 import type Decimal from "decimal.js";
-
-let loadedDecimal: typeof Decimal | undefined;
-/**
- * decimal.js's class, loaded with its first use, not with the modules that may need it: a kind's
- * handler or the file's checks are loaded by every native plugin's first Check, which seldom sees an
- * amount (docs/SPEED.md, "The native plugin's start").
- */
-export function decimalJs(): typeof Decimal {
-  if (loadedDecimal === undefined) {
-    const loaded = require("decimal.js") as typeof Decimal & { default?: typeof Decimal };
-    loadedDecimal = loaded.default ?? loaded;
-  }
-  return loadedDecimal;
-}
+import { decimalJs } from "./lazy-deps";
 
 let exactDecimal: typeof Decimal | undefined;
 /**

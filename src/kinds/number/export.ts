@@ -9,7 +9,7 @@
  * two share the name). A sub-account whose key the API refuses (a disabled one) has its numbers
  * left out, with a comment saying so: they are then not managed, so a plan of the export is clean.
  */
-import { concurrencyLimit } from "../../util/esm-deps";
+import { concurrencyLimit } from "../../util/lazy-deps";
 import { ForbiddenError, readAll, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
 import type { DesiredNumber } from "./types";

@@ -10,7 +10,7 @@
  * `findNumbers` under its key (one listing page for a tenant of up to 100 numbers), tenants read
  * concurrently under the client's shared concurrency bound.
  */
-import { concurrencyLimit } from "../../util/esm-deps";
+import { concurrencyLimit } from "../../util/lazy-deps";
 import { ForbiddenError, UnauthorizedError, type WavixClient } from "../../client";
 import type { SubAccount, WavixNumber } from "../../client/types";
 import type { DesiredSubAccount } from "../sub-account/public";

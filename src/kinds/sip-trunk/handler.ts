@@ -22,7 +22,8 @@
 import type { GatedClient } from "../../kit/gate";
 import { matchByIdentity, sameName } from "../../kit/identity";
 import { settleTwins, type TwinRemoved } from "../../kit/twins";
-import { canonicalDecimal, decimalJs, sameDecimal } from "../../util/decimal";
+import { canonicalDecimal, sameDecimal } from "../../util/decimal";
+import { decimalJs } from "../../util/lazy-deps";
 import { canonicalIp, canonicalIpSet } from "../../util/ip";
 import type { WavixClient } from "../../client";
 import { readAll } from "../../client";

@@ -7,7 +7,7 @@
  * every write path.
  */
 import type Decimal from "decimal.js";
-import { decimalJs } from "../../util/decimal";
+import { decimalJs } from "../../util/lazy-deps";
 import type { FieldDiff } from "./diff";
 import type { ChangeAction } from "./types";
 
