@@ -341,6 +341,11 @@ export class AuditBuilder {
   }
 
   /** The report without its sessions. */
+  /** What of the head is settled from the start: the account, the period, `generated_at`, the tool. */
+  fixed(): Pick<AuditReportHead, "account" | "period" | "generated_at" | "tool"> {
+    return { account: { id: this.ctx.accountId }, period: this.span ? reportPeriod(this.span) : null, generated_at: this.generatedAt, tool: this.ctx.tool ?? toolInfo() };
+  }
+
   head(): AuditReportHead {
     const cfg = this.ctx.config;
     const findings = [...this.findings];

@@ -37,12 +37,12 @@ export * from "./window";
 export { MemorySessions, SpooledSessions, SampleCollector, sampleOf, SAMPLE_LIMIT } from "./store";
 export type { SessionSource, SessionSink, SessionSample } from "./store";
 export { parseTimestamp, normaliseTimestamp, formatUtc } from "./time";
-export { renderJson, writeJson } from "./render/json";
+export { renderJson, writeJson, writeJsonAround, writeJsonSessions } from "./render/json";
 export { completenessText } from "./render/summary";
 export { renderMarkdown, renderMarkdownHead } from "./render/md";
 export { renderHtml, renderHtmlHead } from "./render/html";
-export { CSV_TABLES, renderCsvTable, writeCsvTable, csvField } from "./render/csv";
-export type { CsvTable } from "./render/csv";
+export { CSV_TABLES, renderCsvTable, writeCsvTable, writeCsvSessionsTable, sameCsvMeta, csvField } from "./render/csv";
+export type { CsvTable, CsvMeta } from "./render/csv";
 export * from "./data-sources";
 
 /** Options of {@link runAudit} and {@link audit}. */
@@ -70,6 +70,12 @@ export interface AuditOptions {
   source?: () => AuditSource;
   /** Who makes the report. @default {@link runnerInfo} of the environment */
   runner?: AuditRunner;
+  /**
+   * Called once every session of the report has gone to the sink, before the brands and the
+   * previous period are waited on: the sessions are final then, and so is what `fixed` holds
+   * (`audit --out` writes the sessions' tables while the last requests are out). @default none
+   */
+  sessionsDone?: (fixed: Pick<AuditReportHead, "account" | "period" | "generated_at" | "tool">) => void;
 }
 
 /**
@@ -147,6 +153,7 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
     if (kept && sink) await sink.add(kept);
   }
   cached.clear();
+  options.sessionsDone?.(builder.fixed());
   const tenDlc = tenDlcFirst ?? (await tenDlcRead);
   builder.setBrands(tenDlc.items);
   builder.addFindings(tenDlc.findings);

@@ -5,7 +5,7 @@
  * (memory stays flat at any size), then write the reports.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { createReadStream, readFileSync, rmSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Option, type Command } from "commander";
 import {
@@ -21,9 +21,14 @@ import {
   runWindow,
   SampleCollector,
   SpooledSessions,
+  sameCsvMeta,
+  writeCsvSessionsTable,
   writeCsvTable,
   writeJson,
+  writeJsonAround,
+  writeJsonSessions,
   type AuditReportHead,
+  type CsvMeta,
   type CsvTable,
   type RunWindow,
   type SessionSample,
@@ -33,7 +38,7 @@ import {
 import { formatProblem } from "../config/load";
 import type { DesiredState } from "../config/types";
 import { clientFromEnv, loadFileOrExit, MAX_RPS_HELP, positiveInt, positiveNumber, timeoutOption } from "./common";
-import { writeFileAtomic, writeFileAtomicStream } from "./files";
+import { isSpecialFile, StagedFile, writeFileAtomic, writeFileAtomicStream } from "./files";
 import { declareCommand } from "./heads";
 import { CliExit } from "./output";
 
@@ -169,6 +174,7 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
   const fingerprint = keyFingerprint(process.env.WAVIX_API_KEY ?? "");
 
   const spool = new SpooledSessions();
+  const ahead = opts.out !== undefined ? new SessionFilesAhead(opts.out, spool, events) : undefined;
   let finished = false;
   try {
     const sample = new SampleCollector();
@@ -187,6 +193,7 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
         // Events read ahead of the one being written: enough to keep every connection busy.
         inFlight: Math.max(64, 4 * (opts.concurrency ?? 8)),
         events,
+        ...(ahead ? { sessionsDone: (fixed: CsvMeta) => ahead.start(fixed) } : {}),
         source: () => ({
           api_root: client.baseUrl,
           key_fingerprint: fingerprint,
@@ -204,8 +211,15 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
     await spool.close();
     const shown = sample.sample();
 
-    if (opts.out !== undefined) await writeReportFiles(opts.out, head, spool, shown);
-    await writeStdout(opts, head, spool, shown);
+    // Markdown and HTML rendered once, for the file and for stdout alike.
+    const pages = new Map<"md" | "html", string>();
+    const page = (format: "md" | "html"): string => {
+      let text = pages.get(format);
+      if (text === undefined) pages.set(format, (text = format === "md" ? renderMarkdownHead(head, shown) : renderHtmlHead(head, shown)));
+      return text;
+    };
+    if (opts.out !== undefined) await writeReportFiles(opts.out, head, spool, shown, { ahead, page });
+    await writeStdout(opts, head, spool, page);
 
     finished = true;
     const errors = head.findings.filter((f) => f.severity === "error").length;
@@ -217,6 +231,7 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
     }
     if (opts.failOnFindings && errors > 0) throw new CliExit(2);
   } finally {
+    await ahead?.discard();
     spool.dispose();
     // A run that failed leaves no earlier run's report in --out to be taken for its own.
     if (!finished && opts.out !== undefined) removeStaleReport(opts.out);
@@ -250,18 +265,108 @@ function stdoutChunk(chunk: string): Promise<void> {
   });
 }
 
-async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<void> {
+async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, sessions: SessionSource, page: (format: "md" | "html") => string): Promise<void> {
   // A failed write is reported once by the command (the chunk rejects); not again as an event.
   const quiet = (): void => undefined;
   process.stdout.on("error", quiet);
   try {
     if (opts.format === "json") await writeJson(head, sessions, stdoutChunk);
     else if (opts.format === "csv") await writeCsvTable(opts.table ?? "sessions", head, sessions, stdoutChunk);
-    else if (opts.format === "html") await stdoutChunk(renderHtmlHead(head, sample));
-    else await stdoutChunk(renderMarkdownHead(head, sample));
+    else await stdoutChunk(page(opts.format));
   } finally {
     process.stdout.off("error", quiet);
   }
+}
+
+/**
+ * The report files the sessions alone make — sessions.csv, events.csv (when events are read) and
+ * audit.json's sessions array — written into `--out` as soon as the sessions are final, while the
+ * collection's last requests (the brands' vettings, the previous period's listings) are still
+ * out: at the end the files take the head's few lines, not the whole rendering (docs/SPEED.md,
+ * "The audit beside a plain loop"). Into temporary files beside the targets: nothing is in place
+ * before the whole report is, and {@link discard} removes what a failed run left.
+ */
+class SessionFilesAhead {
+  private readonly staged: StagedFile[] = [];
+  private readonly tables = new Map<string, { file: StagedFile; digest: string }>();
+  private jsonSessions: StagedFile | undefined;
+  private fixed: CsvMeta | undefined;
+  private done: Promise<void> | undefined;
+  private dropped = false;
+
+  constructor(
+    private readonly dir: string,
+    private readonly sessions: SessionSource,
+    private readonly events: boolean,
+  ) {}
+
+  /** Starts writing (not awaited: it goes on beside the collection's last requests). */
+  start(fixed: CsvMeta): void {
+    this.fixed = fixed;
+    this.done = this.write(fixed);
+    // Observed by `ready`; a run that fails before then drops it.
+    this.done.catch(() => undefined);
+  }
+
+  private async open(name: string): Promise<StagedFile | undefined> {
+    // A device or a pipe named like a report file is written in place, at the end, as before.
+    if (this.dropped || (await isSpecialFile(join(this.dir, name)))) return undefined;
+    const file = await StagedFile.open(join(this.dir, name));
+    this.staged.push(file);
+    return file;
+  }
+
+  private writer(file: StagedFile, hash?: ReturnType<typeof createHash>): (chunk: string) => Promise<void> {
+    return (chunk) => {
+      if (this.dropped) return Promise.reject(new Error("the run failed"));
+      const bytes = Buffer.from(chunk, "utf8");
+      hash?.update(bytes);
+      return file.write(bytes);
+    };
+  }
+
+  private async write(fixed: CsvMeta): Promise<void> {
+    const json = await this.open("audit.json");
+    if (json) {
+      await writeJsonSessions(this.sessions, this.writer(json));
+      await json.close();
+      this.jsonSessions = json;
+    }
+    for (const table of this.events ? (["sessions", "events"] as const) : (["sessions"] as const)) {
+      const file = await this.open(`${table}.csv`);
+      if (!file) continue;
+      const hash = createHash("sha256");
+      await writeCsvSessionsTable(table, fixed, this.sessions, this.writer(file, hash));
+      await file.close();
+      this.tables.set(`${table}.csv`, { file, digest: hash.digest("hex") });
+    }
+  }
+
+  /**
+   * What was written ahead, once written (a write error is the run's); nothing when the run's head
+   * does not give the same shared columns as the ones written (it does: the check is a guard).
+   */
+  async ready(head: AuditReportHead): Promise<{ jsonSessions?: StagedFile; tables: ReadonlyMap<string, { file: StagedFile; digest: string }> } | undefined> {
+    if (this.done === undefined) return undefined;
+    await this.done;
+    if (!this.fixed || !sameCsvMeta(this.fixed, head)) return undefined;
+    return { jsonSessions: this.jsonSessions, tables: this.tables };
+  }
+
+  /** Removes the temporary files (those renamed into place are gone already); never throws. */
+  async discard(): Promise<void> {
+    this.dropped = true;
+    await this.done?.catch(() => undefined);
+    await Promise.all(this.staged.map((f) => f.discard()));
+  }
+}
+
+/** Options of {@link writeReportFiles}. */
+export interface ReportFilesOptions {
+  /** The sessions' files written ahead, while the collection ended. @default none: all rendered here */
+  ahead?: SessionFilesAhead;
+  /** Markdown or HTML of the head (rendered once for the file and stdout). @default rendered here */
+  page?: (format: "md" | "html") => string;
 }
 
 /**
@@ -270,7 +375,8 @@ async function writeStdout(opts: AuditCommandOptions, head: AuditReportHead, ses
  * written atomically (temp file + rename) so readers never see half a file; then
  * `manifest.sha256`, the SHA-256 of each (an earlier run's events.csv is removed first).
  */
-export async function writeReportFiles(dir: string, head: AuditReportHead, sessions: SessionSource, sample: SessionSample): Promise<string[]> {
+export async function writeReportFiles(dir: string, head: AuditReportHead, sessions: SessionSource, sample: SessionSample, options: ReportFilesOptions = {}): Promise<string[]> {
+  const page = options.page ?? ((format) => (format === "md" ? renderMarkdownHead(head, sample) : renderHtmlHead(head, sample)));
   const written: string[] = [];
   // Each file's SHA-256, taken of the bytes as they are written (rather than reading them back).
   const digests: string[] = [];
@@ -279,12 +385,12 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
     written.push(file);
     return file;
   };
-  const streamed = async (name: string, produce: (write: (chunk: string) => Promise<void>) => Promise<void>): Promise<void> => {
+  const streamed = async (name: string, produce: (write: (chunk: string | Uint8Array) => Promise<void>) => Promise<void>): Promise<void> => {
     const hash = createHash("sha256");
     await writeFileAtomicStream(target(name), (write) =>
       produce((chunk) => {
         // Encoded once, for the digest and the file alike.
-        const bytes = Buffer.from(chunk, "utf8");
+        const bytes = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
         hash.update(bytes);
         return write(bytes);
       }),
@@ -303,12 +409,31 @@ export async function writeReportFiles(dir: string, head: AuditReportHead, sessi
   } catch {
     // ENOTDIR and the like: the writes below report it.
   }
-  await streamed("audit.json", (write) => writeJson(head, sessions, write));
-  await whole("audit.md", renderMarkdownHead(head, sample));
-  await whole("audit.html", renderHtmlHead(head, sample));
+  const ahead = await options.ahead?.ready(head);
+  const jsonSessions = ahead?.jsonSessions;
+  await streamed("audit.json", async (write) => {
+    if (!jsonSessions) return writeJson(head, sessions, write);
+    // The sessions array written ahead, copied in between the head's two parts.
+    await writeJsonAround(
+      head,
+      async () => {
+        for await (const chunk of createReadStream(jsonSessions.tmp)) await write(chunk as Buffer);
+      },
+      write,
+    );
+  });
+  await whole("audit.md", page("md"));
+  await whole("audit.html", page("html"));
   for (const table of CSV_TABLES) {
     if (table === "events" && !head.asked.events) {
       rmSync(join(dir, "events.csv"), { force: true });
+      continue;
+    }
+    const done = ahead?.tables.get(`${table}.csv`);
+    if (done) {
+      target(`${table}.csv`);
+      await done.file.commit();
+      digests.push(done.digest);
       continue;
     }
     await streamed(`${table}.csv`, (write) => writeCsvTable(table, head, sessions, write));

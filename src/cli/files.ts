@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { mkdir, open, rename, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /**
@@ -12,7 +12,7 @@ import { basename, dirname, join } from "node:path";
  * `/dev/stdout`) or a pipe. Such a target is written in place: a rename would replace the device
  * itself with a regular file (as root, /dev/full would stop being the device).
  */
-async function isSpecial(file: string): Promise<boolean> {
+export async function isSpecialFile(file: string): Promise<boolean> {
   const s = await stat(file).catch(() => undefined);
   return s !== undefined && !s.isFile() && !s.isDirectory();
 }
@@ -27,7 +27,7 @@ function naming(err: unknown, file: string): unknown {
 }
 
 export async function writeFileAtomic(file: string, text: string | Uint8Array): Promise<void> {
-  if (await isSpecial(file)) {
+  if (await isSpecialFile(file)) {
     await writeFile(file, text).catch((err: unknown) => Promise.reject(naming(err, file)));
     return;
   }
@@ -48,7 +48,7 @@ export async function writeFileAtomic(file: string, text: string | Uint8Array): 
  * has finished; when it throws, the temporary file is removed and the target is left as it was.
  */
 export async function writeFileAtomicStream(file: string, produce: (write: (chunk: string | Uint8Array) => Promise<void>) => Promise<void>): Promise<void> {
-  if (await isSpecial(file)) {
+  if (await isSpecialFile(file)) {
     const device = await open(file, "w");
     try {
       await produce(async (chunk) => {
@@ -61,20 +61,60 @@ export async function writeFileAtomicStream(file: string, produce: (write: (chun
     }
     return;
   }
-  await mkdir(dirname(file), { recursive: true });
-  const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-  const handle = await open(tmp, "w", 0o644);
+  const staged = await StagedFile.open(file);
   try {
-    try {
-      await produce(async (chunk) => {
-        await (typeof chunk === "string" ? handle.write(chunk) : handle.write(chunk));
-      });
-    } finally {
-      await handle.close();
-    }
-    await rename(tmp, file);
+    await produce((chunk) => staged.write(chunk));
+    await staged.commit();
   } catch (err) {
-    await unlink(tmp).catch(() => undefined);
+    await staged.discard();
     throw naming(err, file);
+  }
+}
+
+/**
+ * A file written now and put in place later (`audit --out` writes its sessions' tables while the
+ * last requests are out, and renames them with the other reports): its temporary file beside the
+ * target, renamed by {@link commit}, removed by {@link discard}. Not for a device or a pipe
+ * ({@link isSpecialFile}): write those in place.
+ */
+export class StagedFile {
+  private closed = false;
+  private constructor(
+    /** The target. */
+    readonly file: string,
+    /** The temporary file beside it. */
+    readonly tmp: string,
+    private readonly handle: FileHandle,
+  ) {}
+
+  static async open(file: string): Promise<StagedFile> {
+    // As the callers' messages expect: a folder that cannot be made is named by mkdir itself.
+    await mkdir(dirname(file), { recursive: true });
+    const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+    const handle = await open(tmp, "w", 0o644);
+    return new StagedFile(file, tmp, handle);
+  }
+
+  async write(chunk: string | Uint8Array): Promise<void> {
+    await (typeof chunk === "string" ? this.handle.write(chunk) : this.handle.write(chunk)).catch((err: unknown) => Promise.reject(naming(err, this.file)));
+  }
+
+  /** Closes the temporary file (idempotent); it can still be read, committed or discarded. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.handle.close().catch((err: unknown) => Promise.reject(naming(err, this.file)));
+  }
+
+  /** Puts the file in place (closing it first). */
+  async commit(): Promise<void> {
+    await this.close();
+    await rename(this.tmp, this.file).catch((err: unknown) => Promise.reject(naming(err, this.file)));
+  }
+
+  /** Removes the temporary file (after a failure, or once read); never throws. */
+  async discard(): Promise<void> {
+    await this.close().catch(() => undefined);
+    await unlink(this.tmp).catch(() => undefined);
   }
 }

@@ -379,6 +379,25 @@ describe("item 7: provenance and integrity", () => {
     expect(failed.stderr).toContain("removed");
     expect(await readdir(out)).toEqual(["notes.txt"]);
   });
+
+  it("a run that fails once its sessions are final (the previous period's listing refused) leaves neither report files nor the temporary files written ahead", async () => {
+    behave();
+    const file = await yaml("ten.yaml", TEN_YAML);
+    const out = join(dir, "ahead-out");
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: proxy.url };
+    const ok = await runCli(["audit", "-f", file, "--events", "--allow-incomplete", "--out", out], env, dir);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(await readdir(out)).toContain("events.csv");
+    // The period's listing answers; the previous period's (asked after it) is refused: by then
+    // sessions.csv, events.csv and audit.json's sessions were being written ahead.
+    let listings = 0;
+    proxy.set({ before: (req) => (req.path.endsWith("/sessions") && ++listings > 1 ? { status: 400, body: { success: false, message: "Validation failed", errors: { from: ["invalid"] } } } : undefined) });
+    const failed = await runCli(["audit", "-f", file, "--events", "--allow-incomplete", "--out", out], env, dir);
+    expect(failed.code).toBe(1);
+    expect(listings).toBe(2);
+    expect(failed.stderr).toContain("removed");
+    expect(await readdir(out)).toEqual([]);
+  });
 });
 
 describe("item 8: 10DLC", () => {

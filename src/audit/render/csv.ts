@@ -47,7 +47,17 @@ function record(cells: readonly Cell[]): string {
 
 const META = ["account_id", "period_from", "period_to", "generated_at", "tool_version"] as const;
 
-function meta(head: AuditReportHead): Cell[] {
+/** What the five shared columns come from: known before the collection ends (a run's sessions' tables are written then). */
+export type CsvMeta = Pick<AuditReportHead, "account" | "period" | "generated_at" | "tool">;
+
+/** True when two heads give the same five shared columns. */
+export function sameCsvMeta(a: CsvMeta, b: CsvMeta): boolean {
+  const x = meta(a);
+  const y = meta(b);
+  return x.every((v, i) => v === y[i]);
+}
+
+function meta(head: CsvMeta): Cell[] {
   return [head.account.id, head.period?.from ?? null, head.period?.to ?? null, head.generated_at, head.tool.version];
 }
 
@@ -274,22 +284,30 @@ export function renderCsvTable(table: CsvTable, report: AuditReport): string {
 
 /** The same table streamed from a report's head and its sessions. */
 export async function writeCsvTable(table: CsvTable, head: AuditReportHead, sessions: SessionSource, write: Write): Promise<void> {
+  if (table === "sessions" || table === "events") return writeCsvSessionsTable(table, head, sessions, write);
   const out = buffered(write);
   const m = meta(head);
   await out.write(record([...META, ...CSV_COLUMNS[table]]));
-  if (table === "sessions" || table === "events") {
-    // The five shared fields are the same on every row: written once, as `record` writes them.
-    const shared = `${m.map(csvField).join(",")},`;
-    for await (const batch of sessionBatches(sessions)) {
-      for (const s of batch) {
-        for (const r of sessionRows(table, s)) {
-          const wait = out.write(shared + record(r));
-          if (wait) await wait;
-        }
+  for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
+  await out.flush();
+}
+
+/**
+ * sessions.csv or events.csv: the sessions and the five shared columns ({@link CsvMeta}) make it
+ * whole, so `audit --out` writes it before the rest of the head is known.
+ */
+export async function writeCsvSessionsTable(table: "sessions" | "events", head: CsvMeta, sessions: SessionSource, write: Write): Promise<void> {
+  const out = buffered(write);
+  await out.write(record([...META, ...CSV_COLUMNS[table]]));
+  // The five shared fields are the same on every row: written once, as `record` writes them.
+  const shared = `${meta(head).map(csvField).join(",")},`;
+  for await (const batch of sessionBatches(sessions)) {
+    for (const s of batch) {
+      for (const r of sessionRows(table, s)) {
+        const wait = out.write(shared + record(r));
+        if (wait) await wait;
       }
     }
-  } else {
-    for (const r of headRows(table, head, sessions.count)) await out.write(record([...m, ...r]));
   }
   await out.flush();
 }

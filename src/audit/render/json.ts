@@ -23,11 +23,28 @@ const BATCH_CLOSE = `\n    ]\n  }\n}`;
 
 /** Exactly `renderJson` of the report made of `head` and `sessions`, written in pieces. */
 export async function writeJson(head: AuditReportHead, sessions: SessionSource, write: Write): Promise<void> {
+  await writeJsonAround(head, () => writeJsonSessions(sessions, write), write);
+}
+
+/**
+ * `renderJson` of the report made of `head` and a sessions array that `sessionsArray` writes in
+ * between (from its `[` to its `]`, as {@link writeJsonSessions} writes it).
+ */
+export async function writeJsonAround(head: AuditReportHead, sessionsArray: () => Promise<void>, write: Write): Promise<void> {
   const text = JSON.stringify({ ...head, two_fa: { ...head.two_fa, sessions: PLACEHOLDER } }, null, 2);
   const marker = JSON.stringify(PLACEHOLDER);
   const at = text.indexOf(marker);
+  await write(text.slice(0, at));
+  await sessionsArray();
+  await write(`${text.slice(at + marker.length)}\n`);
+}
+
+/**
+ * The report's sessions array as `renderJson` indents it (the items at depth 3), from `[` to `]`:
+ * it needs the sessions alone, so `audit --out` writes it before the head is known.
+ */
+export async function writeJsonSessions(sessions: SessionSource, write: Write): Promise<void> {
   const out = buffered(write);
-  await out.write(text.slice(0, at));
   let first = true;
   let batch: AuditSession[] = [];
   const flush = async (): Promise<void> => {
@@ -48,6 +65,5 @@ export async function writeJson(head: AuditReportHead, sessions: SessionSource, 
   }
   await flush();
   await out.write(first ? "[]" : `\n${ITEM_INDENT.slice(2)}]`);
-  await out.write(`${text.slice(at + marker.length)}\n`);
   await out.flush();
 }
