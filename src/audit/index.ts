@@ -6,12 +6,12 @@
  */
 import type { AuditConfig } from "../config/types";
 import { AccountMismatchError } from "../kit/provider/account-pin";
-import type { TwoFaEvent } from "../client/types";
+import type { AccountProfile, TwoFaEvent } from "../client/types";
 import { AuditCollectionError, collectNamedSessions, collectTenDlc, DEFAULT_WINDOW, listingAnswers, listingLacksFigures, listSessionBatches, withEventsBatched, type AuditClient } from "./collect";
 import { AuditBuilder } from "./compute";
 import { MemorySessions, type SessionSink } from "./store";
 import type { AuditReport, AuditReportHead, AuditRunner, AuditSource, Finding } from "./types";
-import { AuditWindowError, previousPeriod, requireServicePeriods, type RunWindow } from "./window";
+import { AuditWindowError, nothingToAudit, previousPeriod, requireServicePeriods, type RunWindow } from "./window";
 
 export * from "./types";
 export {
@@ -71,6 +71,11 @@ export interface AuditOptions {
   /** Who makes the report. @default {@link runnerInfo} of the environment */
   runner?: AuditRunner;
   /**
+   * The account's profile, already asked of `client` (the CLI sends it before it loads the
+   * audit's own modules, which then load while it is answered). @default asked here, first
+   */
+  profile?: Promise<AccountProfile>;
+  /**
    * Called once every session of the report has gone to the sink, before the brands and the
    * previous period are waited on: the sessions are final then, and so is what `fixed` holds
    * (`audit --out` writes the sessions' tables while the last requests are out). @default none
@@ -84,12 +89,6 @@ export interface AuditOptions {
  */
 const LISTINGS_AHEAD = 4;
 
-/** True when the audit section declares nothing to check (then a run refuses: nothing would pass silently). */
-export function nothingToAudit(config: AuditConfig | undefined): boolean {
-  const t = config?.two_fa;
-  const b = config?.ten_dlc?.brands;
-  return (t === undefined || (t.sessions.length === 0 && t.services.length === 0)) && (b === undefined || (b !== "all" && b.length === 0));
-}
 
 /**
  * Collect and compute the report, handing each session of it to `sink` in report order (services in
@@ -109,7 +108,7 @@ export async function runAudit(client: AuditClient, config: AuditConfig | undefi
   // Every period is settled before the first request (a service without one is refused here).
   const periods = requireServicePeriods(config?.two_fa?.services ?? [], options.window);
 
-  const profile = await client.getAccountProfile();
+  const profile = await (options.profile ?? client.getAccountProfile());
   if (options.accountPin && profile.id !== options.accountPin.id) throw new AccountMismatchError(options.accountPin.id, profile.id, options.accountPin.source);
 
   const events = options.events ?? false;

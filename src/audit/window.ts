@@ -14,9 +14,16 @@
  * touches, in pieces (src/audit/collect.ts), and keeps the sessions created inside the period.
  */
 import { MAX_WINDOW_DAYS } from "../config/semantic";
-import type { TwoFaServiceWindow } from "../config/types";
+import type { AuditConfig, TwoFaServiceWindow } from "../config/types";
 
 export { MAX_WINDOW_DAYS };
+
+/** True when the audit section declares nothing to check (then a run refuses: nothing would pass silently). */
+export function nothingToAudit(config: AuditConfig | undefined): boolean {
+  const t = config?.two_fa;
+  const b = config?.ten_dlc?.brands;
+  return (t === undefined || (t.sessions.length === 0 && t.services.length === 0)) && (b === undefined || (b !== "all" && b.length === 0));
+}
 
 export const HOUR_MS = 3_600_000;
 export const DAY_MS = 86_400_000;
