@@ -5,8 +5,10 @@ import { configDefaults, defineConfig, mergeConfig } from "vitest/config";
 import base from "./vitest.config.mts";
 
 export const SLOW_PARTS = [
-  // the real Pulumi engine (test/helpers/real-pulumi.ts, pulumi-languages.ts)
+  // the real Pulumi engine (test/helpers/real-pulumi.ts, pulumi-languages.ts); a real-engine test in
+  // a file run here skips (WAVIX_QUICK_LOOP below: test/reliability/twins-slow-create.test.ts)
   "test/contract/pulumi-contract.test.ts",
+  "test/pulumi/harness-stack.test.ts",
   "test/pulumi/engine.test.ts",
   "test/pulumi/languages.test.ts",
   "test/pulumi/native-invoke.test.ts",
@@ -25,12 +27,13 @@ export const SLOW_PARTS = [
   "test/install/*.test.ts",
 ];
 
-// The soak runs 40 cycles here, not 200 (`npm test` keeps 200).
+// The soak runs 40 cycles here, not 200 (`npm test` keeps 200); no test starts the real engine
+// (WAVIX_QUICK_LOOP: test/helpers/real-pulumi.ts `engineUnavailable`).
 // Four files at a time on a 2-core machine (twice the cores): these files wait on the CLI processes,
 // simulators and timers they start more than they compute (two at a time kept 1.07 cores busy, idle:
 // 248 s wall for 265 CPU-s; four, 172 s for 280 CPU-s; docs/SPEED.md). WAVIX_TEST_WORKERS overrides.
 const workers = Number(process.env.WAVIX_TEST_WORKERS) || 2 * Math.max(2, availableParallelism());
 export default mergeConfig(
   base,
-  defineConfig({ test: { exclude: [...configDefaults.exclude, ...SLOW_PARTS], env: { WAVIX_SOAK_CYCLES: "40" }, maxWorkers: workers } }),
+  defineConfig({ test: { exclude: [...configDefaults.exclude, ...SLOW_PARTS], env: { WAVIX_SOAK_CYCLES: "40", WAVIX_QUICK_LOOP: "1" }, maxWorkers: workers } }),
 );

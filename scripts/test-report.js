@@ -18,17 +18,18 @@ const topAt = args.indexOf("--top");
 const top = topAt >= 0 ? Number(args.splice(topAt, 2)[1]) : 10;
 const reportFile = path.resolve(args[0] ?? path.join(root, ".tmp", "vitest.json"));
 
-/** `{ file: { tests, assertions } }` from .tmp/assertions/*.jsonl. */
+/** `{ file: { tests, assertions, cpu } }` from .tmp/assertions/*.jsonl (cpu: CPU-s of the file and the processes it waited for). */
 function assertionCounts(dir = path.join(root, ".tmp", "assertions")) {
   const counts = {};
   if (!existsSync(dir)) return counts;
   for (const f of readdirSync(dir)) {
     for (const line of readFileSync(path.join(dir, f), "utf8").split("\n")) {
       if (line.trim() === "") continue;
-      const { file, tests, assertions } = JSON.parse(line);
-      const c = (counts[file] ??= { tests: 0, assertions: 0 });
+      const { file, tests, assertions, cpu } = JSON.parse(line);
+      const c = (counts[file] ??= { tests: 0, assertions: 0, cpu: 0 });
       c.tests += tests;
       c.assertions += assertions;
+      c.cpu += cpu ?? 0;
     }
   }
   return counts;
@@ -58,8 +59,13 @@ function main() {
   console.log(`The ${Math.min(top, files.length)} slowest files:`);
   for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, top)) {
     const c = counts[f.file];
-    console.log(`  ${secs(f.ms).padStart(7)} s  ${f.file}${c ? `  (${c.tests} tests, ${c.assertions} assertions)` : ""}`);
+    console.log(`  ${secs(f.ms).padStart(7)} s  ${f.file}${c ? `  (${c.tests} tests, ${c.assertions} assertions, ${c.cpu.toFixed(1)} CPU-s)` : ""}`);
   }
+  // CPU does not depend on what else the machine runs, as wall time does: the cost to cut.
+  const byCpu = Object.entries(counts).sort((a, b) => b[1].cpu - a[1].cpu).slice(0, top);
+  const cpuTotal = Object.values(counts).reduce((n, c) => n + c.cpu, 0);
+  console.log(`The ${byCpu.length} files using the most CPU (the files' own: ${cpuTotal.toFixed(0)} CPU-s, with the processes they waited for):`);
+  for (const [file, c] of byCpu) console.log(`  ${c.cpu.toFixed(1).padStart(7)} CPU-s  ${file}`);
 }
 
 main();

@@ -18,6 +18,8 @@ const VIOLATIONS_DIR_ENV = "WAVIX_SIM_VIOLATIONS_DIR";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const distFresh = require("../scripts/dist-fresh.js") as { distIsFresh(root: string): boolean };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const distClean = require("../scripts/clean-dist.js") as { cleanDist(root: string): void };
 
 /**
  * Whether dist/ was built after the last change to anything the build reads
@@ -40,6 +42,9 @@ export default function setup(): () => void {
   const root = resolve(__dirname, "..");
   // `npm ci` (prepare) or the last run built it and nothing it reads changed since: no second build.
   if (!distIsFresh(root)) {
+    // From an empty dist/, as `npm run build` does (scripts/clean-dist.js): a file an earlier build
+    // left for a source since renamed would keep dist/ stale, and every run would build again.
+    distClean.cleanDist(root);
     try {
       execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.build.json"], { cwd: root, stdio: "pipe" });
     } catch (err) {

@@ -18,14 +18,21 @@ afterEach(async () => {
 const FILE = 'version: 1\ncall_webhooks:\n  post-call: "https://hooks.example/post"\n';
 const file = () => writeYaml(scratch(), "wavix.yaml", FILE);
 
-/** A loopback port nothing listens on (taken, then let go). */
-function deadPort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
+/**
+ * A loopback port nothing listens on (taken, then let go). Below Linux's ephemeral range (32768 and
+ * up): a port there let go could be handed to the next `listen(0)` of a simulator in another test
+ * file while the CLI is still retrying it, which then answered instead of refusing.
+ */
+async function deadPort(): Promise<number> {
+  for (;;) {
+    const candidate = 20_000 + Math.floor(Math.random() * 12_000);
+    const port = await new Promise<number | undefined>((done) => {
+      const s = createServer();
+      s.once("error", () => done(undefined));
+      s.listen(candidate, "127.0.0.1", () => s.close(() => done(candidate)));
     });
-  });
+    if (port !== undefined) return port;
+  }
 }
 
 async function server(): Promise<HttpTestServer> {

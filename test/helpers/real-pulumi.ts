@@ -34,9 +34,11 @@ export const CLI = path.join(ROOT, ".tools", "pulumi", "bin", "pulumi");
 
 /**
  * Why the real engine cannot run here, or undefined when it can. CI (CI=true, after `.ci/run` ran
- * `npm run pulumi:cli`) never skips: a missing CLI fails the run there.
+ * `npm run pulumi:cli`) never skips: a missing CLI fails the run there. `npm run test:quick` runs no
+ * real engine (vitest.quick.mts sets WAVIX_QUICK_LOOP): a real-engine test in a file it runs skips.
  */
 export function engineUnavailable(): string | undefined {
+  if (process.env.WAVIX_QUICK_LOOP === "1") return "the quick loop (npm run test:quick) runs no real engine; npm test does";
   if (existsSync(CLI) && existsSync(path.join(path.dirname(CLI), "pulumi-resource-pulumi-nodejs"))) return undefined;
   const why = "no Pulumi CLI in .tools/pulumi/bin: run `npm run pulumi:cli` once (it builds the pinned CLI from its Go module)";
   if (process.env.CI === "true") throw new Error(why);

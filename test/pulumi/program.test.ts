@@ -33,10 +33,44 @@ beforeAll(() => {
   // dist/ is built once by test/global-setup.ts.
 });
 
+/** A file's state with its lists reversed (the numbers' destinations too). */
+function reversedState(state: DesiredState): DesiredState {
+  return {
+    ...state,
+    sub_accounts: [...(state.sub_accounts ?? [])].reverse(),
+    numbers: [...(state.numbers ?? [])].reverse().map((n) => ({ ...n, destinations: n.destinations && [...n.destinations].reverse() })),
+  };
+}
+
+let firstCaptures: ReturnType<typeof startFirstCaptures> | undefined;
+/**
+ * The captures of the first three tests below, started together at the first test's start: one
+ * child process captures them all, each under its own mocks (capturePulumiResources batches
+ * captures started in the same turn), instead of one @pulumi/pulumi load per test. Each test awaits
+ * its own and asserts as before; the one meant to fail is marked handled until its test awaits it.
+ */
+function startFirstCaptures() {
+  const declare = (state: DesiredState) => capturePulumiResources(PROGRAM, "declareResources", { args: state });
+  const multiTenant = load("examples/multi-tenant.yaml");
+  const dir = mkdtempSync(path.join(tmpdir(), "wavix-tenants-"));
+  const file = path.join(dir, "t.yaml");
+  writeFileSync(file, 'version: 1\nnumbers:\n  - number: "15550000012"\n    sub_account: 2002\n  - number: "15550000013"\n    sub_account: Somebody\n');
+  const tenants = load(file);
+  const undeclared = declare(tenants);
+  undeclared.catch(() => undefined);
+  return {
+    example: declare(load("examples/wavix.yaml")),
+    inOrder: declare(multiTenant),
+    reversed: declare(reversedState(multiTenant)),
+    undeclared,
+    pinnedOnly: declare({ ...tenants, numbers: tenants.numbers!.slice(0, 1) }),
+  };
+}
+const captures = () => (firstCaptures ??= startFirstCaptures());
+
 describe("declareResources", () => {
   it("declares every resource of the example file with identity names and camelCase inputs", async () => {
-    const state = load("examples/wavix.yaml");
-    const rs = byName(await capturePulumiResources(PROGRAM, "declareResources", { args: state }));
+    const rs = byName(await captures().example);
     expect([...rs.keys()].sort()).toEqual([
       "call-webhook:on-call",
       "call-webhook:post-call",
@@ -70,16 +104,7 @@ describe("declareResources", () => {
   });
 
   it("keeps the same names and inputs when the file's lists are reordered", async () => {
-    const state = load("examples/multi-tenant.yaml");
-    const reversed: DesiredState = {
-      ...state,
-      sub_accounts: [...(state.sub_accounts ?? [])].reverse(),
-      numbers: [...(state.numbers ?? [])].reverse().map((n) => ({ ...n, destinations: n.destinations && [...n.destinations].reverse() })),
-    };
-    const [a, b] = await Promise.all([
-      capturePulumiResources(PROGRAM, "declareResources", { args: state }),
-      capturePulumiResources(PROGRAM, "declareResources", { args: reversed }),
-    ]);
+    const [a, b] = await Promise.all([captures().inOrder, captures().reversed]);
     const ma = byName(a);
     const mb = byName(b);
     expect([...ma.keys()].sort()).toEqual([...mb.keys()].sort());
@@ -105,15 +130,10 @@ describe("declareResources", () => {
   });
 
   it("a tenant's number follows the file's sub_account: a pinned id as it is; an undeclared name is an error", async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), "wavix-tenants-"));
-    const file = path.join(dir, "t.yaml");
-    writeFileSync(file, 'version: 1\nnumbers:\n  - number: "15550000012"\n    sub_account: 2002\n  - number: "15550000013"\n    sub_account: Somebody\n');
-    const state = load(file);
-    await expect(capturePulumiResources(PROGRAM, "declareResources", { args: state })).rejects.toThrow(
-      /number 15550000013: sub_account "Somebody" is not declared in the file's sub_accounts/,
-    );
-    state.numbers = state.numbers!.slice(0, 1);
-    const rs = byName(await capturePulumiResources(PROGRAM, "declareResources", { args: state }));
+    // The file (startFirstCaptures): 15550000012 under the pinned 2002, 15550000013 under an undeclared name.
+    await expect(captures().undeclared).rejects.toThrow(/number 15550000013: sub_account "Somebody" is not declared in the file's sub_accounts/);
+    // The same file without 15550000013.
+    const rs = byName(await captures().pinnedOnly);
     expect(inputsOf(rs.get("number:15550000012")!).subAccountId).toBe(2002);
   });
 
