@@ -5,8 +5,8 @@
  * (memory stays flat at any size), then write the reports.
  */
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync, rmSync } from "node:fs";
-import { basename, join } from "node:path";
+import { createReadStream, existsSync, readFileSync, rmdirSync, rmSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
 import { Option, type Command } from "commander";
 import type { AuditReportHead, CsvMeta, CsvTable, RunWindow, SessionSample, SessionSink, SessionSource } from "../audit";
 import { CSV_TABLES } from "../audit/render/csv";
@@ -183,6 +183,9 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
   const fingerprint = keyFingerprint(process.env.WAVIX_API_KEY ?? "");
 
   const spool = new SpooledSessions();
+  // The folders of --out this run would make (the sessions' files written ahead make them before
+  // the run is known to succeed): a failed run removes them again.
+  const outMissing = opts.out !== undefined ? firstMissingFolder(opts.out) : undefined;
   const ahead = opts.out !== undefined ? new SessionFilesAhead(opts.out, spool, events) : undefined;
   let finished = false;
   try {
@@ -245,6 +248,26 @@ export async function auditCommand(opts: AuditCommandOptions): Promise<void> {
     spool.dispose();
     // A run that failed leaves no earlier run's report in --out to be taken for its own.
     if (!finished && opts.out !== undefined) removeStaleReport(opts.out);
+    if (!finished && opts.out !== undefined && outMissing !== undefined) removeEmptyFolders(opts.out, outMissing);
+  }
+}
+
+/** The outermost folder of `dir` (itself included) that does not exist yet, or undefined when `dir` exists. */
+function firstMissingFolder(dir: string): string | undefined {
+  let missing: string | undefined;
+  for (let d = resolve(dir); !existsSync(d) && dirname(d) !== d; d = dirname(d)) missing = d;
+  return missing;
+}
+
+/** Removes `dir` and its parents up to `outermost`, each only while empty (a failed run leaves no folder it made). */
+function removeEmptyFolders(dir: string, outermost: string): void {
+  for (let d = resolve(dir); ; d = dirname(d)) {
+    try {
+      rmdirSync(d);
+    } catch {
+      return;
+    }
+    if (d === outermost || dirname(d) === d) return;
   }
 }
 

@@ -7,6 +7,7 @@
  * answer 404. The proxy's request log is the referee of what was asked.
  */
 import { mkdtemp, readFile, readdir, rm, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -397,6 +398,13 @@ describe("item 7: provenance and integrity", () => {
     expect(listings).toBe(2);
     expect(failed.stderr).toContain("removed");
     expect(await readdir(out)).toEqual([]);
+    // Into folders that did not exist: the failed run takes away the folders it made for them.
+    listings = 0;
+    const fresh = join(dir, "made-by-the-run", "report");
+    const failedFresh = await runCli(["audit", "-f", file, "--events", "--allow-incomplete", "--out", fresh], env, dir);
+    expect(failedFresh.code).toBe(1);
+    expect(listings).toBe(2);
+    expect(existsSync(join(dir, "made-by-the-run"))).toBe(false);
   });
 });
 
