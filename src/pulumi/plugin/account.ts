@@ -33,7 +33,7 @@ import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../ki
 import { hasUnknown, snakeToCamel, UNKNOWN, type Props } from "../../kit/provider/props";
 import { PULUMI_GATE_NAMES, type ProviderSession } from "../../kit/provider/session";
 import { WriteGate, type AccountPin } from "../../kit/gate";
-import { applyPlan, computePlan, existingItems, type PreparedPlan } from "../../plan/engine";
+import { applyPlan, computePlan, existingItems, readAccount, type AccountRead, type PreparedPlan } from "../../plan/engine";
 import type { ApplyResult, PlannedChange } from "../../plan/types";
 import { packageVersion } from "./version";
 
@@ -125,6 +125,12 @@ const FILE_SHA = "fileSha256";
 /** The digest {@link FILE_SHA} records for these bytes. */
 const fileSha = (bytes: Buffer): string => createHash("sha256").update(`${packageVersion()}\u0000`).update(bytes).digest("hex");
 
+/**
+ * How long the reads a Check started wait for their Diff: the engine sends it right after its work on
+ * the Check's answer; a Diff later than this reads the account itself.
+ */
+const AHEAD_FOR_MS = 10_000;
+
 /** What the label of an inline document says in the file's messages. */
 const INLINE_LABEL = "the Account resource's inputs";
 
@@ -197,6 +203,13 @@ export class AccountProvider implements KindProvider {
   private lastPlan: { key: string; prepared: PreparedPlan; at: number } | undefined;
   /** Notes already said (a plan's notes come back with every Diff). */
   private readonly said = new Set<string>();
+  /**
+   * The account's reads a Check of an existing resource started once answered, for the Diff the
+   * engine sends next with the inputs that Check gave (docs/SPEED.md, "One resource for a whole
+   * account"): the Diff plans from them instead of reading then. GETs only, the ones that Diff would
+   * send; a create (a Check without old inputs) starts none.
+   */
+  private ahead: { key: string; session: ProviderSession; at: number; desired: DesiredState; read: AccountRead } | undefined;
 
   private load(ctx: ProviderSession, file: string): LoadResult {
     const abs = path.resolve(file);
@@ -238,7 +251,40 @@ export class AccountProvider implements KindProvider {
   }
 
   async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
-    const ctx = _ctx as ProviderSession;
+    const result = await this.checked(_ctx as ProviderSession, olds, news);
+    // An existing resource (old inputs the engine holds): its Diff follows with these inputs.
+    if (result.failures.length === 0 && (olds.file !== undefined || INLINE_KEYS.some((k) => olds[k] !== undefined))) this.readAhead(_ctx as ProviderSession, result.inputs);
+    return result;
+  }
+
+  /**
+   * Once the Check is answered (the engine then works on its answer before it sends the Diff), the
+   * declared state through the file's checks and the account's reads, for that Diff ({@link ahead}).
+   * Nothing is reported from here: a problem or a failed read is the Diff's to report, as it was.
+   */
+  private readAhead(ctx: ProviderSession, inputs: Props): void {
+    this.ahead = undefined;
+    if (hasUnknown(inputs)) return;
+    setImmediate(() => {
+      try {
+        const desired = this.desired(inputs);
+        const read = readAccount(ctx.masterClient(), desired, this.prune(inputs));
+        read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
+        this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read };
+      } catch {
+        // The Diff checks the inputs again and reports the problem.
+      }
+    });
+  }
+
+  /** The reads {@link readAhead} started for these inputs and this session, when recent; taken once. */
+  private takeAhead(ctx: ProviderSession, inputs: Props): { desired: DesiredState; read: AccountRead } | undefined {
+    const a = this.ahead;
+    this.ahead = undefined;
+    return a && a.session === ctx && Date.now() - a.at < AHEAD_FOR_MS && a.key === this.inputsKey(inputs) ? a : undefined;
+  }
+
+  private async checked(ctx: ProviderSession, olds: Props, news: Props): Promise<CheckResult<Props>> {
     const failures: CheckFailure[] = [];
     const inline = INLINE_KEYS.filter((k) => news[k] !== undefined);
     const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_KEYS.includes(k));
@@ -293,9 +339,9 @@ export class AccountProvider implements KindProvider {
     });
   }
 
-  /** The plan of the account against `desired`, its blast radius counted (refused past the limit: nothing is written). */
-  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState): Promise<PreparedPlan> {
-    const prepared = await computePlan(ctx.masterClient(), desired, this.prune(inputs));
+  /** The plan of the account against `desired` (from `read` when given), its blast radius counted (refused past the limit: nothing is written). */
+  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState, read?: AccountRead): Promise<PreparedPlan> {
+    const prepared = await computePlan(ctx.masterClient(), desired, read?.options ?? this.prune(inputs), read);
     if (prepared.plan.problems.length > 0) throw problemsError(prepared);
     for (const n of prepared.plan.notes ?? []) {
       const text = `Account: ${n.kind} "${n.key}": ${n.message}`;
@@ -313,8 +359,9 @@ export class AccountProvider implements KindProvider {
   async diff(_ctx: unknown, id: string, _olds: Props, news: Props): Promise<DiffResult> {
     const ctx = _ctx as ProviderSession;
     if (hasUnknown(news)) return { changes: true, diffs: [], replaces: [], stables: [], deleteBeforeReplace: false };
-    const desired = this.desired(news);
-    const prepared = await this.plan(ctx, news, desired);
+    const ahead = this.takeAhead(ctx, news);
+    const desired = ahead?.desired ?? this.desired(news);
+    const prepared = await this.plan(ctx, news, desired, ahead?.read);
     this.lastPlan = { key: this.planKey(id, news), prepared, at: Date.now() };
     const kinds: Record<string, "add" | "update" | "delete"> = {};
     for (const c of prepared.plan.changes) for (const [p, k] of detailedPaths(c)) kinds[p] = k;
@@ -322,8 +369,12 @@ export class AccountProvider implements KindProvider {
   }
 
   /** What names the inputs a plan was made for: the file's digest when there is one (the maps are its), else the maps themselves. */
+  private inputsKey(inputs: Props): string {
+    return `${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+  }
+
   private planKey(id: string, inputs: Props): string {
-    return `${id}\u0000${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+    return `${id}\u0000${this.inputsKey(inputs)}`;
   }
 
   /** Plans (or takes the plan the Diff just made for these inputs) and applies it through the gate. */
