@@ -299,5 +299,7 @@ describe("wavix:index:Account carries every kind of the registry", () => {
     const inputs = Object.keys(accountSchema.resource.inputProperties ?? {});
     const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     for (const kind of kindsInFileOrder()) expect(inputs, kind.file.key).toContain(camel(kind.file.key));
+    // And nothing else besides the file's pin and limits: a Check tells the inline inputs apart by the schema's list alone.
+    expect(inputs.filter((k) => k !== "file" && k !== "prune").sort()).toEqual(["accountId", ...kindsInFileOrder().map((k) => camel(k.file.key)), "safety"].sort());
   });
 });

@@ -23,34 +23,75 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { checkDesiredData, formatProblem, loadDesiredState, toFileObject, type LoadResult } from "../../config";
+import type { LoadResult } from "../../config";
 import type { DesiredState } from "../../config/types";
 import type { EntryKey } from "../../kit/contract";
-import { kindNamed, kindsInFileOrder } from "../../kinds";
-import { canonicalKey } from "../../kit/change/diff";
 import type { CheckFailure } from "../../kit/provider/checks";
 import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../kit/provider/contract";
 import { hasUnknown, snakeToCamel, UNKNOWN, type Props } from "../../kit/provider/props";
 import { PULUMI_GATE_NAMES, type ProviderSession } from "../../kit/provider/session";
-import { WriteGate, type AccountPin } from "../../kit/gate";
-import { applyPlan, computePlan, existingItems, readAccount, type AccountRead, type PreparedPlan } from "../../plan/engine";
+import type { AccountPin, WriteGate } from "../../kit/gate";
+import type { AccountRead, PreparedPlan } from "../../plan/engine";
 import type { ApplyResult, PlannedChange } from "../../plan/types";
+import { accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 
-/** The file's collections that are lists, by top-level key, and what identifies an entry (the map key): each kind's own. */
-const KEYED: Readonly<Record<string, EntryKey>> = Object.fromEntries(
-  kindsInFileOrder().flatMap((k) => (k.fileForm.entryKey ? [[k.file.key, k.fileForm.entryKey] as const] : [])),
-);
+/**
+ * What the declared state, the plan and the apply need: loaded by their first use, not with this
+ * module, so that a Check of an unchanged file (every Check of a stack that changes nothing) loads
+ * none of them before it answers; the reads it starts for the Diff load them once it has answered
+ * (docs/SPEED.md, "One resource for a whole account").
+ */
+const lazy = {
+  get config(): typeof import("../../config") {
+    return require("../../config");
+  },
+  get kinds(): typeof import("../../kinds") {
+    return require("../../kinds");
+  },
+  get diff(): typeof import("../../kit/change/diff") {
+    return require("../../kit/change/diff");
+  },
+  get gate(): typeof import("../../kit/gate") {
+    return require("../../kit/gate");
+  },
+  get engine(): typeof import("../../plan/engine") {
+    return require("../../plan/engine");
+  },
+};
+
+/** What the file's top-level keys are, from the kind registry (computed once, on first use). */
+interface FileShape {
+  /** The file's collections that are lists, by top-level key, and what identifies an entry (the map key): each kind's own. */
+  readonly keyed: Readonly<Record<string, EntryKey>>;
+  /**
+   * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
+   * kind registry's, so a kind added there is carried too), and the limits (`audit` is the audit's,
+   * `version` implied).
+   */
+  readonly topLevel: readonly string[];
+  /** The inline input of each top-level key (`sub_accounts` → `subAccounts`), in that order. */
+  readonly inlineKeys: readonly string[];
+}
+let shape: FileShape | undefined;
+function fileShape(): FileShape {
+  if (shape) return shape;
+  const kinds = lazy.kinds.kindsInFileOrder();
+  const topLevel = ["account_id", ...kinds.map((k) => k.file.key), "safety"];
+  shape = {
+    keyed: Object.fromEntries(kinds.flatMap((k) => (k.fileForm.entryKey ? [[k.file.key, k.fileForm.entryKey] as const] : []))),
+    topLevel,
+    inlineKeys: topLevel.map(snakeToCamel),
+  };
+  return shape;
+}
 
 /**
- * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
- * kind registry's, so a kind added there is carried too), and the limits (`audit` is the audit's,
- * `version` implied).
+ * The inline inputs as the schema declares them (src/pulumi/plugin/account-schema.ts; the same as
+ * {@link FileShape.inlineKeys}, test/pulumi/native-account.test.ts holds them so): what a Check
+ * tells apart without loading the kind registry.
  */
-const TOP_LEVEL: readonly string[] = ["account_id", ...kindsInFileOrder().map((k) => k.file.key), "safety"];
-
-/** The inline input of a top-level key (`sub_accounts` → `subAccounts`). */
-const INLINE_KEYS = TOP_LEVEL.map(snakeToCamel);
+const INLINE_INPUTS: ReadonlySet<string> = new Set(Object.keys(accountSchema.resource.inputProperties).filter((k) => k !== "file" && k !== "prune"));
 
 const camelToSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -69,12 +110,13 @@ function renameKeys(v: unknown, rename: (k: string) => string): unknown {
  * `safety`) as they are, camelCase. The inverse is {@link documentOf}.
  */
 export function viewOf(state: DesiredState): Props {
-  const doc = toFileObject(state);
+  const doc = lazy.config.toFileObject(state);
   const out: Props = {};
-  for (const key of TOP_LEVEL) {
+  const { topLevel, keyed } = fileShape();
+  for (const key of topLevel) {
     const value = doc[key];
     if (value === undefined) continue;
-    const identity = KEYED[key];
+    const identity = keyed[key];
     if (identity && Array.isArray(value)) {
       const byKey: Props = {};
       for (const entry of value as Props[]) {
@@ -100,10 +142,11 @@ export function viewOf(state: DesiredState): Props {
 /** The file's document from the resource's inline inputs (the maps of {@link viewOf}). */
 export function documentOf(inputs: Props): Record<string, unknown> {
   const doc: Record<string, unknown> = { version: 1 };
-  for (const key of TOP_LEVEL) {
+  const { topLevel, keyed } = fileShape();
+  for (const key of topLevel) {
     const value = inputs[snakeToCamel(key)];
     if (value === undefined || value === null) continue;
-    const identity = KEYED[key];
+    const identity = keyed[key];
     if (identity && typeof value === "object" && !Array.isArray(value)) {
       doc[key] = Object.entries(value as Props).map(([id, entry]) => ({ ...identity.fields(id), ...((renameKeys(entry ?? {}, camelToSnake) as Props) ?? {}) }));
     } else if (key === "call_webhooks") {
@@ -136,6 +179,7 @@ const INLINE_LABEL = "the Account resource's inputs";
 
 /** The file's problems as check failures (at most 20, then how many more). */
 function failuresOf(problems: Extract<LoadResult, { ok: false }>, property: string): CheckFailure[] {
+  const { formatProblem } = lazy.config;
   const shown = problems.problems.slice(0, 20).map((p) => ({ property, reason: formatProblem(p) }));
   const more = problems.problems.length - shown.length;
   return more > 0 ? [...shown, { property, reason: `and ${more} more problem${more === 1 ? "" : "s"} (wavix-sync validate lists them all)` }] : shown;
@@ -153,7 +197,7 @@ const camelPath = (p: string): string => p.split(".").map(snakeToCamel).join("."
  * (`numbers["15551230001"].smsEnabled`).
  */
 export function detailedPaths(change: Pick<PlannedChange, "kind" | "key" | "action" | "diff">): Array<[string, "add" | "update" | "delete"]> {
-  const fileKey = kindNamed(change.kind)?.file.key ?? change.kind;
+  const fileKey = lazy.kinds.kindNamed(change.kind)?.file.key ?? change.kind;
   const collection = snakeToCamel(fileKey);
   if (fileKey === "account_callbacks") return change.diff.map((d) => [`${collection}.${camelPath(d.path)}`, "update"]);
   if (fileKey === "ten_dlc_campaign_numbers") {
@@ -221,7 +265,7 @@ export class AccountProvider implements KindProvider {
     }
     const known = this.files.get(abs);
     if (st && known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.result;
-    const result = loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
+    const result = lazy.config.loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
     if (st) this.files.set(abs, { ...st, result });
     return result;
   }
@@ -232,8 +276,8 @@ export class AccountProvider implements KindProvider {
    * planned, without reading the file a second time. Throws the problems.
    */
   private desired(inputs: Props): DesiredState {
-    const result = checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
-    if (!result.ok) throw new Error(result.problems.slice(0, 10).map(formatProblem).join("\n"));
+    const result = lazy.config.checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
+    if (!result.ok) throw new Error(result.problems.slice(0, 10).map(lazy.config.formatProblem).join("\n"));
     return result.state;
   }
 
@@ -253,7 +297,7 @@ export class AccountProvider implements KindProvider {
   async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
     const result = await this.checked(_ctx as ProviderSession, olds, news);
     // An existing resource (old inputs the engine holds): its Diff follows with these inputs.
-    if (result.failures.length === 0 && (olds.file !== undefined || INLINE_KEYS.some((k) => olds[k] !== undefined))) this.readAhead(_ctx as ProviderSession, result.inputs);
+    if (result.failures.length === 0 && (olds.file !== undefined || Object.keys(olds).some((k) => INLINE_INPUTS.has(k) && olds[k] !== undefined))) this.readAhead(_ctx as ProviderSession, result.inputs);
     return result;
   }
 
@@ -268,7 +312,7 @@ export class AccountProvider implements KindProvider {
     setImmediate(() => {
       try {
         const desired = this.desired(inputs);
-        const read = readAccount(ctx.masterClient(), desired, this.prune(inputs));
+        const read = lazy.engine.readAccount(ctx.masterClient(), desired, this.prune(inputs));
         read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
         this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read };
       } catch {
@@ -286,9 +330,9 @@ export class AccountProvider implements KindProvider {
 
   private async checked(ctx: ProviderSession, olds: Props, news: Props): Promise<CheckResult<Props>> {
     const failures: CheckFailure[] = [];
-    const inline = INLINE_KEYS.filter((k) => news[k] !== undefined);
-    const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_KEYS.includes(k));
-    for (const k of unknown) failures.push({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected file, prune, or the inline ${INLINE_KEYS.join(", ")})` });
+    const inline = Object.keys(news).some((k) => INLINE_INPUTS.has(k) && news[k] !== undefined) ? fileShape().inlineKeys.filter((k) => news[k] !== undefined) : [];
+    const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_INPUTS.has(k));
+    for (const k of unknown) failures.push({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected file, prune, or the inline ${fileShape().inlineKeys.join(", ")})` });
     if (news.prune !== undefined && news.prune !== UNKNOWN && typeof news.prune !== "boolean") failures.push({ property: "prune", reason: "prune must be true or false" });
     if (news.file !== undefined && inline.length > 0) failures.push({ property: "file", reason: `give file or the inline ${inline.join(", ")}, not both` });
     if (news.file === undefined && inline.length === 0) failures.push({ property: "file", reason: "give file (the path of wavix.yaml) or the inline maps (numbers, subAccounts, ...)" });
@@ -302,14 +346,14 @@ export class AccountProvider implements KindProvider {
       const key = ctx.credentials.apiKey;
       if (bytes && sha === olds[FILE_SHA] && olds.file === news.file && !(key && key.length >= 8 && bytes.includes(key))) {
         const view: Props = {};
-        for (const k of INLINE_KEYS) if (olds[k] !== undefined) view[k] = olds[k];
+        for (const k of Object.keys(olds)) if (INLINE_INPUTS.has(k) && olds[k] !== undefined) view[k] = olds[k];
         return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha, ...view }, failures: [] };
       }
       const result = this.load(ctx, news.file);
       if (!result.ok) return { inputs: news, failures: failuresOf(result, "file") };
       return { inputs: { file: news.file, ...prune, ...(sha ? { [FILE_SHA]: sha } : {}), ...viewOf(result.state) }, failures: [] };
     }
-    const result = checkDesiredData(documentOf(news), INLINE_LABEL);
+    const result = lazy.config.checkDesiredData(documentOf(news), INLINE_LABEL);
     if (!result.ok) return { inputs: news, failures: failuresOf(result, inline[0] ?? "numbers") };
     return { inputs: { ...prune, ...viewOf(result.state) }, failures: [] };
   }
@@ -323,7 +367,7 @@ export class AccountProvider implements KindProvider {
     if (desired.account_id !== undefined) pins.push({ account: desired.account_id, source: `${desired.file ?? "the file"} account_id` });
     const fileTotal = desired.safety?.max_destructive_total;
     const total = maxDestructive === undefined ? fileTotal : fileTotal === undefined ? maxDestructive : Math.min(maxDestructive, fileTotal);
-    return new WriteGate({
+    return new lazy.gate.WriteGate({
       client: ctx.masterClient(),
       account: () => ctx.account(),
       pins,
@@ -341,6 +385,7 @@ export class AccountProvider implements KindProvider {
 
   /** The plan of the account against `desired` (from `read` when given), its blast radius counted (refused past the limit: nothing is written). */
   private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState, read?: AccountRead): Promise<PreparedPlan> {
+    const { computePlan, existingItems } = lazy.engine;
     const prepared = await computePlan(ctx.masterClient(), desired, read?.options ?? this.prune(inputs), read);
     if (prepared.plan.problems.length > 0) throw problemsError(prepared);
     for (const n of prepared.plan.notes ?? []) {
@@ -370,7 +415,7 @@ export class AccountProvider implements KindProvider {
 
   /** What names the inputs a plan was made for: the file's digest when there is one (the maps are its), else the maps themselves. */
   private inputsKey(inputs: Props): string {
-    return `${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+    return `${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : lazy.diff.canonicalKey(inputs)}`;
   }
 
   private planKey(id: string, inputs: Props): string {
@@ -385,7 +430,7 @@ export class AccountProvider implements KindProvider {
     // applies the plan it showed), unless it is older than a minute; applyPlan's gate counts it again.
     const fresh = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan.prepared : await this.plan(ctx, inputs, desired);
     this.lastPlan = undefined;
-    const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
+    const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await lazy.engine.applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
     if (!result.ok) throw applyError(result);
     const s = fresh.plan.summary;
     return this.outputs(ctx, inputs, { create: s.create, update: s.update, replace: s.replace, delete: s.delete, unchanged: s.unchanged });
@@ -393,18 +438,19 @@ export class AccountProvider implements KindProvider {
 
   private async outputs(ctx: ProviderSession, inputs: Props, lastApply: Record<string, number>): Promise<Props> {
     const declared: Record<string, number> = {};
-    for (const k of INLINE_KEYS) {
+    const { inlineKeys } = fileShape();
+    for (const k of inlineKeys) {
       const v = inputs[k];
       if (v !== null && typeof v === "object" && !Array.isArray(v) && k !== "accountCallbacks" && k !== "safety") declared[k] = Object.keys(v).length;
     }
     const view: Props = {};
-    for (const k of INLINE_KEYS) if (inputs[k] !== undefined) view[k] = inputs[k];
+    for (const k of inlineKeys) if (inputs[k] !== undefined) view[k] = inputs[k];
     const account = await ctx.account();
     return {
       ...(typeof inputs.file === "string" ? { file: inputs.file } : {}),
       ...(inputs.prune !== undefined ? { prune: inputs.prune } : {}),
       ...(account !== undefined ? { accountId: account } : {}),
-      digest: createHash("sha256").update(canonicalKey(view)).digest("hex"),
+      digest: createHash("sha256").update(lazy.diff.canonicalKey(view)).digest("hex"),
       declared,
       lastApply,
     };
@@ -436,7 +482,7 @@ export class AccountProvider implements KindProvider {
     const ctx = _ctx as ProviderSession;
     const result = this.load(ctx, importId);
     if (!result.ok) {
-      throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(formatProblem).join("; ")}`);
+      throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(lazy.config.formatProblem).join("; ")}`);
     }
     const inputs: Props = { file: importId };
     const outs = await this.outputs(ctx, { ...inputs, ...viewOf(result.state) }, {});

@@ -277,7 +277,7 @@ export class WavixProvider {
     for (const folder of Object.values(KIND_MODULES).map(([f]) => f)) yield () => require(`../../kinds/${folder}`);
     for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
     yield () => void lazy.guards;
-    // The plan engine and the whole-account resource (src/pulumi/plugin/account.ts).
+    // The whole-account resource (src/pulumi/plugin/account.ts; the plan engine loads with the reads of its first Diff).
     yield () => void this.resourceType(token(ACCOUNT_TYPE));
   }
 
