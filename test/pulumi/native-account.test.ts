@@ -144,6 +144,11 @@ describe("wavix:index:Account", () => {
     const marked = { ...first, numbers: { ...(first.numbers as object), [digits(0)]: { smsEnabled: "from the old inputs" } } };
     const again = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
     expect(again.numbers[digits(0)]).toEqual({ smsEnabled: "from the old inputs" });
+    // What else the Check gives stands beside the old maps: a prune now asked, an old input no longer known.
+    const pruned = (await check({ file, prune: true }, marked)).getInputs()!.toJavaScript() as Record<string, unknown>;
+    expect(pruned).toEqual({ ...marked, prune: true });
+    const stray = (await check({ file }, { ...marked, stray: 1 })).getInputs()!.toJavaScript() as Record<string, unknown>;
+    expect(stray).toEqual(marked);
     writeFileSync(file, fileText([0]));
     const changed = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
     expect(changed.numbers[digits(0)]).toEqual({ smsEnabled: !NUMBERS[0].sms_enabled });

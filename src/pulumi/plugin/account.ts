@@ -302,15 +302,38 @@ export class AccountProvider implements KindProvider {
   }
 
   /**
+   * Whether a Check would give the old inputs back as they are, told without decoding their maps (the
+   * plugin then answers with their bytes: src/pulumi/plugin/server.ts): `file` alone (and `prune`) as
+   * before, the file's bytes the same (its SHA-256, and no API key in it), nothing else in the old
+   * inputs. What {@link check} would answer then is exactly those inputs; it starts the Diff's reads too.
+   */
+  unchangedCheck(ctx: ProviderSession, olds: { keys(): string[]; field(key: string): unknown }, news: Props, oldInputs: () => Props): boolean {
+    if (typeof news.file !== "string" || hasUnknown(news)) return false;
+    if (Object.keys(news).some((k) => k !== "file" && k !== "prune" && !k.startsWith("__"))) return false;
+    if (news.prune !== undefined && typeof news.prune !== "boolean") return false;
+    const keys = olds.keys();
+    if (!keys.includes(FILE_SHA) || keys.some((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !INLINE_INPUTS.has(k))) return false;
+    if (olds.field("file") !== news.file || olds.field("prune") !== news.prune) return false;
+    const bytes = this.bytes(news.file);
+    if (!bytes || fileSha(bytes) !== olds.field(FILE_SHA)) return false;
+    const key = ctx.credentials.apiKey;
+    if (key && key.length >= 8 && bytes.includes(key)) return false;
+    this.readAhead(ctx, oldInputs);
+    return true;
+  }
+
+  /**
    * Once the Check is answered (the engine then works on its answer before it sends the Diff), the
    * declared state through the file's checks and the account's reads, for that Diff ({@link ahead}).
    * Nothing is reported from here: a problem or a failed read is the Diff's to report, as it was.
    */
-  private readAhead(ctx: ProviderSession, inputs: Props): void {
+  private readAhead(ctx: ProviderSession, given: Props | (() => Props)): void {
     this.ahead = undefined;
-    if (hasUnknown(inputs)) return;
+    if (typeof given !== "function" && hasUnknown(given)) return;
     setImmediate(() => {
       try {
+        const inputs = typeof given === "function" ? given() : given;
+        if (hasUnknown(inputs)) return;
         const desired = this.desired(inputs);
         const read = lazy.engine.readAccount(ctx.masterClient(), desired, this.prune(inputs));
         read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
