@@ -174,6 +174,12 @@ const fileSha = (bytes: Buffer): string => createHash("sha256").update(`${packag
  */
 const AHEAD_FOR_MS = 10_000;
 
+/** A Struct's top-level fields, each read alone (src/pulumi/plugin/fast-wire.ts, RawStruct). */
+interface TopLevel {
+  keys(): string[];
+  field(key: string): unknown;
+}
+
 /** What the label of an inline document says in the file's messages. */
 const INLINE_LABEL = "the Account resource's inputs";
 
@@ -253,7 +259,7 @@ export class AccountProvider implements KindProvider {
    * account"): the Diff plans from them instead of reading then. GETs only, the ones that Diff would
    * send; a create (a Check without old inputs) starts none.
    */
-  private ahead: { key: string; session: ProviderSession; at: number; desired: DesiredState; read: AccountRead } | undefined;
+  private ahead: { key: string; session: ProviderSession; at: number; desired: DesiredState; read: AccountRead; inputs: Props; unchangedFile: boolean } | undefined;
 
   private load(ctx: ProviderSession, file: string): LoadResult {
     const abs = path.resolve(file);
@@ -307,7 +313,7 @@ export class AccountProvider implements KindProvider {
    * before, the file's bytes the same (its SHA-256, and no API key in it), nothing else in the old
    * inputs. What {@link check} would answer then is exactly those inputs; it starts the Diff's reads too.
    */
-  unchangedCheck(ctx: ProviderSession, olds: { keys(): string[]; field(key: string): unknown }, news: Props, oldInputs: () => Props): boolean {
+  unchangedCheck(ctx: ProviderSession, olds: TopLevel, news: Props, oldInputs: () => Props): boolean {
     if (typeof news.file !== "string" || hasUnknown(news)) return false;
     if (Object.keys(news).some((k) => k !== "file" && k !== "prune" && !k.startsWith("__"))) return false;
     if (news.prune !== undefined && typeof news.prune !== "boolean") return false;
@@ -318,8 +324,22 @@ export class AccountProvider implements KindProvider {
     if (!bytes || fileSha(bytes) !== olds.field(FILE_SHA)) return false;
     const key = ctx.credentials.apiKey;
     if (key && key.length >= 8 && bytes.includes(key)) return false;
-    this.readAhead(ctx, oldInputs);
+    this.readAhead(ctx, oldInputs, true);
     return true;
+  }
+
+  /**
+   * The inputs an unchanged file's Check answered ({@link unchangedCheck}), decoded already for the
+   * reads it started, when a Diff's new inputs are they: the same keys, the same file, digest and
+   * prune (the maps are that file's declared state at that digest, as the Check took them). That Diff
+   * then decodes none of its 1,000 entries again (src/pulumi/plugin/server.ts).
+   */
+  inputsAnswered(news: TopLevel): Props | undefined {
+    const a = this.ahead;
+    if (!a?.unchangedFile) return undefined;
+    const keys = news.keys();
+    if (keys.length !== Object.keys(a.inputs).length || keys.some((k) => !Object.hasOwn(a.inputs, k))) return undefined;
+    return news.field("file") === a.inputs.file && news.field(FILE_SHA) === a.inputs[FILE_SHA] && news.field("prune") === a.inputs.prune ? a.inputs : undefined;
   }
 
   /**
@@ -327,7 +347,7 @@ export class AccountProvider implements KindProvider {
    * declared state through the file's checks and the account's reads, for that Diff ({@link ahead}).
    * Nothing is reported from here: a problem or a failed read is the Diff's to report, as it was.
    */
-  private readAhead(ctx: ProviderSession, given: Props | (() => Props)): void {
+  private readAhead(ctx: ProviderSession, given: Props | (() => Props), unchangedFile = false): void {
     this.ahead = undefined;
     if (typeof given !== "function" && hasUnknown(given)) return;
     setImmediate(() => {
@@ -337,7 +357,7 @@ export class AccountProvider implements KindProvider {
         const desired = this.desired(inputs);
         const read = lazy.engine.readAccount(ctx.masterClient(), desired, this.prune(inputs));
         read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
-        this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read };
+        this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read, inputs, unchangedFile };
       } catch {
         // The Diff checks the inputs again and reports the problem.
       }

@@ -129,6 +129,8 @@ interface ResourceType {
    * fields without decoding the rest (`wavix:index:Account`: its file unchanged, AccountProvider.unchangedCheck).
    */
   readonly oldInputsStand?: (ctx: ProviderSession, olds: RawStruct, news: Props, oldInputs: () => Props) => boolean;
+  /** The inputs a Check answered, already decoded, when a Diff's new inputs are they (AccountProvider.inputsAnswered). */
+  readonly inputsAnswered?: (news: RawStruct) => Props | undefined;
 }
 
 /** The resource type of a request: its `type` field (engines since 3.1xx), else its URN's last type. */
@@ -228,6 +230,7 @@ export class WavixProvider {
         name: ACCOUNT_TYPE,
         provider,
         oldInputsStand: (ctx, olds, news, oldInputs) => provider.unchangedCheck(ctx, olds, news, oldInputs),
+        inputsAnswered: (news) => provider.inputsAnswered(news),
         keepsInputsOnRead: true,
         schema,
         secretOutputs: [],
@@ -437,7 +440,10 @@ export class WavixProvider {
     // The old inputs only where a path's kind is read from them (an Account's are large: decoded only when needed).
     let oldInputs: Props | undefined;
     const oldInputsOf = (): Props => (oldInputs ??= req.getOldInputs() ? decode(req.getOldInputs()).props : olds);
-    const news = decode(req.getNews()).props;
+    // The inputs the Check just answered come back as the new ones: decoded already when the provider kept them.
+    const given = req.getNews();
+    const answered = given instanceof RawStruct && !given.bytes.includes(SECRET_SIG) && !given.bytes.includes(UNKNOWN) ? t.inputsAnswered?.(given) : undefined;
+    const news = answered ?? decode(given).props;
     const ctx = this.context();
     const result = await t.provider.diff(ctx, req.getId(), olds, news);
     // The old half of a replacement an interrupted deployment left pending must then touch nothing.
