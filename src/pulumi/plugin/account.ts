@@ -12,6 +12,9 @@
  *  - Diff plans the account (listing pages, not a read per object) and names each changed property
  *    of each object (`numbers["15551230001"].smsEnabled`), so the preview shows one line per change;
  *    the blast radius is counted for the whole plan and refused before any write (the preview fails).
+ *    Its reads start as soon as the Check before it has answered (an existing resource only), while
+ *    the engine works on that answer; a Check of an unchanged file is answered with the old inputs'
+ *    bytes (docs/SPEED.md, "One resource for a whole account").
  *  - Create and Update apply the plan through a write gate (src/kit/gate/) holding every rail the
  *    CLI has: the pins (`wavix:accountId`, the file's `account_id:`), the limits (`wavix:maxDestructive`,
  *    the file's `safety:`), the override `wavix:force`, the secrets read at apply (`password_env`).
