@@ -9,6 +9,7 @@
  * with a call in flight. What no gRPC client sends on purpose (a bad `grpc-timeout`, a compressed
  * flag without an encoding, a cut message) is sent with node:http2's client.
  */
+import { spawn } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -346,6 +347,52 @@ describe("the framing, on a service that echoes bytes", () => {
       c.close();
       s.forceShutdown();
     }
+  });
+});
+
+describe("an answer goes out before work queued after it", () => {
+  // The server in a process of its own (dist/): the test's client must not be held up by its busy loop.
+  const SERVER = `
+    const path = require("node:path");
+    const dist = path.join(process.argv[1], "dist", "pulumi", "plugin");
+    const { serveUnary, afterAnswersSent } = require(path.join(dist, "h2-server.js"));
+    const { resourceProviderService } = require(path.join(dist, "service.js"));
+    const { loadStubs } = require(path.join(dist, "main.js"));
+    const stubs = loadStubs();
+    const busy = () => { const end = Date.now() + 400; while (Date.now() < end); };
+    const later = process.argv[2] === "after" ? afterAnswersSent : setImmediate;
+    serveUnary(resourceProviderService(stubs), {
+      getPluginInfo: (call, cb) => { const info = new stubs.plugin.PluginInfo(); info.setVersion("1"); cb(null, info); later(busy); },
+    }).then((s) => process.stdout.write(s.port + "\\n"));
+  `;
+
+  async function timedCall(mode: "after" | "immediate"): Promise<number> {
+    const child = spawn(process.execPath, ["-e", SERVER, ROOT, mode], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+        child.once("exit", (code) => reject(new Error(`the server exited ${code}`)));
+      });
+      const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      try {
+        await unary(client, "getPluginInfo", new stubs.Empty()); // the connection, and each side warm
+        await new Promise((r) => setTimeout(r, 500)); // the first call's busy loop over
+        const started = Date.now();
+        const out = await unary(client, "getPluginInfo", new stubs.Empty());
+        expect(out.ok).toBeDefined();
+        return Date.now() - started;
+      } finally {
+        client.close();
+      }
+    } finally {
+      child.kill();
+    }
+  }
+
+  it("afterAnswersSent lets the answer's trailers go out before a 400 ms task; a plain setImmediate does not", async () => {
+    // The Account's reads after a Check, the preload's steps after any call, run this way (src/pulumi/plugin/main.ts, account.ts).
+    expect(await timedCall("after")).toBeLessThan(200);
+    expect(await timedCall("immediate")).toBeGreaterThanOrEqual(390);
   });
 });
 

@@ -38,6 +38,7 @@ import type { AccountRead, PreparedPlan } from "../../plan/engine";
 import type { ApplyResult, PlannedChange } from "../../plan/types";
 import { accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
+import { afterAnswersSent } from "./h2-server";
 
 /**
  * What the declared state, the plan and the apply need: loaded by their first use, not with this
@@ -353,7 +354,8 @@ export class AccountProvider implements KindProvider {
   private readAhead(ctx: ProviderSession, given: Props | (() => Props), unchangedFile = false): void {
     this.ahead = undefined;
     if (typeof given !== "function" && hasUnknown(given)) return;
-    setImmediate(() => {
+    // Once the Check's answer has gone out, not merely been given: the engine waits for its end.
+    afterAnswersSent(() => {
       try {
         const inputs = typeof given === "function" ? given() : given;
         if (hasUnknown(inputs)) return;

@@ -180,6 +180,18 @@ function statusOf(err: CallError): [number, string] {
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /**
+ * Runs `fn` once the answers given so far have gone out. Node's HTTP/2 session writes the trailers
+ * that end an answer (`grpc-status`) on a turn of the event loop after the one that answered, so a
+ * long task queued with a single `setImmediate` after an answer runs before they are written and the
+ * client waits for it: a preload step held each call's end back by its own length, the Account's
+ * reads after a Check held that Check's end back by some 100 ms (docs/SPEED.md, "One resource for a
+ * whole account"). Two turns let the session write first.
+ */
+export function afterAnswersSent(fn: () => void): void {
+  setImmediate(() => setImmediate(fn));
+}
+
+/**
  * Serves `handlers` (by method name) for the unary methods of `service` on a loopback port.
  * Methods without a handler, and streaming ones, answer UNIMPLEMENTED.
  */
