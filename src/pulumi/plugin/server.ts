@@ -270,7 +270,8 @@ export class WavixProvider {
    * needs: the settings' checks (CheckConfig, Configure), the provider session and the file's
    * checks. A Check loads its own kind; the other kinds' resource types, the write guards and the
    * whole-account resource wait for the first resource call to be answered (a step that is a
-   * promise is waited for), so that they never stand between the handshake and the first Check.
+   * promise is waited for), so that they never stand between the handshake and the first Check; an
+   * instance whose first resource is an Account loads none of them.
    */
   *preloadSteps(): Generator<() => void | Promise<unknown>, void, undefined> {
     // CheckConfig and Configure, the engine's first calls after the handshake, need the settings' checks.
@@ -284,6 +285,9 @@ export class WavixProvider {
     // One entry through the file's checks: V8 compiles the schema's validator on its first run, and the path every Check takes is warmed.
     yield () => void lazy.entryCheck.validateEntry({ numbers: [{ number: "15550000000", sms_enabled: true }] }, "preload");
     yield () => this.firstAnswered;
+    // An instance whose resource is the whole account (src/pulumi/plugin/account.ts) needs no kind's
+    // resource type: its Diff's reads, which start once its Check has answered, load what they use.
+    if (this.types.size === 1 && this.types.has(token(ACCOUNT_TYPE))) return;
     for (const folder of Object.values(KIND_MODULES).map(([f]) => f)) yield () => require(`../../kinds/${folder}`);
     for (const k of lazy.kinds.KINDS) yield () => void this.resourceType(token(k.pulumi.type));
     yield () => void lazy.guards;
