@@ -140,6 +140,22 @@ function profileOf(file, wallSeconds, startedMs) {
 }
 
 /**
+ * The provider's calls of a run, from the engine's gRPC log, in the order they started: method,
+ * start (seconds from the run's start) and duration (ms, round trip included).
+ */
+function callsOf(file, startedMs) {
+  return readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.method?.startsWith("/pulumirpc.ResourceProvider/") && e.progress !== "request_started")
+    .map((e) => ({ method: e.method.split("/").pop(), end: Date.parse(e.timestamp), ms: (e.duration ?? 0) / 1e6 }))
+    .filter((c) => c.end > 0 && c.end - c.ms >= startedMs)
+    .sort((a, b) => a.end - a.ms - (b.end - b.ms))
+    .map((c) => `${c.method} at ${((c.end - c.ms - startedMs) / 1000).toFixed(3)} s: ${c.ms.toFixed(1)} ms`);
+}
+
+/**
  * The floors (docs/SPEED.md, "The floor"): no-op providers named `wavix` serving the same schema
  * and answering at once, run behind the same program in the same runs as our plugin, so that each
  * figure has the engine's own cost beside it. `go`: Pulumi's Go provider helpers
@@ -414,13 +430,17 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
   };
   try {
     const account = stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }, join(ROOT, "bin"));
+    // Another build's plugin (BENCH_BASELINE_DIR: a checkout with dist/ built), interleaved with ours.
+    const baselineDir = process.env.BENCH_BASELINE_DIR;
+    const baseline = baselineDir ? stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }, join(baselineDir, "bin")) : undefined;
     const first = seed.numbers[0];
     const floor = stackIn({ one: { type: "wavix:index:PhoneNumber", properties: { number: first.number, smsEnabled: first.sms_enabled === true } } }, f.dirs[floorName]);
     await account.stack.up();
+    await baseline?.stack.up();
     await floor.stack.up();
     // The CLI's plan in the environment the engine's processes get here (no NODE_EXTRA_CA_CERTS: pluginEnv).
     const env = { ...pluginEnv(), WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
-    const times = { account: [], floor: [], plan: [] };
+    const times = { account: [], floor: [], plan: [], ...(baseline ? { baseline: [] } : {}) };
     let requests = 0;
     const time = async (name, fn) => {
       const started = process.hrtime.bigint();
@@ -431,6 +451,7 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       sim.log.length = 0;
       await time("account", () => account.stack.upWithPreview());
       requests = sim.log.length;
+      if (baseline) await time("baseline", () => baseline.stack.upWithPreview());
       await time("floor", () => floor.stack.upWithPreview());
       await time("plan", () => new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [join(ROOT, "bin", "wavix-sync.js"), "plan", "-f", join(account.dir, "wavix.yaml")], { env, stdio: "ignore" });
@@ -439,6 +460,17 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
     }
     const m = { account: median(times.account), floor: median(times.floor), plan: median(times.plan) };
     const target = m.floor + 2 * m.plan;
+    // One more no-change up with its preview, its gRPC calls logged: each of the Account's calls, in order.
+    const profiled = async (stack, dir) => {
+      const grpcLog = join(dir, "grpc.log");
+      stack.setEnv("PULUMI_DEBUG_GRPC", grpcLog);
+      const startedMs = Date.now();
+      await stack.upWithPreview();
+      stack.setEnv("PULUMI_DEBUG_GRPC", undefined);
+      return callsOf(grpcLog, startedMs);
+    };
+    const calls = await profiled(account.stack, account.dir);
+    const baselineCalls = baseline ? await profiled(baseline.stack, baseline.dir) : undefined;
     return {
       numbers,
       requests,
@@ -448,7 +480,10 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       cliPlanSeconds: Number(m.plan.toFixed(3)),
       targetSeconds: Number(target.toFixed(3)),
       ratioToTarget: Number((m.account / target).toFixed(2)),
+      ...(baseline ? { baselineSeconds: Number(median(times.baseline).toFixed(3)), baselineRatioToTarget: Number((median(times.baseline) / target).toFixed(2)) } : {}),
       samples: times,
+      calls,
+      ...(baselineCalls ? { baselineCalls } : {}),
       loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
     };
   } finally {
@@ -463,6 +498,7 @@ function accountLines(r) {
   return [
     `${`pulumi Account resource no-change up with preview (${r.numbers})`.padEnd(60)} ${String(r.requests).padStart(6)} req  ${r.upNoChangeWithPreviewSeconds.toFixed(2).padStart(7)} s; ` +
       `target ${r.targetSeconds.toFixed(2)} s = ${r.floor} floor for one resource ${r.floorOneResourceSeconds.toFixed(2)} s + 2 × CLI plan ${r.cliPlanSeconds.toFixed(2)} s: ${r.ratioToTarget.toFixed(2)}× (load ${r.loadAverage.join(" ")})`,
+    ...(r.baselineSeconds !== undefined ? [`${"pulumi Account resource, the baseline build (BENCH_BASELINE_DIR)".padEnd(60)}             ${r.baselineSeconds.toFixed(2).padStart(7)} s: ${r.baselineRatioToTarget.toFixed(2)}×`] : []),
   ];
 }
 

@@ -9,7 +9,7 @@ import type { WavixClient } from "../client";
 import type { DesiredState } from "../config/types";
 import { applyWaves, KINDS } from "../kinds";
 import type { AnyKind } from "../kinds";
-import type { OpBase, ReadCache, Write, WriteNote } from "../kit/contract";
+import type { OpBase, PlanContext, ReadCache, Write, WriteNote } from "../kit/contract";
 import { actionEffects, orderedEffects, type ChangeShape, type DestructiveEffect } from "../kit/change/effects";
 import type { ApplyResult, ChangeKind, ChangeOwner, ChangeResult, Plan, PlannedChange, PlanNote, PlanProblem, Unmanaged } from "./types";
 import { describeError, needsAPerson } from "../kit/change/error-text";
@@ -206,11 +206,42 @@ export function destructiveCount(prepared: PreparedPlan): number {
   return prepared.ops.filter((o) => o.destructive).length;
 }
 
-/** Read the account and compute what would change. Sends only GETs. */
-export async function computePlan(client: WavixClient, desired: DesiredState, options: PlanOptions = {}): Promise<PreparedPlan> {
-  // The pin first (no request when the CLI checked it already with this client).
+/**
+ * The account as a plan reads it, started: the pin checked first (its one GET), then every kind the
+ * file names read concurrently (a kind it does not name is not read). GETs only. {@link computePlan}
+ * plans from it; a face that knows a plan will follow may start it earlier and hand it over (the
+ * native plugin's Account resource starts it when a Check of an existing resource is answered, for
+ * the Diff that follows: src/pulumi/plugin/account.ts).
+ */
+export interface AccountRead {
+  /** The declared state and options it was read for: computePlan takes it only for these same objects. */
+  readonly desired: DesiredState;
+  readonly options: PlanOptions;
+  readonly ctx: PlanContext<object>;
+  /** Each kind's declared part (KINDS order), undefined where the file does not name the kind. */
+  readonly declared: readonly unknown[];
+  /** Each kind's current state (KINDS order); rejects as the pin or a read failed. */
+  readonly current: Promise<readonly unknown[]>;
+}
+
+/** Starts reading the account for a plan of `desired` (see {@link AccountRead}). Sends only GETs. */
+export function readAccount(client: WavixClient, desired: DesiredState, options: PlanOptions = {}): AccountRead {
+  const ctx = { client, prune: options.prune === true, flags: new Set(options.flags ?? []), desired, rotate: new Set(options.rotate ?? []), cache: readCache(), describe: errorText };
+  const declared = KINDS.map((k) => k.declared(desired));
   const guard = guardOf(desired);
-  if (guard.pins.length > 0) compareAccounts(await keyAccount(client), guard.pins, undefined, "the plan", { keyName: "WAVIX_API_KEY", pinHint: (a) => `\`account_id: ${a}\` in the file` });
+  const current = (async () => {
+    // The pin first (no request when the CLI checked it already with this client); nothing else is read for another account.
+    if (guard.pins.length > 0) compareAccounts(await keyAccount(client), guard.pins, undefined, "the plan", { keyName: "WAVIX_API_KEY", pinHint: (a) => `\`account_id: ${a}\` in the file` });
+    return Promise.all(KINDS.map((k, i) => (declared[i] === undefined ? undefined : k.read(ctx, declared[i]))));
+  })();
+  return { desired, options, ctx, declared, current };
+}
+
+/** Read the account (or take the reads {@link readAccount} started for the same state and options) and compute what would change. Sends only GETs. */
+export async function computePlan(client: WavixClient, desired: DesiredState, options: PlanOptions = {}, read?: AccountRead): Promise<PreparedPlan> {
+  const { ctx, declared, current: reading } = read !== undefined && read.desired === desired && read.options === options ? read : readAccount(client, desired, options);
+  const guard = guardOf(desired);
+  const current = await reading;
   const changes: PlannedChange[] = [];
   const ops: Op[] = [];
   const problems: PlanProblem[] = [];
@@ -219,11 +250,6 @@ export async function computePlan(client: WavixClient, desired: DesiredState, op
   let unchanged = 0;
   // Per kind as well, for the Markdown summary table (plan/md.ts).
   const unchangedByKind = Object.fromEntries(KINDS.map((k) => [k.name, 0])) as Record<ChangeKind, number>;
-  const ctx = { client, prune: options.prune === true, flags: new Set(options.flags ?? []), desired, rotate: new Set(options.rotate ?? []), cache: readCache(), describe: errorText };
-
-  // The kinds the file names are read concurrently; a kind the file does not name is not read.
-  const declared = KINDS.map((k) => k.declared(desired));
-  const current = await Promise.all(KINDS.map((k, i) => (declared[i] === undefined ? undefined : k.read(ctx, declared[i]))));
 
   for (const [i, kind] of KINDS.entries()) {
     if (declared[i] === undefined || current[i] === undefined) continue;

@@ -144,6 +144,11 @@ describe("wavix:index:Account", () => {
     const marked = { ...first, numbers: { ...(first.numbers as object), [digits(0)]: { smsEnabled: "from the old inputs" } } };
     const again = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
     expect(again.numbers[digits(0)]).toEqual({ smsEnabled: "from the old inputs" });
+    // What else the Check gives stands beside the old maps: a prune now asked, an old input no longer known.
+    const pruned = (await check({ file, prune: true }, marked)).getInputs()!.toJavaScript() as Record<string, unknown>;
+    expect(pruned).toEqual({ ...marked, prune: true });
+    const stray = (await check({ file }, { ...marked, stray: 1 })).getInputs()!.toJavaScript() as Record<string, unknown>;
+    expect(stray).toEqual(marked);
     writeFileSync(file, fileText([0]));
     const changed = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
     expect(changed.numbers[digits(0)]).toEqual({ smsEnabled: !NUMBERS[0].sms_enabled });
@@ -211,6 +216,58 @@ describe("wavix:index:Account", () => {
     expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
   });
 
+  it("a Check of an existing resource starts the Diff's reads once answered: the Diff then sends none, the pair sends what a Diff alone does; a create's Check reads nothing", async () => {
+    const settled = async () => {
+      // The reads are done when the log stops growing (the simulator answers at once here).
+      for (let n = -1; n !== sim.log.length; ) {
+        n = sim.log.length;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    };
+    for (const mode of ["file", "inline"] as const) {
+      // one.yaml: the account as it is since the Update above.
+      const fromFile = await checked({ file: path.join(dir, "one.yaml") });
+      const news = mode === "file" ? { file: path.join(dir, "one.yaml") } : { numbers: fromFile.numbers };
+      const inputs = await checked(news); // no old inputs: a create follows, nothing read
+      await settled();
+      let mark = sim.log.length;
+      await check(news);
+      await settled();
+      expect(sim.log.length, `${mode}: a create's Check`).toBe(mark);
+
+      // A Diff alone (no Check before it) reads the account itself.
+      await call("diff", diffReq(inputs));
+      const alone = sim.log.slice(mark).map((e) => `${e.method} ${e.path}`);
+      expect(alone.length).toBeGreaterThan(0);
+
+      mark = sim.log.length;
+      const c = await check(news, inputs);
+      expect(c.getFailuresList()).toEqual([]);
+      await settled();
+      // Read once the Check was answered, before any Diff: the same requests as the Diff alone.
+      expect(sim.log.slice(mark).map((e) => `${e.method} ${e.path}`), `${mode}: read ahead`).toEqual(alone);
+      const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(c.getInputs()!.toJavaScript() as object, inputs));
+      expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
+      expect(sim.log.length, `${mode}: the Diff after it sends nothing more`).toBe(mark + alone.length);
+
+      // Taken once: a second Diff reads again.
+      await call("diff", diffReq(inputs));
+      expect(sim.log.length).toBe(mark + 2 * alone.length);
+    }
+  });
+
+  it("the reads a Check started are for its inputs only: a Diff of other inputs reads for itself and plans those", async () => {
+    const same = await checked({ file: path.join(dir, "same.yaml") });
+    const one = await checked({ file: path.join(dir, "one.yaml") });
+    await check({ file: path.join(dir, "same.yaml") }, same); // reads ahead for same.yaml
+    await new Promise((r) => setTimeout(r, 200));
+    const mark = sim.log.length;
+    // one.yaml is the account as it is since the Update above; same.yaml is not.
+    const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(one, same));
+    expect(sim.log.length).toBeGreaterThan(mark);
+    expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
+  });
+
   it("Delete sends nothing and says the account is left as it is; import by the file's path reads, writes nothing", async () => {
     const mark = sim.log.length;
     warnings.length = 0;
@@ -247,5 +304,7 @@ describe("wavix:index:Account carries every kind of the registry", () => {
     const inputs = Object.keys(accountSchema.resource.inputProperties ?? {});
     const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
     for (const kind of kindsInFileOrder()) expect(inputs, kind.file.key).toContain(camel(kind.file.key));
+    // And nothing else besides the file's pin and limits: a Check tells the inline inputs apart by the schema's list alone.
+    expect(inputs.filter((k) => k !== "file" && k !== "prune").sort()).toEqual(["accountId", ...kindsInFileOrder().map((k) => camel(k.file.key)), "safety"].sort());
   });
 });

@@ -9,6 +9,7 @@
  * with a call in flight. What no gRPC client sends on purpose (a bad `grpc-timeout`, a compressed
  * flag without an encoding, a cut message) is sent with node:http2's client.
  */
+import { spawn } from "node:child_process";
 import http2 from "node:http2";
 import path from "node:path";
 import type * as grpcTypes from "@grpc/grpc-js";
@@ -346,6 +347,62 @@ describe("the framing, on a service that echoes bytes", () => {
       c.close();
       s.forceShutdown();
     }
+  });
+});
+
+describe("an answer goes out before work queued after it", () => {
+  // The server in a process of its own (dist/): the test's client must not be held up by its busy loop.
+  const SERVER = `
+    const path = require("node:path");
+    const dist = path.join(process.argv[1], "dist", "pulumi", "plugin");
+    const { serveUnary, afterAnswersSent } = require(path.join(dist, "h2-server.js"));
+    const { resourceProviderService } = require(path.join(dist, "service.js"));
+    const { loadStubs } = require(path.join(dist, "main.js"));
+    const stubs = loadStubs();
+    const busy = () => { const end = Date.now() + Number(process.argv[3]); while (Date.now() < end); };
+    const later = { after: afterAnswersSent, immediate: setImmediate, twice: (f) => setImmediate(() => setImmediate(f)) }[process.argv[2]];
+    serveUnary(resourceProviderService(stubs), {
+      getPluginInfo: (call, cb) => { const info = new stubs.plugin.PluginInfo(); info.setVersion("1"); cb(null, info); later(busy); },
+      // An answer of 1 MB, written over many turns as the client's flow-control window lets it; the
+      // task queued before the answer is given, as the Account's Check queues its reads.
+      getSchema: (call, cb) => { const r = new stubs.provider.GetSchemaResponse(); r.setSchema("x".repeat(1024 * 1024)); later(busy); cb(null, r); },
+    }).then((s) => process.stdout.write(s.port + "\\n"));
+  `;
+
+  async function timedCall(mode: "after" | "immediate" | "twice", busyMs: number, method = "getPluginInfo", req: unknown = new stubs.Empty()): Promise<number> {
+    const child = spawn(process.execPath, ["-e", SERVER, ROOT, mode, String(busyMs)], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      const port = await new Promise<number>((resolve, reject) => {
+        child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+        child.once("exit", (code) => reject(new Error(`the server exited ${code}`)));
+      });
+      const client = new Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+      try {
+        await unary(client, method, req); // the connection, and each side warm
+        await new Promise((r) => setTimeout(r, busyMs + 100)); // the first call's busy loop over
+        const started = Date.now();
+        const out = await unary(client, method, req);
+        expect(out.ok).toBeDefined();
+        return Date.now() - started;
+      } finally {
+        client.close();
+      }
+    } finally {
+      child.kill();
+    }
+  }
+
+  it("afterAnswersSent lets the answer's trailers go out before a 400 ms task; a plain setImmediate does not", async () => {
+    // The Account's reads after a Check, the preload's steps after any call, run this way (src/pulumi/plugin/main.ts, account.ts).
+    expect(await timedCall("after", 400)).toBeLessThan(200);
+    expect(await timedCall("immediate", 400)).toBeGreaterThanOrEqual(390);
+  });
+
+  it("and an answer of 1 MB, written over many turns, goes out whole before it", async () => {
+    const req = new stubs.provider.GetSchemaRequest();
+    expect(await timedCall("after", 1000, "getSchema", req)).toBeLessThan(700);
+    // Two turns are not enough for an answer that waits for the client's window.
+    expect(await timedCall("twice", 1000, "getSchema", req)).toBeGreaterThanOrEqual(990);
   });
 });
 

@@ -12,6 +12,9 @@
  *  - Diff plans the account (listing pages, not a read per object) and names each changed property
  *    of each object (`numbers["15551230001"].smsEnabled`), so the preview shows one line per change;
  *    the blast radius is counted for the whole plan and refused before any write (the preview fails).
+ *    Its reads start as soon as the Check before it has answered (an existing resource only), while
+ *    the engine works on that answer; a Check of an unchanged file is answered with the old inputs'
+ *    bytes (docs/SPEED.md, "One resource for a whole account").
  *  - Create and Update apply the plan through a write gate (src/kit/gate/) holding every rail the
  *    CLI has: the pins (`wavix:accountId`, the file's `account_id:`), the limits (`wavix:maxDestructive`,
  *    the file's `safety:`), the override `wavix:force`, the secrets read at apply (`password_env`).
@@ -23,34 +26,76 @@
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import { checkDesiredData, formatProblem, loadDesiredState, toFileObject, type LoadResult } from "../../config";
+import type { LoadResult } from "../../config";
 import type { DesiredState } from "../../config/types";
 import type { EntryKey } from "../../kit/contract";
-import { kindNamed, kindsInFileOrder } from "../../kinds";
-import { canonicalKey } from "../../kit/change/diff";
 import type { CheckFailure } from "../../kit/provider/checks";
 import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../kit/provider/contract";
 import { hasUnknown, snakeToCamel, UNKNOWN, type Props } from "../../kit/provider/props";
 import { PULUMI_GATE_NAMES, type ProviderSession } from "../../kit/provider/session";
-import { WriteGate, type AccountPin } from "../../kit/gate";
-import { applyPlan, computePlan, existingItems, type PreparedPlan } from "../../plan/engine";
+import type { AccountPin, WriteGate } from "../../kit/gate";
+import type { AccountRead, PreparedPlan } from "../../plan/engine";
 import type { ApplyResult, PlannedChange } from "../../plan/types";
+import { accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
-
-/** The file's collections that are lists, by top-level key, and what identifies an entry (the map key): each kind's own. */
-const KEYED: Readonly<Record<string, EntryKey>> = Object.fromEntries(
-  kindsInFileOrder().flatMap((k) => (k.fileForm.entryKey ? [[k.file.key, k.fileForm.entryKey] as const] : [])),
-);
+import { afterAnswersSent } from "./h2-server";
 
 /**
- * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
- * kind registry's, so a kind added there is carried too), and the limits (`audit` is the audit's,
- * `version` implied).
+ * What the declared state, the plan and the apply need: loaded by their first use, not with this
+ * module, so that a Check of an unchanged file (every Check of a stack that changes nothing) loads
+ * none of them before it answers; the reads it starts for the Diff load them once it has answered
+ * (docs/SPEED.md, "One resource for a whole account").
  */
-const TOP_LEVEL: readonly string[] = ["account_id", ...kindsInFileOrder().map((k) => k.file.key), "safety"];
+const lazy = {
+  get config(): typeof import("../../config") {
+    return require("../../config");
+  },
+  get kinds(): typeof import("../../kinds") {
+    return require("../../kinds");
+  },
+  get diff(): typeof import("../../kit/change/diff") {
+    return require("../../kit/change/diff");
+  },
+  get gate(): typeof import("../../kit/gate") {
+    return require("../../kit/gate");
+  },
+  get engine(): typeof import("../../plan/engine") {
+    return require("../../plan/engine");
+  },
+};
 
-/** The inline input of a top-level key (`sub_accounts` → `subAccounts`). */
-const INLINE_KEYS = TOP_LEVEL.map(snakeToCamel);
+/** What the file's top-level keys are, from the kind registry (computed once, on first use). */
+interface FileShape {
+  /** The file's collections that are lists, by top-level key, and what identifies an entry (the map key): each kind's own. */
+  readonly keyed: Readonly<Record<string, EntryKey>>;
+  /**
+   * The file's top-level keys the resource manages: the pin, each kind's part in the file's order (the
+   * kind registry's, so a kind added there is carried too), and the limits (`audit` is the audit's,
+   * `version` implied).
+   */
+  readonly topLevel: readonly string[];
+  /** The inline input of each top-level key (`sub_accounts` → `subAccounts`), in that order. */
+  readonly inlineKeys: readonly string[];
+}
+let shape: FileShape | undefined;
+function fileShape(): FileShape {
+  if (shape) return shape;
+  const kinds = lazy.kinds.kindsInFileOrder();
+  const topLevel = ["account_id", ...kinds.map((k) => k.file.key), "safety"];
+  shape = {
+    keyed: Object.fromEntries(kinds.flatMap((k) => (k.fileForm.entryKey ? [[k.file.key, k.fileForm.entryKey] as const] : []))),
+    topLevel,
+    inlineKeys: topLevel.map(snakeToCamel),
+  };
+  return shape;
+}
+
+/**
+ * The inline inputs as the schema declares them (src/pulumi/plugin/account-schema.ts; the same as
+ * {@link FileShape.inlineKeys}, test/pulumi/native-account.test.ts holds them so): what a Check
+ * tells apart without loading the kind registry.
+ */
+const INLINE_INPUTS: ReadonlySet<string> = new Set(Object.keys(accountSchema.resource.inputProperties).filter((k) => k !== "file" && k !== "prune"));
 
 const camelToSnake = (s: string): string => s.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
@@ -69,12 +114,13 @@ function renameKeys(v: unknown, rename: (k: string) => string): unknown {
  * `safety`) as they are, camelCase. The inverse is {@link documentOf}.
  */
 export function viewOf(state: DesiredState): Props {
-  const doc = toFileObject(state);
+  const doc = lazy.config.toFileObject(state);
   const out: Props = {};
-  for (const key of TOP_LEVEL) {
+  const { topLevel, keyed } = fileShape();
+  for (const key of topLevel) {
     const value = doc[key];
     if (value === undefined) continue;
-    const identity = KEYED[key];
+    const identity = keyed[key];
     if (identity && Array.isArray(value)) {
       const byKey: Props = {};
       for (const entry of value as Props[]) {
@@ -100,10 +146,11 @@ export function viewOf(state: DesiredState): Props {
 /** The file's document from the resource's inline inputs (the maps of {@link viewOf}). */
 export function documentOf(inputs: Props): Record<string, unknown> {
   const doc: Record<string, unknown> = { version: 1 };
-  for (const key of TOP_LEVEL) {
+  const { topLevel, keyed } = fileShape();
+  for (const key of topLevel) {
     const value = inputs[snakeToCamel(key)];
     if (value === undefined || value === null) continue;
-    const identity = KEYED[key];
+    const identity = keyed[key];
     if (identity && typeof value === "object" && !Array.isArray(value)) {
       doc[key] = Object.entries(value as Props).map(([id, entry]) => ({ ...identity.fields(id), ...((renameKeys(entry ?? {}, camelToSnake) as Props) ?? {}) }));
     } else if (key === "call_webhooks") {
@@ -125,11 +172,24 @@ const FILE_SHA = "fileSha256";
 /** The digest {@link FILE_SHA} records for these bytes. */
 const fileSha = (bytes: Buffer): string => createHash("sha256").update(`${packageVersion()}\u0000`).update(bytes).digest("hex");
 
+/**
+ * How long the reads a Check started wait for their Diff: the engine sends it right after its work on
+ * the Check's answer; a Diff later than this reads the account itself.
+ */
+const AHEAD_FOR_MS = 10_000;
+
+/** A Struct's top-level fields, each read alone (src/pulumi/plugin/fast-wire.ts, RawStruct). */
+interface TopLevel {
+  keys(): string[];
+  field(key: string): unknown;
+}
+
 /** What the label of an inline document says in the file's messages. */
 const INLINE_LABEL = "the Account resource's inputs";
 
 /** The file's problems as check failures (at most 20, then how many more). */
 function failuresOf(problems: Extract<LoadResult, { ok: false }>, property: string): CheckFailure[] {
+  const { formatProblem } = lazy.config;
   const shown = problems.problems.slice(0, 20).map((p) => ({ property, reason: formatProblem(p) }));
   const more = problems.problems.length - shown.length;
   return more > 0 ? [...shown, { property, reason: `and ${more} more problem${more === 1 ? "" : "s"} (wavix-sync validate lists them all)` }] : shown;
@@ -147,7 +207,7 @@ const camelPath = (p: string): string => p.split(".").map(snakeToCamel).join("."
  * (`numbers["15551230001"].smsEnabled`).
  */
 export function detailedPaths(change: Pick<PlannedChange, "kind" | "key" | "action" | "diff">): Array<[string, "add" | "update" | "delete"]> {
-  const fileKey = kindNamed(change.kind)?.file.key ?? change.kind;
+  const fileKey = lazy.kinds.kindNamed(change.kind)?.file.key ?? change.kind;
   const collection = snakeToCamel(fileKey);
   if (fileKey === "account_callbacks") return change.diff.map((d) => [`${collection}.${camelPath(d.path)}`, "update"]);
   if (fileKey === "ten_dlc_campaign_numbers") {
@@ -197,6 +257,13 @@ export class AccountProvider implements KindProvider {
   private lastPlan: { key: string; prepared: PreparedPlan; at: number } | undefined;
   /** Notes already said (a plan's notes come back with every Diff). */
   private readonly said = new Set<string>();
+  /**
+   * The account's reads a Check of an existing resource started once answered, for the Diff the
+   * engine sends next with the inputs that Check gave (docs/SPEED.md, "One resource for a whole
+   * account"): the Diff plans from them instead of reading then. GETs only, the ones that Diff would
+   * send; a create (a Check without old inputs) starts none.
+   */
+  private ahead: { key: string; session: ProviderSession; at: number; desired: DesiredState; read: AccountRead; inputs: Props; unchangedFile: boolean } | undefined;
 
   private load(ctx: ProviderSession, file: string): LoadResult {
     const abs = path.resolve(file);
@@ -208,7 +275,7 @@ export class AccountProvider implements KindProvider {
     }
     const known = this.files.get(abs);
     if (st && known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.result;
-    const result = loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
+    const result = lazy.config.loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
     if (st) this.files.set(abs, { ...st, result });
     return result;
   }
@@ -219,8 +286,8 @@ export class AccountProvider implements KindProvider {
    * planned, without reading the file a second time. Throws the problems.
    */
   private desired(inputs: Props): DesiredState {
-    const result = checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
-    if (!result.ok) throw new Error(result.problems.slice(0, 10).map(formatProblem).join("\n"));
+    const result = lazy.config.checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
+    if (!result.ok) throw new Error(result.problems.slice(0, 10).map(lazy.config.formatProblem).join("\n"));
     return result.state;
   }
 
@@ -238,11 +305,82 @@ export class AccountProvider implements KindProvider {
   }
 
   async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
-    const ctx = _ctx as ProviderSession;
+    const result = await this.checked(_ctx as ProviderSession, olds, news);
+    // An existing resource (old inputs the engine holds): its Diff follows with these inputs.
+    if (result.failures.length === 0 && (olds.file !== undefined || Object.keys(olds).some((k) => INLINE_INPUTS.has(k) && olds[k] !== undefined))) this.readAhead(_ctx as ProviderSession, result.inputs);
+    return result;
+  }
+
+  /**
+   * Whether a Check would give the old inputs back as they are, told without decoding their maps (the
+   * plugin then answers with their bytes: src/pulumi/plugin/server.ts): `file` alone (and `prune`) as
+   * before, the file's bytes the same (its SHA-256, and no API key in it), nothing else in the old
+   * inputs. What {@link check} would answer then is exactly those inputs; it starts the Diff's reads too.
+   */
+  unchangedCheck(ctx: ProviderSession, olds: TopLevel, news: Props, oldInputs: () => Props): boolean {
+    if (typeof news.file !== "string" || hasUnknown(news)) return false;
+    if (Object.keys(news).some((k) => k !== "file" && k !== "prune" && !k.startsWith("__"))) return false;
+    if (news.prune !== undefined && typeof news.prune !== "boolean") return false;
+    const keys = olds.keys();
+    if (!keys.includes(FILE_SHA) || keys.some((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !INLINE_INPUTS.has(k))) return false;
+    if (olds.field("file") !== news.file || olds.field("prune") !== news.prune) return false;
+    const bytes = this.bytes(news.file);
+    if (!bytes || fileSha(bytes) !== olds.field(FILE_SHA)) return false;
+    const key = ctx.credentials.apiKey;
+    if (key && key.length >= 8 && bytes.includes(key)) return false;
+    this.readAhead(ctx, oldInputs, true);
+    return true;
+  }
+
+  /**
+   * The inputs an unchanged file's Check answered ({@link unchangedCheck}), decoded already for the
+   * reads it started, when a Diff's new inputs are they: the same keys, the same file, digest and
+   * prune (the maps are that file's declared state at that digest, as the Check took them). That Diff
+   * then decodes none of its 1,000 entries again (src/pulumi/plugin/server.ts).
+   */
+  inputsAnswered(news: TopLevel): Props | undefined {
+    const a = this.ahead;
+    if (!a?.unchangedFile) return undefined;
+    const keys = news.keys();
+    if (keys.length !== Object.keys(a.inputs).length || keys.some((k) => !Object.hasOwn(a.inputs, k))) return undefined;
+    return news.field("file") === a.inputs.file && news.field(FILE_SHA) === a.inputs[FILE_SHA] && news.field("prune") === a.inputs.prune ? a.inputs : undefined;
+  }
+
+  /**
+   * Once the Check is answered (the engine then works on its answer before it sends the Diff), the
+   * declared state through the file's checks and the account's reads, for that Diff ({@link ahead}).
+   * Nothing is reported from here: a problem or a failed read is the Diff's to report, as it was.
+   */
+  private readAhead(ctx: ProviderSession, given: Props | (() => Props), unchangedFile = false): void {
+    this.ahead = undefined;
+    if (typeof given !== "function" && hasUnknown(given)) return;
+    // Once the Check's answer has gone out, not merely been given: the engine waits for its end.
+    afterAnswersSent(() => {
+      try {
+        const inputs = typeof given === "function" ? given() : given;
+        if (hasUnknown(inputs)) return;
+        const desired = this.desired(inputs);
+        const read = lazy.engine.readAccount(ctx.masterClient(), desired, this.prune(inputs));
+        read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
+        this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read, inputs, unchangedFile };
+      } catch {
+        // The Diff checks the inputs again and reports the problem.
+      }
+    });
+  }
+
+  /** The reads {@link readAhead} started for these inputs and this session, when recent; taken once. */
+  private takeAhead(ctx: ProviderSession, inputs: Props): { desired: DesiredState; read: AccountRead } | undefined {
+    const a = this.ahead;
+    this.ahead = undefined;
+    return a && a.session === ctx && Date.now() - a.at < AHEAD_FOR_MS && a.key === this.inputsKey(inputs) ? a : undefined;
+  }
+
+  private async checked(ctx: ProviderSession, olds: Props, news: Props): Promise<CheckResult<Props>> {
     const failures: CheckFailure[] = [];
-    const inline = INLINE_KEYS.filter((k) => news[k] !== undefined);
-    const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_KEYS.includes(k));
-    for (const k of unknown) failures.push({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected file, prune, or the inline ${INLINE_KEYS.join(", ")})` });
+    const inline = Object.keys(news).some((k) => INLINE_INPUTS.has(k) && news[k] !== undefined) ? fileShape().inlineKeys.filter((k) => news[k] !== undefined) : [];
+    const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_INPUTS.has(k));
+    for (const k of unknown) failures.push({ property: k, reason: `unknown property ${JSON.stringify(k)} (expected file, prune, or the inline ${fileShape().inlineKeys.join(", ")})` });
     if (news.prune !== undefined && news.prune !== UNKNOWN && typeof news.prune !== "boolean") failures.push({ property: "prune", reason: "prune must be true or false" });
     if (news.file !== undefined && inline.length > 0) failures.push({ property: "file", reason: `give file or the inline ${inline.join(", ")}, not both` });
     if (news.file === undefined && inline.length === 0) failures.push({ property: "file", reason: "give file (the path of wavix.yaml) or the inline maps (numbers, subAccounts, ...)" });
@@ -256,14 +394,14 @@ export class AccountProvider implements KindProvider {
       const key = ctx.credentials.apiKey;
       if (bytes && sha === olds[FILE_SHA] && olds.file === news.file && !(key && key.length >= 8 && bytes.includes(key))) {
         const view: Props = {};
-        for (const k of INLINE_KEYS) if (olds[k] !== undefined) view[k] = olds[k];
+        for (const k of Object.keys(olds)) if (INLINE_INPUTS.has(k) && olds[k] !== undefined) view[k] = olds[k];
         return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha, ...view }, failures: [] };
       }
       const result = this.load(ctx, news.file);
       if (!result.ok) return { inputs: news, failures: failuresOf(result, "file") };
       return { inputs: { file: news.file, ...prune, ...(sha ? { [FILE_SHA]: sha } : {}), ...viewOf(result.state) }, failures: [] };
     }
-    const result = checkDesiredData(documentOf(news), INLINE_LABEL);
+    const result = lazy.config.checkDesiredData(documentOf(news), INLINE_LABEL);
     if (!result.ok) return { inputs: news, failures: failuresOf(result, inline[0] ?? "numbers") };
     return { inputs: { ...prune, ...viewOf(result.state) }, failures: [] };
   }
@@ -277,7 +415,7 @@ export class AccountProvider implements KindProvider {
     if (desired.account_id !== undefined) pins.push({ account: desired.account_id, source: `${desired.file ?? "the file"} account_id` });
     const fileTotal = desired.safety?.max_destructive_total;
     const total = maxDestructive === undefined ? fileTotal : fileTotal === undefined ? maxDestructive : Math.min(maxDestructive, fileTotal);
-    return new WriteGate({
+    return new lazy.gate.WriteGate({
       client: ctx.masterClient(),
       account: () => ctx.account(),
       pins,
@@ -293,9 +431,10 @@ export class AccountProvider implements KindProvider {
     });
   }
 
-  /** The plan of the account against `desired`, its blast radius counted (refused past the limit: nothing is written). */
-  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState): Promise<PreparedPlan> {
-    const prepared = await computePlan(ctx.masterClient(), desired, this.prune(inputs));
+  /** The plan of the account against `desired` (from `read` when given), its blast radius counted (refused past the limit: nothing is written). */
+  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState, read?: AccountRead): Promise<PreparedPlan> {
+    const { computePlan, existingItems } = lazy.engine;
+    const prepared = await computePlan(ctx.masterClient(), desired, read?.options ?? this.prune(inputs), read);
     if (prepared.plan.problems.length > 0) throw problemsError(prepared);
     for (const n of prepared.plan.notes ?? []) {
       const text = `Account: ${n.kind} "${n.key}": ${n.message}`;
@@ -313,8 +452,9 @@ export class AccountProvider implements KindProvider {
   async diff(_ctx: unknown, id: string, _olds: Props, news: Props): Promise<DiffResult> {
     const ctx = _ctx as ProviderSession;
     if (hasUnknown(news)) return { changes: true, diffs: [], replaces: [], stables: [], deleteBeforeReplace: false };
-    const desired = this.desired(news);
-    const prepared = await this.plan(ctx, news, desired);
+    const ahead = this.takeAhead(ctx, news);
+    const desired = ahead?.desired ?? this.desired(news);
+    const prepared = await this.plan(ctx, news, desired, ahead?.read);
     this.lastPlan = { key: this.planKey(id, news), prepared, at: Date.now() };
     const kinds: Record<string, "add" | "update" | "delete"> = {};
     for (const c of prepared.plan.changes) for (const [p, k] of detailedPaths(c)) kinds[p] = k;
@@ -322,8 +462,12 @@ export class AccountProvider implements KindProvider {
   }
 
   /** What names the inputs a plan was made for: the file's digest when there is one (the maps are its), else the maps themselves. */
+  private inputsKey(inputs: Props): string {
+    return `${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : lazy.diff.canonicalKey(inputs)}`;
+  }
+
   private planKey(id: string, inputs: Props): string {
-    return `${id}\u0000${inputs.prune === true}\u0000${typeof inputs[FILE_SHA] === "string" ? `${String(inputs.file)}\u0000${inputs[FILE_SHA]}` : canonicalKey(inputs)}`;
+    return `${id}\u0000${this.inputsKey(inputs)}`;
   }
 
   /** Plans (or takes the plan the Diff just made for these inputs) and applies it through the gate. */
@@ -334,7 +478,7 @@ export class AccountProvider implements KindProvider {
     // applies the plan it showed), unless it is older than a minute; applyPlan's gate counts it again.
     const fresh = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan.prepared : await this.plan(ctx, inputs, desired);
     this.lastPlan = undefined;
-    const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
+    const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await lazy.engine.applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
     if (!result.ok) throw applyError(result);
     const s = fresh.plan.summary;
     return this.outputs(ctx, inputs, { create: s.create, update: s.update, replace: s.replace, delete: s.delete, unchanged: s.unchanged });
@@ -342,18 +486,19 @@ export class AccountProvider implements KindProvider {
 
   private async outputs(ctx: ProviderSession, inputs: Props, lastApply: Record<string, number>): Promise<Props> {
     const declared: Record<string, number> = {};
-    for (const k of INLINE_KEYS) {
+    const { inlineKeys } = fileShape();
+    for (const k of inlineKeys) {
       const v = inputs[k];
       if (v !== null && typeof v === "object" && !Array.isArray(v) && k !== "accountCallbacks" && k !== "safety") declared[k] = Object.keys(v).length;
     }
     const view: Props = {};
-    for (const k of INLINE_KEYS) if (inputs[k] !== undefined) view[k] = inputs[k];
+    for (const k of inlineKeys) if (inputs[k] !== undefined) view[k] = inputs[k];
     const account = await ctx.account();
     return {
       ...(typeof inputs.file === "string" ? { file: inputs.file } : {}),
       ...(inputs.prune !== undefined ? { prune: inputs.prune } : {}),
       ...(account !== undefined ? { accountId: account } : {}),
-      digest: createHash("sha256").update(canonicalKey(view)).digest("hex"),
+      digest: createHash("sha256").update(lazy.diff.canonicalKey(view)).digest("hex"),
       declared,
       lastApply,
     };
@@ -385,7 +530,7 @@ export class AccountProvider implements KindProvider {
     const ctx = _ctx as ProviderSession;
     const result = this.load(ctx, importId);
     if (!result.ok) {
-      throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(formatProblem).join("; ")}`);
+      throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(lazy.config.formatProblem).join("; ")}`);
     }
     const inputs: Props = { file: importId };
     const outs = await this.outputs(ctx, { ...inputs, ...viewOf(result.state) }, {});

@@ -81,8 +81,8 @@ class Reader {
   }
 }
 
-function structOf(buf: Buffer, start: number, end: number): { [key: string]: JsonValue } {
-  const entries: Array<[string, JsonValue]> = [];
+/** Each map entry of a Struct's bytes, in the order written: its key and where its Value is (-1 when it has none). */
+function eachEntry(buf: Buffer, start: number, end: number, visit: (key: string, vs: number, ve: number) => void): void {
   const r = new Reader(buf, start, end);
   while (r.pos < r.end) {
     const tag = r.varint();
@@ -90,21 +90,25 @@ function structOf(buf: Buffer, start: number, end: number): { [key: string]: Jso
       r.skip(tag & 7);
       continue;
     }
-    // A map entry: key 1, value 2 (either may be absent: the default then).
+    // A map entry: key 1, value 2 (either may be absent: the default then; the last of each wins).
     const [es, ee] = r.span();
     const e = new Reader(buf, es, ee);
     let key = "";
-    let value: JsonValue = null;
+    let vs = -1;
+    let ve = -1;
     while (e.pos < e.end) {
       const t = e.varint();
       if (t === ((1 << 3) | LEN)) key = e.string();
-      else if (t === ((2 << 3) | LEN)) {
-        const [vs, ve] = e.span();
-        value = valueOf(buf, vs, ve);
-      } else e.skip(t & 7);
+      else if (t === ((2 << 3) | LEN)) [vs, ve] = e.span();
+      else e.skip(t & 7);
     }
-    entries.push([key, value]);
+    visit(key, vs, ve);
   }
+}
+
+function structOf(buf: Buffer, start: number, end: number): { [key: string]: JsonValue } {
+  const entries: Array<[string, JsonValue]> = [];
+  eachEntry(buf, start, end, (key, vs, ve) => entries.push([key, vs < 0 ? null : valueOf(buf, vs, ve)]));
   // google-protobuf's Struct.toJavaScript walks its map in sorted key order (the last of a key wins).
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   const out: { [key: string]: JsonValue } = {};
@@ -156,10 +160,34 @@ function valueOf(buf: Buffer, start: number, end: number): JsonValue {
 
 /** A Struct still in its bytes: decoded to plain values when asked, written back as it came. */
 export class RawStruct implements StructLike {
+  private spans: Map<string, [number, number] | null> | undefined;
+
   constructor(readonly bytes: Buffer) {}
 
   toJavaScript(): { [key: string]: JsonValue } {
     return structOf(this.bytes, 0, this.bytes.length);
+  }
+
+  /** Where each top-level field's Value is (null: an entry without one), the last of a key winning as in {@link structOf}. */
+  private fields(): Map<string, [number, number] | null> {
+    if (this.spans) return this.spans;
+    const spans = new Map<string, [number, number] | null>();
+    eachEntry(this.bytes, 0, this.bytes.length, (key, vs, ve) => spans.set(key, vs < 0 ? null : [vs, ve]));
+    this.spans = spans;
+    return spans;
+  }
+
+  /** The top-level keys, in sorted order (as {@link toJavaScript} gives them), without decoding their values. */
+  keys(): string[] {
+    return [...this.fields().keys()].sort();
+  }
+
+  /** One top-level field's value, decoded alone (what {@link toJavaScript} gives for it); undefined when absent. */
+  field(key: string): JsonValue | undefined {
+    const fields = this.fields();
+    if (!fields.has(key)) return undefined;
+    const span = fields.get(key);
+    return span ? valueOf(this.bytes, span[0], span[1]) : null;
   }
 }
 

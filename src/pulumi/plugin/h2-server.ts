@@ -147,6 +147,7 @@ class Call implements UnaryCall {
     clearTimeout(this.timer);
     const stream = this.stream;
     if (stream.destroyed || stream.closed) return;
+    going(stream);
     const frame = Buffer.allocUnsafe(message.length + 5);
     frame[0] = 0;
     frame.writeUInt32BE(message.length, 1);
@@ -178,6 +179,40 @@ function statusOf(err: CallError): [number, string] {
 }
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Answers on their way out: each until its stream has closed (its end sent, or the client gone). */
+const outgoing = new Map<http2.ServerHttp2Stream, Promise<void>>();
+
+function going(stream: http2.ServerHttp2Stream): void {
+  outgoing.set(
+    stream,
+    new Promise<void>((resolve) =>
+      stream.once("close", () => {
+        outgoing.delete(stream);
+        resolve();
+      }),
+    ),
+  );
+}
+
+/**
+ * Runs `fn` once the answers given so far have gone out (their streams closed). Node's HTTP/2
+ * session writes an answer's trailers (`grpc-status`, its end) on a later turn of the event loop
+ * than the one that answered, and a large answer over several turns as the client's flow-control
+ * window lets it: a long task queued with a `setImmediate` after an answer ran before its end went
+ * out, and the client waited for it. A preload step held each call's end back by its own length; the
+ * Account's reads after a Check held that Check's end back by some 100 ms at 1,000 numbers
+ * (docs/SPEED.md, "One resource for a whole account"). Called before the answer is given (from the
+ * handler), it looks one turn later, once the answer has been handed to the session.
+ */
+export function afterAnswersSent(fn: () => void): void {
+  setImmediate(() => {
+    const pending = [...outgoing.values()];
+    if (pending.length === 0) setImmediate(fn);
+    // A stream the client never lets close (it stopped reading) holds nothing back for long.
+    else void Promise.race([Promise.all(pending), new Promise((r) => setTimeout(r, 2000).unref())]).then(() => setImmediate(fn));
+  });
+}
 
 /**
  * Serves `handlers` (by method name) for the unary methods of `service` on a loopback port.

@@ -15,7 +15,7 @@
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
 import { fastService } from "./fast-wire";
-import { serveUnary } from "./h2-server";
+import { afterAnswersSent, serveUnary } from "./h2-server";
 import { resourceProviderService } from "./service";
 
 /**
@@ -45,13 +45,14 @@ export function loadStubs(): Stubs {
 }
 
 /**
- * Runs the steps one per turn of the event loop: the engine's calls are served between them. A
+ * Runs the steps one at a time, each once the answers given before it have gone out
+ * (`afterAnswersSent`): the engine's calls are served between them. A
  * step that returns a promise is waited for (the preload's second part waits for the first resource
  * call). A step that fails is left to the call that needs it, which reports it; so are the steps after it.
  */
 function preload(steps: Iterator<() => void | Promise<unknown>>): void {
   const next = (): void => {
-    setImmediate(() => {
+    afterAnswersSent(() => {
       let waitFor: void | Promise<unknown>;
       try {
         const step = steps.next();
