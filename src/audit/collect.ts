@@ -93,38 +93,23 @@ function settle<T>(request: Promise<T>): Promise<T | typeof NOT_FOUND> {
 /**
  * `work` over `source` with at most `window` items started and not yet handed on, results yielded
  * in source order. An error ends the walk (the items still in flight are left to finish unobserved).
+ * {@link orderedBatches} over the items one at a time.
  */
 export async function* orderedPool<T, R>(source: AsyncIterable<T> | Iterable<T>, work: (item: T) => R | Promise<R>, window = DEFAULT_WINDOW): AsyncGenerator<R> {
-  const it = Symbol.asyncIterator in source ? (source as AsyncIterable<T>)[Symbol.asyncIterator]() : toAsync((source as Iterable<T>)[Symbol.iterator]());
-  // A result known at once (`work` returned no promise: nothing to ask) waits for no request.
-  const pending: (R | Promise<R>)[] = [];
-  let exhausted = false;
-  try {
-    for (;;) {
-      while (!exhausted && pending.length < window) {
-        const next = await it.next();
-        if (next.done) exhausted = true;
-        else {
-          const p = work(next.value);
-          // Observed in order below; until then a rejection must not count as unhandled.
-          if (p instanceof Promise) p.catch(() => undefined);
-          pending.push(p);
-        }
-      }
-      if (pending.length === 0) return;
-      const head = pending.shift()!;
-      yield head instanceof Promise ? await head : head;
-    }
-  } finally {
-    if (!exhausted) await it.return?.();
-  }
+  for await (const results of orderedBatches(oneByOne(source), work, window)) yield* results;
+}
+
+async function* oneByOne<T>(source: AsyncIterable<T> | Iterable<T>): AsyncGenerator<readonly T[]> {
+  for await (const item of source) yield [item];
 }
 
 /**
- * {@link orderedPool} over items that come in arrays (one listing's sessions), results handed on in
- * arrays too: the results ready at the head, else the head once it settles. Per session this costs
- * no promise (an async generator's step is one; a listing has a thousand sessions): the window,
- * the order and the end on an error are {@link orderedPool}'s.
+ * `work` over items that come in arrays (one listing's sessions), with at most `window` items
+ * started and not yet handed on; results handed on in source order, in arrays too: the results ready
+ * at the head, else the head once it settles. Per session this costs no promise (an async
+ * generator's step is one; a listing has a thousand sessions). An error ends the walk (the items
+ * still in flight are left to finish unobserved). A result known at once (`work` returned no
+ * promise: nothing to ask) waits for no request.
  */
 export async function* orderedBatches<T, R>(source: AsyncIterable<readonly T[]>, work: (item: T) => R | Promise<R>, window = DEFAULT_WINDOW): AsyncGenerator<R[]> {
   const it = source[Symbol.asyncIterator]();
@@ -158,10 +143,6 @@ export async function* orderedBatches<T, R>(source: AsyncIterable<readonly T[]>,
   } finally {
     if (!exhausted) await it.return?.();
   }
-}
-
-function toAsync<T>(it: Iterator<T>): AsyncIterator<T> {
-  return { next: async () => it.next(), return: async () => it.return?.() ?? { done: true, value: undefined } };
 }
 
 // ---------------------------------------------------------------------------------------------
