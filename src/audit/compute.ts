@@ -340,12 +340,12 @@ export class AuditBuilder {
     this.source = source;
   }
 
-  /** The report without its sessions. */
   /** What of the head is settled from the start: the account, the period, `generated_at`, the tool. */
   fixed(): Pick<AuditReportHead, "account" | "period" | "generated_at" | "tool"> {
     return { account: { id: this.ctx.accountId }, period: this.span ? reportPeriod(this.span) : null, generated_at: this.generatedAt, tool: this.ctx.tool ?? toolInfo() };
   }
 
+  /** The report without its sessions. */
   head(): AuditReportHead {
     const cfg = this.ctx.config;
     const findings = [...this.findings];
@@ -425,16 +425,18 @@ export class AuditBuilder {
     const gaps = sorted.filter((f) => f.gap).map((f) => ({ code: f.code, subject: f.subject, message: f.message }));
     const byCode: Record<string, number> = {};
     for (const g of gaps) byCode[g.code] = (byCode[g.code] ?? 0) + 1;
+    // In the report's key order; what `fixed` gives, as it gave it to the sessions' tables.
+    const fixed = this.fixed();
     return {
       format_version: REPORT_FORMAT_VERSION,
       complete: gaps.length === 0,
       gaps: { count: gaps.length, by_code: byCode, items: gaps },
-      generated_at: this.generatedAt,
-      tool: this.ctx.tool ?? toolInfo(),
+      generated_at: fixed.generated_at,
+      tool: fixed.tool,
       source: this.source ?? this.ctx.source ?? { api_root: "unknown", key_fingerprint: null, requests: null },
       runner: this.ctx.runner ?? runnerInfo(),
-      account: { id: this.ctx.accountId },
-      period: this.span ? reportPeriod(this.span) : null,
+      account: fixed.account,
+      period: fixed.period,
       previous_period: this.sharedPrevious ? reportPeriod(this.sharedPrevious) : null,
       asked: askedOf(cfg, this.ctx.window, this.ctx.events ?? false),
       methodology: methodology(this.ctx.events ?? false),

@@ -89,7 +89,6 @@ export interface AuditOptions {
  */
 const LISTINGS_AHEAD = 4;
 
-
 /**
  * Collect and compute the report, handing each session of it to `sink` in report order (services in
  * file order, days ascending; then the named sessions) and returning the rest. Requests: the profile
