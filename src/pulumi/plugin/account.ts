@@ -304,6 +304,16 @@ export class AccountProvider implements KindProvider {
     }
   }
 
+  /**
+   * Whether `bytes` are the file as the last Check read it (`oldSha`, its SHA-256 in the old
+   * inputs) with no API key in them: then its declared state is the old inputs' maps, unread.
+   */
+  private sameFile(ctx: ProviderSession, bytes: Buffer | undefined, sha: string | undefined, oldSha: unknown): boolean {
+    if (!bytes || sha === undefined || sha !== oldSha) return false;
+    const key = ctx.credentials.apiKey;
+    return !(key && key.length >= 8 && bytes.includes(key));
+  }
+
   async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
     const result = await this.checked(_ctx as ProviderSession, olds, news);
     // An existing resource (old inputs the engine holds): its Diff follows with these inputs.
@@ -325,9 +335,7 @@ export class AccountProvider implements KindProvider {
     if (!keys.includes(FILE_SHA) || keys.some((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !INLINE_INPUTS.has(k))) return false;
     if (olds.field("file") !== news.file || olds.field("prune") !== news.prune) return false;
     const bytes = this.bytes(news.file);
-    if (!bytes || fileSha(bytes) !== olds.field(FILE_SHA)) return false;
-    const key = ctx.credentials.apiKey;
-    if (key && key.length >= 8 && bytes.includes(key)) return false;
+    if (!this.sameFile(ctx, bytes, bytes && fileSha(bytes), olds.field(FILE_SHA))) return false;
     this.readAhead(ctx, oldInputs, true);
     return true;
   }
@@ -390,9 +398,8 @@ export class AccountProvider implements KindProvider {
     if (typeof news.file === "string") {
       const bytes = this.bytes(news.file);
       const sha = bytes ? fileSha(bytes) : undefined;
-      // The file as the last Check read it (and no API key in it): its declared state again, unread.
-      const key = ctx.credentials.apiKey;
-      if (bytes && sha === olds[FILE_SHA] && olds.file === news.file && !(key && key.length >= 8 && bytes.includes(key))) {
+      // The file as the last Check read it: its declared state again, unread.
+      if (olds.file === news.file && this.sameFile(ctx, bytes, sha, olds[FILE_SHA])) {
         const view: Props = {};
         for (const k of Object.keys(olds)) if (INLINE_INPUTS.has(k) && olds[k] !== undefined) view[k] = olds[k];
         return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha, ...view }, failures: [] };
