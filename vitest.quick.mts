@@ -29,10 +29,12 @@ export const SLOW_PARTS = [
 
 // The soak runs 40 cycles here, not 200 (`npm test` keeps 200); no test starts the real engine
 // (WAVIX_QUICK_LOOP: test/helpers/real-pulumi.ts `engineUnavailable`).
-// Four files at a time on a 2-core machine (twice the cores): these files wait on the CLI processes,
-// simulators and timers they start more than they compute (two at a time kept 1.07 cores busy, idle:
-// 248 s wall for 265 CPU-s; four, 172 s for 280 CPU-s; docs/SPEED.md). WAVIX_TEST_WORKERS overrides.
-const workers = Number(process.env.WAVIX_TEST_WORKERS) || 2 * Math.max(2, availableParallelism());
+// Six files at a time on a 2-core machine (three per core): these files wait on the CLI processes,
+// simulators and timers they start more than they compute. Idle, with the CLI's code cache: four at a
+// time, 137 s wall for 221 CPU-s, the cores a third idle over the first minute (the longest files,
+// started first, mostly wait); six, 126 s for 240 CPU-s; eight, 126 s for 242 (docs/SPEED.md).
+// WAVIX_TEST_WORKERS overrides.
+const workers = Number(process.env.WAVIX_TEST_WORKERS) || 3 * Math.max(2, availableParallelism());
 export default mergeConfig(
   base,
   defineConfig({ test: { exclude: [...configDefaults.exclude, ...SLOW_PARTS], env: { WAVIX_SOAK_CYCLES: "40", WAVIX_QUICK_LOOP: "1" }, maxWorkers: workers } }),

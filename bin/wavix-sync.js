@@ -42,6 +42,14 @@ function exitWhenFlushed(code) {
   process.stderr.write("", done);
 }
 
+// The modules' code as V8 compiled it at build time, so a run does not compile them again
+// (src/cli/code-cache.ts; WAVIX_CODE_CACHE=0 turns it off). Without it the CLI loads as Node always does.
+try {
+  require(join(root, "dist", "cli", "code-cache.js")).installCodeCache(root);
+} catch {
+  // a dist/ built before the cache existed
+}
+
 require(entry).main(process.argv).then(
   (code) => {
     process.exitCode = code;

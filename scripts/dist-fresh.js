@@ -8,7 +8,7 @@ const { existsSync, readdirSync, statSync } = require("node:fs");
 const { join } = require("node:path");
 
 /** What the build reads: the sources, the schemas the validators are compiled from, the build's own configuration. */
-const BUILD_INPUTS = ["src", "schemas", "tsconfig.json", "tsconfig.build.json", "scripts/build-validators.js", "package.json", "package-lock.json"];
+const BUILD_INPUTS = ["src", "schemas", "tsconfig.json", "tsconfig.build.json", "scripts/build-validators.js", "scripts/build-code-cache.js", "package.json", "package-lock.json"];
 
 /** [newest, oldest] mtime (ms) of a file, or of a folder with everything under it (folders' own mtimes count as newest, not oldest). */
 function mtimes(path) {
@@ -27,7 +27,7 @@ function mtimes(path) {
 
 /**
  * Whether dist/ under `root` was built after the last change to anything the build reads: every file
- * tsc and scripts/build-validators.js wrote (each build rewrites them all) is newer than every input
+ * tsc, scripts/build-validators.js and scripts/build-code-cache.js wrote (each build rewrites them all) is newer than every input
  * file and folder (a folder's mtime changes when a file in it is added, deleted or renamed). A
  * missing or incomplete dist/, or anything unreadable, is not fresh.
  * @param {string} root

@@ -52,8 +52,10 @@ export default function setup(): () => void {
       const out = (err as { stdout?: Buffer }).stdout?.toString() ?? "";
       process.stderr.write(`warning: the build reported errors:\n${out}\n`);
     }
-    // The rest of `npm run build`: schema validators compiled to code (scripts/build-validators.js).
+    // The rest of `npm run build`: schema validators compiled to code (scripts/build-validators.js)…
     execFileSync(process.execPath, [resolve(root, "scripts", "build-validators.js")], { cwd: root, stdio: "pipe" });
+    // and the CLI's code cache (scripts/build-code-cache.js, src/cli/code-cache.ts)
+    execFileSync(process.execPath, [resolve(root, "scripts", "build-code-cache.js")], { cwd: root, stdio: "pipe" });
   }
   // The assertion counts of this run (test/contract/setup-test-file.ts writes them, scripts/test-report.js sums them).
   rmSync(join(root, ".tmp", "assertions"), { recursive: true, force: true });

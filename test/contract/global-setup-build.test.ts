@@ -23,7 +23,7 @@ function put(root: string, rel: string, at: Date): void {
 /** A checkout whose sources (and folders) date from BEFORE and whose dist/ was built at BUILT. */
 function checkout(): string {
   const root = scratch();
-  for (const f of ["src/cli/main.ts", "src/config/load.ts", "schemas/wavix.schema.json", "schemas/api/numbers.request.schema.json", "tsconfig.json", "tsconfig.build.json", "scripts/build-validators.js", "package.json", "package-lock.json"]) put(root, f, BEFORE);
+  for (const f of ["src/cli/main.ts", "src/config/load.ts", "schemas/wavix.schema.json", "schemas/api/numbers.request.schema.json", "tsconfig.json", "tsconfig.build.json", "scripts/build-validators.js", "scripts/build-code-cache.js", "package.json", "package-lock.json"]) put(root, f, BEFORE);
   for (const f of ["dist/cli/main.js", "dist/config/load.js", "dist/config/desired-state.validate.js"]) put(root, f, BUILT);
   for (const d of ["src", "src/cli", "src/config", "schemas", "schemas/api", "scripts"]) utimesSync(join(root, d), BEFORE, BEFORE);
   return root;
@@ -34,8 +34,8 @@ describe("global setup: dist/ is reused only when built after every change to wh
     expect(distIsFresh(checkout())).toBe(true);
   });
 
-  it("rebuilt when a source, a schema, a tsconfig, the validators' script or the lockfile changed since", () => {
-    for (const f of ["src/config/load.ts", "schemas/api/numbers.request.schema.json", "tsconfig.build.json", "scripts/build-validators.js", "package-lock.json"]) {
+  it("rebuilt when a source, a schema, a tsconfig, the validators' or the code cache's script or the lockfile changed since", () => {
+    for (const f of ["src/config/load.ts", "schemas/api/numbers.request.schema.json", "tsconfig.build.json", "scripts/build-validators.js", "scripts/build-code-cache.js", "package-lock.json"]) {
       const root = checkout();
       utimesSync(join(root, f), AFTER, AFTER);
       expect(distIsFresh(root), f).toBe(false);

@@ -1,0 +1,110 @@
+/**
+ * The CLI's code cache (src/cli/code-cache.ts, scripts/build-code-cache.js): the built cache holds
+ * what a run loads and V8 takes it; a run with it prints what a run without it prints; a module
+ * edited since the cache was recorded runs its new code, even where V8's own check (the source's
+ * length alone) would take the old one.
+ */
+import { execFile, execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import Module from "node:module";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { Script } from "node:vm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startSimulator, type Simulator } from "../../src/simulator";
+import { loopbackChildEnv } from "../helpers/child-env";
+import { ROOT, runCli, scratch } from "../helpers/cli";
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const codeCache = require(join(ROOT, "dist", "cli", "code-cache.js")) as typeof import("../../src/cli/code-cache");
+
+const KEY = "code-cache-key";
+let sim: Simulator;
+
+beforeAll(async () => {
+  sim = await startSimulator({ port: 0, seed: "demo", apiKeys: [{ key: KEY }] });
+});
+
+afterAll(async () => {
+  await sim?.close();
+});
+
+/**
+ * Run `script` in a child Node under `root` with the cache installed first, as bin/wavix-sync.js
+ * does; it prints what it finds, and the hook's counts as its last line.
+ */
+async function withCache(root: string, script: string, env: Record<string, string | undefined> = {}): Promise<{ out: string; stats: import("../../src/cli/code-cache").CodeCacheStats }> {
+  const program = `const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))});
+cc.installCodeCache(${JSON.stringify(root)});
+${script}
+process.on("exit", () => process.stdout.write("\\n" + JSON.stringify(cc.codeCacheStats())));`;
+  // asynchronous: the simulator in this process must keep answering
+  const { stdout: out } = await promisify(execFile)(process.execPath, ["-e", program], { cwd: root, env: loopbackChildEnv(env), encoding: "utf8" });
+  const at = out.lastIndexOf("\n");
+  return { out: out.slice(0, at), stats: JSON.parse(out.slice(at + 1)) };
+}
+
+describe("the CLI's code cache", () => {
+  it("is built for this Node, holds every module a plan loads, and V8 takes all of them", async () => {
+    expect(existsSync(codeCache.codeCacheFile(ROOT)), "npm run build writes it (scripts/build-code-cache.js)").toBe(true);
+    const { stats } = await withCache(
+      ROOT,
+      `process.argv = [process.execPath, "wavix-sync", "plan", "-f", "examples/wavix.yaml"];
+require("./dist/cli/main.js").main(process.argv).then((code) => { process.exitCode = code; });`,
+      { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, NO_COLOR: "1" },
+    );
+    expect(stats).toMatchObject({ rejected: 0, stale: 0, missing: 0 });
+    // the CLI's own modules and commander, js-yaml, ajv-formats… (167 when written)
+    expect(stats.used).toBeGreaterThan(100);
+  });
+
+  it("changes nothing a run prints: plan, validate and a file error, with the cache and without it", async () => {
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, NO_COLOR: "1" };
+    const dir = scratch();
+    writeFileSync(join(dir, "bad.yaml"), "version: 1\nnumbers:\n  - number: 12\n");
+    for (const args of [["plan", "-f", join(ROOT, "examples", "wavix.yaml")], ["validate", "-f", join(ROOT, "examples", "wavix.yaml")], ["validate", "-f", join(dir, "bad.yaml")]]) {
+      const [withIt, without] = await Promise.all([runCli(args, env, dir), runCli(args, { ...env, WAVIX_CODE_CACHE: "0" }, dir)]);
+      expect(withIt, args.join(" ")).toEqual(without);
+    }
+  });
+
+  it("runs a module edited since the cache was recorded as it is now, though V8 alone would run its old code", async () => {
+    const root = scratch();
+    mkdirSync(join(root, "dist", "cli"), { recursive: true });
+    const mod = join(root, "dist", "answer.js");
+    const load = `process.stdout.write(require(${JSON.stringify(mod)})());`;
+    writeFileSync(mod, `module.exports = () => "old";\n`);
+    const record = join(root, "recorded.bin");
+    expect((await withCache(root, load, { WAVIX_CODE_CACHE_RECORD: record })).out).toBe("old");
+    copyFileSync(record, codeCache.codeCacheFile(root));
+    expect((await withCache(root, load)).stats).toMatchObject({ used: 1, stale: 0 });
+
+    // The same length: V8 takes the old module's code for the new source and runs it.
+    const edited = `module.exports = () => "new";\n`;
+    const { data } = codeCache.decodeCodeCache(readFileSync(record)).get("dist/answer.js")!;
+    const script = new Script(Module.wrap(edited), { filename: mod, cachedData: data });
+    expect(script.cachedDataRejected).toBe(false);
+    const m = { exports: {} as () => string };
+    (script.runInThisContext() as (...a: unknown[]) => void)(m.exports, require, m);
+    expect(m.exports()).toBe("old");
+
+    // The hook checks the source itself.
+    writeFileSync(mod, edited);
+    const run = await withCache(root, load);
+    expect(run.out).toBe("new");
+    expect(run.stats).toMatchObject({ used: 0, stale: 1 });
+  });
+
+  it("is left alone with WAVIX_CODE_CACHE=0, and by a Node whose V8 has no cache of its own here", async () => {
+    const load = `require("./dist/config/load.js");`;
+    expect((await withCache(ROOT, load)).stats.used).toBeGreaterThan(0);
+    expect((await withCache(ROOT, load, { WAVIX_CODE_CACHE: "0" })).stats).toEqual({ used: 0, rejected: 0, stale: 0, missing: 0 });
+    // another V8 (its flags are part of the tag): no file of its tag, Node's own loading
+    const other = execFileSync(
+      process.execPath,
+      ["--max-semi-space-size=7", "-e", `const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))}); process.stdout.write(JSON.stringify([cc.installCodeCache(${JSON.stringify(ROOT)}), require("node:fs").existsSync(cc.codeCacheFile(${JSON.stringify(ROOT)}))]));`],
+      { env: loopbackChildEnv(), encoding: "utf8" },
+    );
+    expect(JSON.parse(other)).toEqual([false, false]);
+  });
+});
