@@ -43,11 +43,15 @@ function exitWhenFlushed(code) {
 }
 
 // The modules' code as V8 compiled it at build time, so a run does not compile them again
-// (src/cli/code-cache.ts; WAVIX_CODE_CACHE=0 turns it off). Without it the CLI loads as Node always does.
-try {
-  require(join(root, "dist", "cli", "code-cache.js")).installCodeCache(root);
-} catch {
-  // a dist/ built before the cache existed
+// (src/cli/code-cache.ts; WAVIX_CODE_CACHE=0 turns it off). Without it the CLI loads as Node always
+// does, as `audit` does: there the cache saved 0.03 CPU-s and cost some 8 MB of peak memory at
+// 10,000 sessions, where the audit's memory is held beside a plain loop's (docs/SPEED.md).
+if (process.argv.slice(2).find((a) => !a.startsWith("-")) !== "audit") {
+  try {
+    require(join(root, "dist", "cli", "code-cache.js")).installCodeCache(root);
+  } catch {
+    // a dist/ built before the cache existed
+  }
 }
 
 require(entry).main(process.argv).then(

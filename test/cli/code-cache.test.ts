@@ -13,7 +13,7 @@ import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { loopbackChildEnv } from "../helpers/child-env";
-import { ROOT, runCli, scratch } from "../helpers/cli";
+import { modulesLoadedBy, ROOT, runCli, scratch } from "../helpers/cli";
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const codeCache = require(join(ROOT, "dist", "cli", "code-cache.js")) as typeof import("../../src/cli/code-cache");
@@ -66,6 +66,18 @@ require("./dist/cli/main.js").main(process.argv).then((code) => { process.exitCo
       const [withIt, without] = await Promise.all([runCli(args, env, dir), runCli(args, { ...env, WAVIX_CODE_CACHE: "0" }, dir)]);
       expect(withIt, args.join(" ")).toEqual(without);
     }
+  });
+
+  it("is not loaded by audit, whose memory is held beside a plain loop's (bin/wavix-sync.js)", async () => {
+    const env = { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, NO_COLOR: "1" };
+    const dir = scratch();
+    writeFileSync(join(dir, "wavix.yaml"), "version: 1\naudit:\n  two_fa:\n    services: []\n");
+    const [audit, validate] = await Promise.all([modulesLoadedBy(["--no-color", "audit", "--last", "1d"], env, dir), modulesLoadedBy(["validate"], env, dir)]);
+    expect(audit.stderr).not.toMatch(/internal error/);
+    expect(audit.modules).toContain("cli/audit.js");
+    expect(audit.modules).not.toContain("cli/code-cache.js");
+    expect(validate.code).toBe(0);
+    expect(validate.modules).toContain("cli/code-cache.js");
   });
 
   it("runs a module edited since the cache was recorded as it is now, though V8 alone would run its old code", async () => {
