@@ -68,4 +68,22 @@ function main() {
   for (const [file, c] of byCpu) console.log(`  ${c.cpu.toFixed(1).padStart(7)} CPU-s  ${file}`);
 }
 
-main();
+/**
+ * Keep each file's CPU-s of this run in .tmp/file-cpu.json (test/global-setup.ts calls it at the end
+ * of every run), over what earlier runs left there for other files: the next run's order
+ * (test/sequencer.mts) pairs the files that mostly wait with those that compute.
+ */
+function keepFileCpu(file = path.join(root, ".tmp", "file-cpu.json")) {
+  let kept = {};
+  try {
+    kept = JSON.parse(readFileSync(file, "utf8"));
+  } catch {
+    // none yet, or unreadable: start again
+  }
+  for (const [f, c] of Object.entries(assertionCounts())) kept[f] = Math.round(c.cpu * 100) / 100;
+  require("node:fs").writeFileSync(file, JSON.stringify(kept, null, 1) + "\n");
+}
+
+module.exports = { assertionCounts, keepFileCpu };
+
+if (require.main === module) main();

@@ -20,6 +20,8 @@ const VIOLATIONS_DIR_ENV = "WAVIX_SIM_VIOLATIONS_DIR";
 const distFresh = require("../scripts/dist-fresh.js") as { distIsFresh(root: string): boolean };
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const distClean = require("../scripts/clean-dist.js") as { cleanDist(root: string): void };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const testReport = require("../scripts/test-report.js") as { keepFileCpu(): void };
 
 /**
  * Whether dist/ was built after the last change to anything the build reads
@@ -67,6 +69,8 @@ export default function setup(): () => void {
   process.env[RUN_DIR_ENV] = runDir;
 
   return () => {
+    // Each file's CPU-s, for the next run's order (test/sequencer.mts).
+    testReport.keepFileCpu();
     const found: Violation[] = [];
     for (const file of readdirSync(dir)) {
       for (const line of readFileSync(join(dir, file), "utf8").split("\n")) {

@@ -5,18 +5,13 @@
  * length alone) would take the old one.
  */
 import { execFile, execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import Module from "node:module";
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { Script } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import { loopbackChildEnv } from "../helpers/child-env";
 import { modulesLoadedBy, ROOT, runCli, scratch } from "../helpers/cli";
-
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const codeCache = require(join(ROOT, "dist", "cli", "code-cache.js")) as typeof import("../../src/cli/code-cache");
 
 const KEY = "code-cache-key";
 let sim: Simulator;
@@ -31,28 +26,34 @@ afterAll(async () => {
 
 /**
  * Run `script` in a child Node under `root` with the cache installed first, as bin/wavix-sync.js
- * does; it prints what it finds, and the hook's counts as its last line.
+ * does; it prints what it finds, then the hook's counts and the cache file of its V8 as its last
+ * line. (The file's name is the child's to give: a test worker's V8 flags, and so its tag, may
+ * differ; test/soak turns on --expose-gc at run time.)
  */
-async function withCache(root: string, script: string, env: Record<string, string | undefined> = {}): Promise<{ out: string; stats: import("../../src/cli/code-cache").CodeCacheStats }> {
+async function withCache(
+  root: string,
+  script: string,
+  env: Record<string, string | undefined> = {},
+): Promise<{ out: string; stats: import("../../src/cli/code-cache").CodeCacheStats; file: string }> {
   const program = `const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))});
 cc.installCodeCache(${JSON.stringify(root)});
 ${script}
-process.on("exit", () => process.stdout.write("\\n" + JSON.stringify(cc.codeCacheStats())));`;
+process.on("exit", () => process.stdout.write("\\n" + JSON.stringify({ stats: cc.codeCacheStats(), file: cc.codeCacheFile(${JSON.stringify(root)}) })));`;
   // asynchronous: the simulator in this process must keep answering
   const { stdout: out } = await promisify(execFile)(process.execPath, ["-e", program], { cwd: root, env: loopbackChildEnv(env), encoding: "utf8" });
   const at = out.lastIndexOf("\n");
-  return { out: out.slice(0, at), stats: JSON.parse(out.slice(at + 1)) };
+  return { out: out.slice(0, at), ...(JSON.parse(out.slice(at + 1)) as { stats: import("../../src/cli/code-cache").CodeCacheStats; file: string }) };
 }
 
 describe("the CLI's code cache", () => {
   it("is built for this Node, holds every module a plan loads, and V8 takes all of them", async () => {
-    expect(existsSync(codeCache.codeCacheFile(ROOT)), "npm run build writes it (scripts/build-code-cache.js)").toBe(true);
-    const { stats } = await withCache(
+    const { stats, file } = await withCache(
       ROOT,
       `process.argv = [process.execPath, "wavix-sync", "plan", "-f", "examples/wavix.yaml"];
 require("./dist/cli/main.js").main(process.argv).then((code) => { process.exitCode = code; });`,
       { WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url, NO_COLOR: "1" },
     );
+    expect(existsSync(file), "npm run build writes it (scripts/build-code-cache.js)").toBe(true);
     expect(stats).toMatchObject({ rejected: 0, stale: 0, missing: 0 });
     // the CLI's own modules and commander, js-yaml, ajv-formats… (167 when written)
     expect(stats.used).toBeGreaterThan(100);
@@ -87,18 +88,29 @@ require("./dist/cli/main.js").main(process.argv).then((code) => { process.exitCo
     const load = `process.stdout.write(require(${JSON.stringify(mod)})());`;
     writeFileSync(mod, `module.exports = () => "old";\n`);
     const record = join(root, "recorded.bin");
-    expect((await withCache(root, load, { WAVIX_CODE_CACHE_RECORD: record })).out).toBe("old");
-    copyFileSync(record, codeCache.codeCacheFile(root));
+    const recorded = await withCache(root, load, { WAVIX_CODE_CACHE_RECORD: record });
+    expect(recorded.out).toBe("old");
+    copyFileSync(record, recorded.file);
     expect((await withCache(root, load)).stats).toMatchObject({ used: 1, stale: 0 });
 
-    // The same length: V8 takes the old module's code for the new source and runs it.
+    // The same length: V8 takes the old module's code for the new source and runs it (in a child:
+    // this worker's V8 flags may differ from the recording's, and V8 refuses the code of another's).
     const edited = `module.exports = () => "new";\n`;
-    const { data } = codeCache.decodeCodeCache(readFileSync(record)).get("dist/answer.js")!;
-    const script = new Script(Module.wrap(edited), { filename: mod, cachedData: data });
-    expect(script.cachedDataRejected).toBe(false);
-    const m = { exports: {} as () => string };
-    (script.runInThisContext() as (...a: unknown[]) => void)(m.exports, require, m);
-    expect(m.exports()).toBe("old");
+    const v8Alone = execFileSync(
+      process.execPath,
+      [
+        "-e",
+        `const { Script } = require("node:vm"); const Module = require("node:module");
+const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))});
+const { data } = cc.decodeCodeCache(require("node:fs").readFileSync(${JSON.stringify(record)})).get("dist/answer.js");
+const script = new Script(Module.wrap(${JSON.stringify(edited)}), { filename: ${JSON.stringify(mod)}, cachedData: data });
+const m = { exports: {} };
+script.runInThisContext()(m.exports, require, m);
+process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, runs: m.exports() }));`,
+      ],
+      { env: loopbackChildEnv(), encoding: "utf8" },
+    );
+    expect(JSON.parse(v8Alone)).toEqual({ rejected: false, runs: "old" });
 
     // The hook checks the source itself.
     writeFileSync(mod, edited);
