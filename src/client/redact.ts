@@ -17,7 +17,9 @@ const TOKEN_CHAR = "A-Za-z0-9_\\-";
 function redactText(text: string, secrets: readonly string[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret.length === 0) continue;
+    // Most strings hold no secret: no split, and no pattern built, for those (a large error body is
+    // scrubbed string by string).
+    if (secret.length === 0 || !out.includes(secret)) continue;
     if (secret.length >= WHOLE_TOKEN_BELOW) out = out.split(secret).join(MASK);
     else {
       const escaped = secret.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
