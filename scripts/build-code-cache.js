@@ -4,9 +4,9 @@
  * (src/cli/code-cache.ts) into dist/cli/code-cache-<tag>.bin.
  *
  * The built CLI runs the commands a pipeline runs (validate, plan, plan --save and show, apply,
- * export; not audit, which loads without the cache: bin/wavix-sync.js) against the simulator, in-process here, on examples/wavix.yaml, each with
- * WAVIX_CODE_CACHE_RECORD naming a file of its own; each run saves the code of every module it
- * compiled, as V8 had it at its end. The runs are merged: for a module compiled by several, the
+ * export; not audit, which loads without the cache: bin/wavix-sync.js) against the simulator,
+ * in-process here, on examples/wavix.yaml, each with WAVIX_CODE_CACHE_RECORD naming a file of its
+ * own; each run saves the code of every module it compiled, as V8 had it at its end. The runs are merged: for a module compiled by several, the
  * largest code (the most functions compiled) is kept.
  *
  * The cache only saves time: when a run fails here, the build warns and leaves no cache, and the

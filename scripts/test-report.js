@@ -9,7 +9,7 @@
  * status of `npm test`, a failed run whose tests all passed is said to have failed outside them.
  */
 "use strict";
-const { existsSync, readdirSync, readFileSync } = require("node:fs");
+const { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } = require("node:fs");
 const path = require("node:path");
 
 const root = path.resolve(__dirname, "..");
@@ -81,7 +81,8 @@ function keepFileCpu(file = path.join(root, ".tmp", "file-cpu.json")) {
     // none yet, or unreadable: start again
   }
   for (const [f, c] of Object.entries(assertionCounts())) kept[f] = Math.round(c.cpu * 100) / 100;
-  require("node:fs").writeFileSync(file, JSON.stringify(kept, null, 1) + "\n");
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(kept, null, 1) + "\n");
 }
 
 module.exports = { assertionCounts, keepFileCpu };

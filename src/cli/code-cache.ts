@@ -17,7 +17,8 @@
  *   its old bytecode (test/cli/code-cache.test.ts shows both).
  * - Anything this does not handle goes to Node's own `Module.prototype._compile`: ES modules, a
  *   file outside the package and its node_modules, a module the cache does not have, a source V8
- *   cannot compile as a CommonJS wrapper. WAVIX_CODE_CACHE=0 turns it off.
+ *   cannot compile as a CommonJS wrapper. WAVIX_CODE_CACHE=0 turns it off, for a preload that must
+ *   see the package's modules go through its own `_compile` (a coverage tool's instrumentation).
  */
 import { hash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -133,12 +134,15 @@ export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.
   proto._compile = function compile(this: Module, content: string, filename: string, format?: string): unknown {
     const key = format === "module" ? undefined : keyOf(root, filename);
     if (key === undefined) return original.call(this, content, filename, format);
-    const sha1 = hash("sha1", content);
     const entry = cache.get(key);
-    if (!record) {
-      if (!entry) stats.missing++;
-      else if (entry.sha1 !== sha1) stats.stale++;
-      if (!entry || entry.sha1 !== sha1) return original.call(this, content, filename, format);
+    if (!record && !entry) {
+      stats.missing++;
+      return original.call(this, content, filename, format);
+    }
+    const sha1 = hash("sha1", content);
+    if (!record && entry!.sha1 !== sha1) {
+      stats.stale++;
+      return original.call(this, content, filename, format);
     }
     let script: Script;
     try {
