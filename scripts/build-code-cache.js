@@ -22,7 +22,7 @@ const root = join(__dirname, "..");
 
 async function main() {
   const { codeCacheFile, decodeCodeCache, encodeCodeCache } = require(join(root, "dist", "cli", "code-cache.js"));
-  const { startSimulator } = require(join(root, "dist", "simulator", "index.js"));
+  const { startSimulator, DEFAULT_SIM_API_KEY } = require(join(root, "dist", "simulator", "index.js"));
   rmSync(codeCacheFile(root), { force: true });
   const dir = mkdtempSync(join(tmpdir(), "wavix-code-cache-"));
   const sim = await startSimulator({ port: 0 });
@@ -36,7 +36,7 @@ async function main() {
       ["apply", "-f", file, "--auto-approve"],
       ["export"],
     ];
-    const env = { ...process.env, WAVIX_API_KEY: "sim-demo-key", WAVIX_BASE_URL: sim.url, NO_COLOR: "1" };
+    const env = { ...process.env, WAVIX_API_KEY: DEFAULT_SIM_API_KEY, WAVIX_BASE_URL: sim.url, NO_COLOR: "1" };
     delete env.WAVIX_CODE_CACHE;
     const merged = new Map();
     for (const [i, args] of runs.entries()) {

@@ -14,6 +14,8 @@ import { loopbackChildEnv } from "../helpers/child-env";
 import { modulesLoadedBy, ROOT, runCli, scratch } from "../helpers/cli";
 
 const KEY = "code-cache-key";
+/** The built module, as a child loads it. */
+const CODE_CACHE = join(ROOT, "dist", "cli", "code-cache.js");
 let sim: Simulator;
 
 beforeAll(async () => {
@@ -35,7 +37,7 @@ async function withCache(
   script: string,
   env: Record<string, string | undefined> = {},
 ): Promise<{ out: string; stats: import("../../src/cli/code-cache").CodeCacheStats; file: string }> {
-  const program = `const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))});
+  const program = `const cc = require(${JSON.stringify(CODE_CACHE)});
 cc.installCodeCache(${JSON.stringify(root)});
 ${script}
 process.on("exit", () => process.stdout.write("\\n" + JSON.stringify({ stats: cc.codeCacheStats(), file: cc.codeCacheFile(${JSON.stringify(root)}) })));`;
@@ -101,7 +103,7 @@ require("./dist/cli/main.js").main(process.argv).then((code) => { process.exitCo
       [
         "-e",
         `const { Script } = require("node:vm"); const Module = require("node:module");
-const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))});
+const cc = require(${JSON.stringify(CODE_CACHE)});
 const { data } = cc.decodeCodeCache(require("node:fs").readFileSync(${JSON.stringify(record)})).get("dist/answer.js");
 const script = new Script(Module.wrap(${JSON.stringify(edited)}), { filename: ${JSON.stringify(mod)}, cachedData: data });
 const m = { exports: {} };
@@ -126,7 +128,7 @@ process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, runs:
     // another V8 (its flags are part of the tag): no file of its tag, Node's own loading
     const other = execFileSync(
       process.execPath,
-      ["--max-semi-space-size=7", "-e", `const cc = require(${JSON.stringify(join(ROOT, "dist", "cli", "code-cache.js"))}); process.stdout.write(JSON.stringify([cc.installCodeCache(${JSON.stringify(ROOT)}), require("node:fs").existsSync(cc.codeCacheFile(${JSON.stringify(ROOT)}))]));`],
+      ["--max-semi-space-size=7", "-e", `const cc = require(${JSON.stringify(CODE_CACHE)}); process.stdout.write(JSON.stringify([cc.installCodeCache(${JSON.stringify(ROOT)}), require("node:fs").existsSync(cc.codeCacheFile(${JSON.stringify(ROOT)}))]));`],
       { env: loopbackChildEnv(), encoding: "utf8" },
     );
     expect(JSON.parse(other)).toEqual([false, false]);

@@ -11,7 +11,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { ROOT, scratch } from "../helpers/cli";
 import { checkoutVersion, git, NPM_ENV, packPackage, run, type PackedPackage } from "../helpers/consumer";
@@ -43,7 +43,12 @@ function emptyConsumer(): string {
 
 /** `npx wavix-sync ...` in a consumer repository, as its pipeline runs it. */
 function npx(dir: string, ...args: string[]) {
-  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...NPM_ENV };
+  return npxWith({}, dir, ...args);
+}
+
+/** `npx` with variables of its own on top. */
+function npxWith(extra: NodeJS.ProcessEnv, dir: string, ...args: string[]) {
+  const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, ...NPM_ENV, ...extra };
   const r = spawnSync("npx", ["wavix-sync", ...args], { cwd: dir, env, encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
@@ -83,6 +88,8 @@ describe("from the tarball npm pack makes", SLOW, () => {
         "docs/audit-html.png",
       ]),
     );
+    // The CLI's code cache, recorded by the prepack build (src/cli/code-cache.ts).
+    expect(pkg.files.filter((f) => /^dist\/cli\/code-cache-\d+\.bin$/.test(f))).toHaveLength(1);
     // The one TypeScript source it carries is the example Pulumi program.
     expect(pkg.files.filter((f) => /^(src|test|scripts|bench|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("examples/")))).toEqual([]);
   });
@@ -99,6 +106,18 @@ describe("from the tarball npm pack makes", SLOW, () => {
     const valid = npx(dir, "validate", "-f", "node_modules/wavix-sync/examples/wavix.yaml");
     expect(valid.stdout).toMatch(/^node_modules\/wavix-sync\/examples\/wavix\.yaml: valid \(/);
     expect(valid.code).toBe(0);
+    // The installed CLI compiles its modules and its dependencies (found in the consumer's
+    // node_modules) with the code cache the tarball carries: every one the cache has, none stale.
+    const probe = join(dir, "probe.js");
+    writeFileSync(
+      probe,
+      `process.on("exit", () => { const m = Object.keys(require.cache).find((f) => f.endsWith("code-cache.js")); if (m) process.stderr.write("CODE-CACHE " + JSON.stringify(require(m).codeCacheStats()) + "\\n"); });\n`,
+    );
+    const cached = npxWith({ NODE_OPTIONS: `--require ${probe}` }, dir, "validate", "-f", "node_modules/wavix-sync/examples/wavix.yaml");
+    expect(cached.code).toBe(0);
+    const stats = JSON.parse(/^CODE-CACHE (.*)$/m.exec(cached.stderr)?.[1] ?? "null") as { used: number; rejected: number; stale: number; missing: number } | null;
+    expect(stats).toMatchObject({ rejected: 0, stale: 0, missing: 0 });
+    expect(stats!.used).toBeGreaterThan(100);
     // @pulumi/pulumi is an optional peer: the CLI never needs it.
     expect(existsSync(join(dir, "node_modules", "@pulumi"))).toBe(false);
     // README (Install): the demo works from the install, on a simulator of its own (no key, no network).
