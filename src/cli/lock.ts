@@ -1,13 +1,13 @@
 /**
  * `apply --lock-file PATH`: an advisory lock against two applies at once from one machine or a
  * shared disk (two runs at once each send every write: issue #36 saw 176 PATCHes for 88 changes).
- * The lock is a file created exclusively (O_EXCL) holding who took it; it is removed when the apply
+ * The lock is a file created whole and exclusively (linked into place) holding who took it; it is removed when the apply
  * ends, however it ends. A second apply finds it and stops before any request, naming the holder. A
  * lock whose holder is gone (same host, no such process) is stale: it is taken over, saying so.
  * Advisory: only runs given the same PATH respect it. Pipelines serialise applies with their own
  * means (GitHub `concurrency:`, GitLab `resource_group`: examples/ci/), which this complements.
  */
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, readFileSync, unlinkSync, writeFileSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { CliExit } from "./output";
 
@@ -39,21 +39,49 @@ function gone(h: Holder): boolean {
   }
 }
 
+/**
+ * Creates the lock holding `holder`, or returns false when it exists. The holder is written into a
+ * file of this run's first and linked to `path` (link fails when `path` exists), so another run
+ * never reads the lock half-written: created empty and then written (O_EXCL), a second apply
+ * started in the same instant read it empty and named "another run" instead of the holder. Where
+ * the file system has no hard links, the lock is created exclusively and then written, as before.
+ */
 function create(path: string, holder: Holder): boolean {
+  const text = JSON.stringify(holder) + "\n";
+  const own = `${path}.${hostname()}.${process.pid}.tmp`;
+  try {
+    writeFileSync(own, text, { mode: 0o644, flag: "w" });
+    linkSync(own, path);
+    return true;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "EEXIST") return false;
+    if (code !== "EPERM" && code !== "ENOTSUP" && code !== "EOPNOTSUPP" && code !== "ENOSYS") cannotCreate(path, err);
+  } finally {
+    try {
+      unlinkSync(own);
+    } catch {
+      // not written
+    }
+  }
   let fd: number;
   try {
     fd = openSync(path, "wx", 0o644);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    process.stderr.write(`Error: cannot create the lock file ${path} (--lock-file): ${(err as Error).message}; nothing was applied.\n`);
-    throw new CliExit(1);
+    cannotCreate(path, err);
   }
   try {
-    writeSync(fd, JSON.stringify(holder) + "\n");
+    writeSync(fd, text);
   } finally {
     closeSync(fd);
   }
   return true;
+}
+
+function cannotCreate(path: string, err: unknown): never {
+  process.stderr.write(`Error: cannot create the lock file ${path} (--lock-file): ${(err as Error).message}; nothing was applied.\n`);
+  throw new CliExit(1);
 }
 
 /**

@@ -5,7 +5,7 @@
  * test/terminal/habits-terminal.test.ts).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { hostname } from "node:os";
 import { join } from "node:path";
 import { startSimulator, type Simulator } from "../../src/simulator";
@@ -114,6 +114,8 @@ describe("apply --lock-file", () => {
     expect(writes(sim!).filter((q) => q.path.startsWith("/v1/calls/webhooks"))).toHaveLength(1);
     expect(writes(sim!).filter((q) => q.method === "POST" && q.path === "/v1/sub-organizations")).toHaveLength(1);
     expect(existsSync(lock)).toBe(false);
+    // nor the file each run wrote its lock into before linking it in place (src/cli/lock.ts)
+    expect(readdirSync(dir).filter((f) => f.startsWith("wavix.lock"))).toEqual([]);
   }, 60_000);
 
   it("a lock left by a run that is gone is taken over, with a warning", async () => {
