@@ -253,11 +253,7 @@ class Call implements UnaryCall {
     this.done = true;
     clearTimeout(this.timer);
     if (this.closed) return;
-    const data = Buffer.allocUnsafe(message.length + 5);
-    data[0] = 0;
-    data.writeUInt32BE(message.length, 1);
-    data.set(message, 5);
-    this.conn.answer(this, data);
+    this.conn.answer(this, message);
   }
 
   /** Answers with an error, as Trailers-Only. */
@@ -617,8 +613,35 @@ class Connection {
     this.close(call);
   }
 
-  /** An answer: its headers, its message as DATA as far as the windows let it, its trailers once all of it has gone. */
-  answer(call: Call, data: Buffer): void {
+  /** An answer: its headers, its message as DATA as far as the windows let it, its trailers once all of it has gone (until then it is `outgoing`). */
+  answer(call: Call, message: Uint8Array): void {
+    const length = message.length + 5;
+    if (length <= this.peerMaxFrame && length <= call.sendWindow && length <= this.sendWindow) {
+      // What nearly every answer is: one DATA frame the windows let through. Headers, the
+      // Length-Prefixed-Message and trailers in one buffer, one write.
+      const h = ANSWER_HEADERS.length;
+      const t = ANSWER_TRAILERS.length;
+      const out = Buffer.allocUnsafe(27 + h + length + t);
+      frameHead(out, 0, h, HEADERS, END_HEADERS, call.id);
+      out.set(ANSWER_HEADERS, 9);
+      let at = 9 + h;
+      frameHead(out, at, length, DATA, 0, call.id);
+      out[at + 9] = 0;
+      out.writeUInt32BE(message.length, at + 10);
+      out.set(message, at + 14);
+      at += 9 + length;
+      frameHead(out, at, t, HEADERS, END_STREAM | END_HEADERS, call.id);
+      out.set(ANSWER_TRAILERS, at + 9);
+      call.sendWindow -= length;
+      this.sendWindow -= length;
+      this.write(out);
+      if (call.remoteEnded) this.close(call);
+      return;
+    }
+    const data = Buffer.allocUnsafe(length);
+    data[0] = 0;
+    data.writeUInt32BE(message.length, 1);
+    data.set(message, 5);
     let sent!: () => void;
     outgoing.set(call, new Promise<void>((resolve) => (sent = resolve)));
     call.pending = { data, at: 0, trailers: Buffer.concat(this.headersFrames(call.id, ANSWER_TRAILERS, true)), sent };

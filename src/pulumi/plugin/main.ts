@@ -21,7 +21,7 @@ import { resourceProviderService } from "./service";
 /**
  * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). The
  * message classes load now; `@grpc/grpc-js` and the service definition that loads it only when
- * asked for (the plugin serves on node:http2, src/pulumi/plugin/h2-server.ts: a test's client needs them).
+ * asked for (the plugin serves on its own HTTP/2 server, src/pulumi/plugin/h2-server.ts: a test's client needs them).
  */
 export function loadStubs(): Stubs {
   let from: NodeJS.Require;
@@ -85,7 +85,7 @@ export function main(): Promise<number> {
   const { WavixProvider } = require("./server") as typeof import("./server");
   const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
   // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts);
-  // the calls are served on node:http2 directly (src/pulumi/plugin/h2-server.ts).
+  // the calls are served on HTTP/2 framed by hand on the socket (src/pulumi/plugin/h2-server.ts).
   return serveUnary(fastService(resourceProviderService(stubs)), provider.handlers()).then(
     (server) => {
       // The engine reads the port from the first line of standard output.

@@ -1,7 +1,7 @@
 /**
  * The native provider `pulumi-resource-wavix` (docs/PULUMI.md; docs/ARCHITECTURE.md, "The per-kind
  * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto) on
- * the stubs `@pulumi/pulumi` ships, served on node:http2 (src/pulumi/plugin/h2-server.ts, whose
+ * the stubs `@pulumi/pulumi` ships, served on HTTP/2 framed by hand (src/pulumi/plugin/h2-server.ts, whose
  * handlers are called as `@grpc/grpc-js` calls them), serving every registered kind's provider
  * (`kind.provider()`, the logic the dynamic resources run too) as the resource
  * `wavix:index:<type>`, and the data sources as functions.
