@@ -9,6 +9,9 @@
  *   WAVIX_CODE_CACHE_RECORD set, every module compiled is kept with the code V8 made for it by the
  *   end of the run (`Script.createCachedData` after running, so functions compiled lazily are in it
  *   too), and the runs are merged into dist/cli/code-cache-<tag>.bin.
+ * - The native Pulumi plugin has a cache of its own (dist/cli/plugin-code-cache-<tag>.bin), recorded
+ *   by the same build step from a plugin the engine's calls are sent to; its launcher
+ *   (bin/pulumi-resource-wavix) installs it: the engine starts several plugins an operation.
  * - The launcher (bin/wavix-sync.js) calls `installCodeCache` before it loads the CLI. The file's
  *   name carries `v8.cachedDataVersionTag()` (V8's version, its flags, the CPU's features): another
  *   Node.js finds no file and loads the way Node always does.
@@ -46,9 +49,12 @@ export interface CodeCacheStats {
   missing: number;
 }
 
-/** The file holding the code cache for this process's V8 under the package `root`. */
-export function codeCacheFile(root: string): string {
-  return join(root, "dist", "cli", `code-cache-${cachedDataVersionTag()}.bin`);
+/** Which program's cache: the CLI's (bin/wavix-sync.js) or the native Pulumi plugin's (bin/pulumi-resource-wavix). */
+export type CodeCacheOf = "cli" | "plugin";
+
+/** The file holding `of`'s code cache for this process's V8 under the package `root`. */
+export function codeCacheFile(root: string, of: CodeCacheOf = "cli"): string {
+  return join(root, "dist", "cli", `${of === "plugin" ? "plugin-" : ""}code-cache-${cachedDataVersionTag()}.bin`);
 }
 
 /**
@@ -115,10 +121,10 @@ export function codeCacheStats(): CodeCacheStats {
  * and, with WAVIX_CODE_CACHE_RECORD=<file>, write the code of every module compiled to that file
  * when the process exits. Returns whether the hook is in place.
  */
-export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.env, of: CodeCacheOf = "cli"): boolean {
   if (env.WAVIX_CODE_CACHE === "0") return false;
   const record = env.WAVIX_CODE_CACHE_RECORD;
-  const file = codeCacheFile(root);
+  const file = codeCacheFile(root, of);
   let cache = new Map<string, CachedModule>();
   if (!record) {
     if (!existsSync(file)) return false;

@@ -2,9 +2,11 @@
  * The CLI's code cache (src/cli/code-cache.ts, scripts/build-code-cache.js): the built cache holds
  * what a run loads and V8 takes it; a run with it prints what a run without it prints; a module
  * edited since the cache was recorded runs its new code, even where V8's own check (the source's
- * length alone) would take the old one.
+ * length alone) would take the old one. And the native Pulumi plugin's own cache, used by the
+ * plugin as the engine starts it.
  */
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -132,5 +134,65 @@ process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, runs:
       { env: loopbackChildEnv(), encoding: "utf8" },
     );
     expect(JSON.parse(other)).toEqual([false, false]);
+  });
+});
+
+describe("the native Pulumi plugin's code cache", () => {
+  it("is built beside the CLI's, and a plugin serving a Check and a Diff takes every module it loads from it", async () => {
+    const from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
+    const grpc = from("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
+    const pb = from("./provider_pb");
+    const { ResourceProviderClient } = from("./provider_grpc_pb");
+    const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
+    const { Empty } = from("google-protobuf/google/protobuf/empty_pb");
+    // The hook's counts once the plugin exits: the launcher and this preload share the module.
+    const preload = join(scratch(), "plugin-cache-stats.js");
+    writeFileSync(
+      preload,
+      `const cc = require(${JSON.stringify(CODE_CACHE)});
+process.on("exit", () => process.stdout.write(JSON.stringify({ stats: cc.codeCacheStats(), file: cc.codeCacheFile(${JSON.stringify(ROOT)}, "plugin") }) + "\\n"));`,
+    );
+    const child = spawn(process.execPath, ["-r", preload, join(ROOT, "bin", "pulumi-resource-wavix"), "127.0.0.1:1"], { env: loopbackChildEnv(), stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d));
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    const port = await new Promise<number>((resolve) => {
+      const look = () => (/^(\d+)\n/.test(out) ? resolve(Number(/^(\d+)\n/.exec(out)![1])) : setTimeout(look, 10));
+      look();
+    });
+    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+    const call = (method: string, req: unknown) =>
+      new Promise((resolve, reject) => client[method](req, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))));
+    try {
+      const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: KEY };
+      await call("getPluginInfo", new Empty());
+      const conf = new pb.ConfigureRequest();
+      conf.setArgs(Struct.fromJavaScript({ apiKey: secret, baseUrl: sim.url }));
+      await call("configure", conf);
+      const inputs = Struct.fromJavaScript({ number: "15550001234", smsEnabled: true });
+      const check = new pb.CheckRequest();
+      check.setUrn("urn:pulumi:t::p::wavix:index:PhoneNumber::n");
+      check.setType("wavix:index:PhoneNumber");
+      check.setOlds(inputs);
+      check.setNews(inputs);
+      await call("check", check);
+      const diff = new pb.DiffRequest();
+      diff.setId("15550001234");
+      diff.setUrn("urn:pulumi:t::p::wavix:index:PhoneNumber::n");
+      diff.setType("wavix:index:PhoneNumber");
+      diff.setOlds(inputs);
+      diff.setOldInputs(inputs);
+      diff.setNews(Struct.fromJavaScript({ number: "15550001234", smsEnabled: false }));
+      await call("diff", diff);
+    } finally {
+      client.close();
+      child.kill("SIGTERM");
+    }
+    await exited;
+    const { stats, file } = JSON.parse(out.trim().split("\n").at(-1)!) as { stats: import("../../src/cli/code-cache").CodeCacheStats; file: string };
+    expect(existsSync(file), "npm run build writes it (scripts/build-code-cache.js)").toBe(true);
+    expect(stats).toMatchObject({ rejected: 0, stale: 0, missing: 0 });
+    // the plugin's modules, the kinds', the stubs and google-protobuf…
+    expect(stats.used).toBeGreaterThan(50);
   });
 });

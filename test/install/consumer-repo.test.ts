@@ -88,8 +88,9 @@ describe("from the tarball npm pack makes", SLOW, () => {
         "docs/audit-html.png",
       ]),
     );
-    // The CLI's code cache, recorded by the prepack build (src/cli/code-cache.ts).
+    // The CLI's and the Pulumi plugin's code caches, recorded by the prepack build (src/cli/code-cache.ts).
     expect(pkg.files.filter((f) => /^dist\/cli\/code-cache-\d+\.bin$/.test(f))).toHaveLength(1);
+    expect(pkg.files.filter((f) => /^dist\/cli\/plugin-code-cache-\d+\.bin$/.test(f))).toHaveLength(1);
     // The one TypeScript source it carries is the example Pulumi program.
     expect(pkg.files.filter((f) => /^(src|test|scripts|bench|tools)\//.test(f) || (f.endsWith(".ts") && !f.endsWith(".d.ts") && !f.startsWith("examples/")))).toEqual([]);
   });
