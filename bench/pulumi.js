@@ -222,7 +222,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
  *   `program`: the root `Pulumi.yaml`'s program (default) or a YAML program of N PhoneNumbers
  *   (native only). `floors` (native only; default: the YAML program's, see floorsByDefault): each
  *   step also run, interleaved, behind the same program with each floor provider, its median and
- *   ours as a ratio to it.
+ *   ours as a ratio to it. `floorNames` (["go"], ["node"]): those floors only. `only`: those steps
+ *   only (the adopting `up` always runs: it makes the state the others start from).
  */
 async function runPulumiScenario({
   numbers,
@@ -236,6 +237,8 @@ async function runPulumiScenario({
   samples: repeat = 3,
   previews = true,
   profile = true,
+  floorNames,
+  only,
 }) {
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
@@ -247,7 +250,7 @@ async function runPulumiScenario({
   const out = {};
   if (provider === "native" && floors) {
     const f = floorPlugins();
-    for (const [name, dir] of Object.entries(f.dirs)) variants.push({ name, pluginDir: dir });
+    for (const [name, dir] of Object.entries(f.dirs)) if (!floorNames || floorNames.includes(name)) variants.push({ name, pluginDir: dir });
     if (Object.keys(f.skipped).length > 0) out.floorsSkipped = f.skipped;
   }
   const dirs = [];
@@ -293,7 +296,7 @@ async function runPulumiScenario({
           ]
         : []),
       ["refresh", "refresh"],
-    ];
+    ].filter(([name]) => !only || name === "upAdopt" || only.includes(name));
     for (const [name, op] of steps) {
       const samples = new Map(variants.map((v) => [v.name, []]));
       // The adopting up under PULUMI_SKIP_CHECKPOINTS alone: one checkpoint at its end, not one a step.
@@ -518,7 +521,19 @@ if (require.main === module && process.env.BENCH_PULUMI_ACCOUNT === "1") {
   const provider = process.env.BENCH_PULUMI_PROVIDER ?? "native";
   const program = process.env.BENCH_PULUMI_PROGRAM ?? "yaml";
   const skipCheckpoints = process.env.BENCH_SKIP_CHECKPOINTS === "1";
-  runPulumiScenario({ numbers, latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20), skipCheckpoints, provider, program }).then(
+  // BENCH_PULUMI_FLOOR=go (or node): one floor only; BENCH_PULUMI_STEPS=upNoChangeWithPreview,preview: those
+  // steps only (and the adopting up); BENCH_PULUMI_PROFILE=0: no profiled up. For a run at 10,000 in minutes, not an hour.
+  const list = (v) => (v ? v.split(",").map((x) => x.trim()) : undefined);
+  runPulumiScenario({
+    numbers,
+    latencyMs: Number(process.env.BENCH_LATENCY_MS ?? 20),
+    skipCheckpoints,
+    provider,
+    program,
+    floorNames: list(process.env.BENCH_PULUMI_FLOOR),
+    only: list(process.env.BENCH_PULUMI_STEPS),
+    profile: process.env.BENCH_PULUMI_PROFILE !== "0",
+  }).then(
     (r) => {
       process.stdout.write(JSON.stringify(r, null, 2) + "\n");
       process.stdout.write(pulumiLines(`pulumi ${provider} ${program} program${skipCheckpoints ? " (skip checkpoints)" : ""}`, numbers, r).join("\n") + "\n");
