@@ -14,20 +14,12 @@ import http2 from "node:http2";
 import type * as grpcTypes from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encodeHeaders } from "../../src/pulumi/plugin/hpack";
-import { serveUnary, Status, type MethodDefinition, type UnaryCall, type UnaryHandlers, type UnaryServer } from "../../src/pulumi/plugin/h2-server";
+import { serveUnary, Status, type UnaryCall, type UnaryHandlers, type UnaryServer } from "../../src/pulumi/plugin/h2-server";
+import { bytesMethod, lengthPrefixed, until } from "../helpers/grpc-bytes";
 
 const grpc = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"))("@grpc/grpc-js") as typeof grpcTypes;
 
-const bytes = (p: string): MethodDefinition & grpcTypes.MethodDefinition<Buffer, Buffer> => ({
-  path: p,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: (b: Buffer) => b,
-  requestDeserialize: (b: Buffer) => Buffer.from(b),
-  responseSerialize: (b: Buffer) => b,
-  responseDeserialize: (b: Buffer) => b,
-});
-const ECHO = { echo: bytes("/test.Echo/Echo") };
+const ECHO = { echo: bytesMethod("/test.Echo/Echo") };
 type Client = grpcTypes.Client & { echo(b: Buffer, cb: (e: grpcTypes.ServiceError | null, r: Buffer) => void): void };
 const EchoClient = grpc.makeGenericClientConstructor(ECHO, "Echo") as unknown as new (address: string, creds: grpcTypes.ChannelCredentials, options?: object) => Client;
 
@@ -39,13 +31,7 @@ const handlers: UnaryHandlers = {
   }) as UnaryHandlers[string],
 };
 
-/** A Length-Prefixed-Message, uncompressed. */
-function lpm(message: Buffer): Buffer {
-  const out = Buffer.alloc(message.length + 5);
-  out.writeUInt32BE(message.length, 1);
-  message.copy(out, 5);
-  return out;
-}
+const lpm = lengthPrefixed;
 
 /** A deterministic series of piece sizes (1 to `max` bytes). */
 function pieces(seed: number, max: number): () => number {
@@ -298,11 +284,3 @@ describe("the plugin's HTTP/2, read by hand, against what clients may send", () 
     expect(frames.some((f) => f.type === 0x4 && f.flags === 0x1)).toBe(true);
   });
 });
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

@@ -16,10 +16,11 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startSimulator, type Simulator } from "../../src/simulator";
 import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/server";
-import { percentEncode, serveUnary, Status, type MethodDefinition, type UnaryCall, type UnaryHandlers, type UnaryServer } from "../../src/pulumi/plugin/h2-server";
+import { percentEncode, serveUnary, Status, type UnaryCall, type UnaryHandlers, type UnaryServer } from "../../src/pulumi/plugin/h2-server";
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
 import { resourceProviderService } from "../../src/pulumi/plugin/service";
 import { ROOT } from "../helpers/real-pulumi";
+import { bytesMethod, lengthPrefixed, until } from "../helpers/grpc-bytes";
 
 // The built plugin (dist/, which the global set-up builds): its lazy requires load compiled modules.
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
@@ -198,17 +199,8 @@ describe("the plugin's server beside @grpc/grpc-js's server, both called by @grp
   });
 });
 
-/** A service of one or two methods whose messages are bytes, as they are on the wire. */
-const bytes = (p: string): MethodDefinition & grpcTypes.MethodDefinition<Buffer, Buffer> => ({
-  path: p,
-  requestStream: false,
-  responseStream: false,
-  requestSerialize: (b: Buffer) => b,
-  requestDeserialize: (b: Buffer) => Buffer.from(b),
-  responseSerialize: (b: Buffer) => b,
-  responseDeserialize: (b: Buffer) => b,
-});
-const ECHO = { echo: bytes("/test.Echo/Echo"), hold: bytes("/test.Echo/Hold") };
+/** A service of two methods whose messages are bytes, as they are on the wire. */
+const ECHO = { echo: bytesMethod("/test.Echo/Echo"), hold: bytesMethod("/test.Echo/Hold") };
 const EchoClient = grpc.makeGenericClientConstructor(ECHO, "Echo") as unknown as new (address: string, creds: grpcTypes.ChannelCredentials, options?: object) => Client;
 
 describe("the framing, on a service that echoes bytes", () => {
@@ -274,7 +266,7 @@ describe("the framing, on a service that echoes bytes", () => {
     const before = held.length;
     const session = http2.connect(`http://127.0.0.1:${server.port}`);
     try {
-      const status = await rawCall(session, "/test.Echo/Hold", frame(Buffer.from("x")), { "grpc-timeout": "80m" });
+      const status = await rawCall(session, "/test.Echo/Hold", lengthPrefixed(Buffer.from("x")), { "grpc-timeout": "80m" });
       expect(status.trailers).toMatchObject({ "grpc-status": String(Status.DEADLINE_EXCEEDED), "grpc-message": "Deadline exceeded" });
       expect(held.length).toBe(before + 1);
       expect(held[before].call.cancelled).toBe(true);
@@ -308,7 +300,7 @@ describe("the framing, on a service that echoes bytes", () => {
     }
     const session = http2.connect(`http://127.0.0.1:${server.port}`);
     try {
-      const compressed = frame(Buffer.from("x"));
+      const compressed = lengthPrefixed(Buffer.from("x"));
       compressed[0] = 1;
       const got = await rawCall(session, "/test.Echo/Echo", compressed);
       expect(got.trailers["grpc-status"]).toBe(String(Status.INTERNAL));
@@ -321,12 +313,12 @@ describe("the framing, on a service that echoes bytes", () => {
   it("answers what is not a gRPC call with HTTP 415, an unknown method UNIMPLEMENTED, a bad grpc-timeout or a cut message INTERNAL; takes a deadline of years", async () => {
     const session = http2.connect(`http://127.0.0.1:${server.port}`);
     try {
-      expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("x")), { "content-type": "application/json" })).headers[":status"]).toBe(415);
-      expect((await rawCall(session, "/test.Echo/Nope", frame(Buffer.from("x")))).trailers).toMatchObject({ "grpc-status": "12", "grpc-message": "The server does not implement the method /test.Echo/Nope" });
-      expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("x")), { "grpc-timeout": "1 second" })).trailers["grpc-status"]).toBe("13");
+      expect((await rawCall(session, "/test.Echo/Echo", lengthPrefixed(Buffer.from("x")), { "content-type": "application/json" })).headers[":status"]).toBe(415);
+      expect((await rawCall(session, "/test.Echo/Nope", lengthPrefixed(Buffer.from("x")))).trailers).toMatchObject({ "grpc-status": "12", "grpc-message": "The server does not implement the method /test.Echo/Nope" });
+      expect((await rawCall(session, "/test.Echo/Echo", lengthPrefixed(Buffer.from("x")), { "grpc-timeout": "1 second" })).trailers["grpc-status"]).toBe("13");
       // A deadline longer than a timer holds is no deadline (Node would fire such a timer at once).
-      expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("later:050")), { "grpc-timeout": "99999999H" })).trailers["grpc-status"]).toBe("0");
-      expect((await rawCall(session, "/test.Echo/Echo", frame(Buffer.from("xyz")).subarray(0, 6))).trailers["grpc-status"]).toBe("13");
+      expect((await rawCall(session, "/test.Echo/Echo", lengthPrefixed(Buffer.from("later:050")), { "grpc-timeout": "99999999H" })).trailers["grpc-status"]).toBe("0");
+      expect((await rawCall(session, "/test.Echo/Echo", lengthPrefixed(Buffer.from("xyz")).subarray(0, 6))).trailers["grpc-status"]).toBe("13");
       expect((await rawCall(session, "/test.Echo/Echo", Buffer.alloc(0))).trailers["grpc-status"]).toBe("12");
     } finally {
       session.close();
@@ -409,13 +401,6 @@ describe("an answer goes out before work queued after it", () => {
   });
 });
 
-/** A Length-Prefixed-Message, uncompressed. */
-function frame(message: Buffer): Buffer {
-  const out = Buffer.alloc(message.length + 5);
-  out.writeUInt32BE(message.length, 1);
-  message.copy(out, 5);
-  return out;
-}
 
 /** One call by hand: its response headers and trailers (those of a Trailers-Only answer are its headers). */
 function rawCall(session: http2.ClientHttp2Session, p: string, body: Buffer, extra: http2.OutgoingHttpHeaders = {}): Promise<{ headers: http2.IncomingHttpHeaders; trailers: http2.IncomingHttpHeaders }> {
@@ -430,12 +415,4 @@ function rawCall(session: http2.ClientHttp2Session, p: string, body: Buffer, ext
     req.on("error", reject);
     req.end(body);
   });
-}
-
-async function until(cond: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
