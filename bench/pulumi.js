@@ -15,7 +15,9 @@
  * "The floor": Go on Pulumi's provider helpers, tools/pulumi/floor; Node.js, bench/floor-node),
  * interleaved round by round with ours, and each figure is given as a ratio to theirs. `program:
  * "yaml"` runs a Pulumi YAML program of N PhoneNumbers instead of the root program (what
- * `node bench/pulumi.js` runs by default: BENCH_PULUMI_PROGRAM=root for the other). With the engine's checkpoint after every step, and with
+ * `node bench/pulumi.js` runs by default: BENCH_PULUMI_PROGRAM=root for the other); `program: "go"` the
+ * same N PhoneNumbers as a Go program on the generated SDK (sdk/go; the Go language host builds it
+ * at every run, the same for every provider). With the engine's checkpoint after every step, and with
  * PULUMI_SKIP_CHECKPOINTS (one at the end). 10,000 numbers run only with PULUMI_SKIP_CHECKPOINTS:
  * an adopting `up` rewriting a 10 MB checkpoint after each of 10,000 steps writes some 100 GB.
  * Skipped, saying so, when the CLI has not been built.
@@ -198,20 +200,50 @@ function yamlProgram(numbers, pluginDir) {
   return stringify({ name: "wavix-bench", runtime: "yaml", plugins: { providers: [{ name: "wavix", path: pluginDir }] }, resources }, { lineWidth: 0 });
 }
 
+/** The same N PhoneNumbers as a Go program on the generated SDK (sdk/go, module wavix-sync/sdk/go). */
+function goProgram(numbers) {
+  const rows = numbers.map((n) => `\t{"${n.number}", ${n.sms_enabled === true}},`).join("\n");
+  return `package main
+
+import (
+\t"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+\t"wavix-sync/sdk/go/wavix"
+)
+
+var numbers = []struct {
+\tn   string
+\tsms bool
+}{
+${rows}
+}
+
+func main() {
+\tpulumi.Run(func(ctx *pulumi.Context) error {
+\t\tfor _, x := range numbers {
+\t\t\tif _, err := wavix.NewPhoneNumber(ctx, "n"+x.n, &wavix.PhoneNumberArgs{Number: pulumi.String(x.n), SmsEnabled: pulumi.Bool(x.sms)}); err != nil {
+\t\t\t\treturn err
+\t\t\t}
+\t\t}
+\t\treturn nil
+\t})
+}
+`;
+}
+
 /**
- * Whether the floors run unless told: BENCH_PULUMI_FLOORS=1 or 0 decides; else behind the YAML
- * program (what they were built for) and not behind the root program, whose runs in `npm run bench`
+ * Whether the floors run unless told: BENCH_PULUMI_FLOORS=1 or 0 decides; else behind the YAML and Go
+ * programs (what they were built for) and not behind the root program, whose runs in `npm run bench`
  * would take three times as long (its floors have not been measured yet: BENCH_PULUMI_FLOORS=1).
  */
 function floorsByDefault(program) {
   const env = process.env.BENCH_PULUMI_FLOORS;
-  return env === undefined ? program === "yaml" : env !== "0";
+  return env === undefined ? program !== "root" : env !== "0";
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 /**
- * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, adoptSkipCheckpoints?: boolean, provider?: "dynamic" | "native", program?: "root" | "yaml", floors?: boolean, samples?: number, previews?: boolean, profile?: boolean }} options
+ * @param {{ numbers: number, latencyMs: number, parallel?: number, skipCheckpoints?: boolean, adoptSkipCheckpoints?: boolean, provider?: "dynamic" | "native", program?: "root" | "yaml" | "go", floors?: boolean, samples?: number, previews?: boolean, profile?: boolean }} options
  *   `samples`: runs of each step that changes nothing, up to 1,000 numbers (default 3; `npm run bench` runs 1 without --full)
  *   `skipCheckpoints`: every step under PULUMI_SKIP_CHECKPOINTS; `adoptSkipCheckpoints`: the adopting
  *   `up` alone (its figure then carries `skipCheckpoints: true`), the steps after it with the
@@ -219,8 +251,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) 
  *   `previews: false` leaves out the no-change `up` with its preview and the `preview`; `profile:
  *   false` the profiled `up` (both default true; `npm run bench` leaves them out of the dynamic
  *   resources' and the root program's runs without --full, see bench/run.js).
- *   `program`: the root `Pulumi.yaml`'s program (default) or a YAML program of N PhoneNumbers
- *   (native only). `floors` (native only; default: the YAML program's, see floorsByDefault): each
+ *   `program`: the root `Pulumi.yaml`'s program (default), or a YAML or Go program of N PhoneNumbers
+ *   (native only). `floors` (native only; default: the YAML and Go programs', see floorsByDefault): each
  *   step also run, interleaved, behind the same program with each floor provider, its median and
  *   ours as a ratio to it. `floorNames` (["go"], ["node"]): those floors only. `only`: those steps
  *   only (the adopting `up` always runs: it makes the state the others start from).
@@ -243,7 +275,7 @@ async function runPulumiScenario({
   const { RealStack, engineUnavailable } = requireTs(join(ROOT, "test", "helpers", "real-pulumi.ts"));
   const why = engineUnavailable();
   if (why) return { skipped: why };
-  if (program === "yaml" && provider !== "native") return { skipped: "a YAML program needs the native provider" };
+  if (program !== "root" && provider !== "native") return { skipped: `a ${program === "go" ? "Go" : "YAML"} program needs the native provider` };
   const seed = generateAccount({ numbers, subAccounts: 0 });
   const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs });
   const variants = [{ name: "ours", pluginDir: join(ROOT, "bin") }];
@@ -260,8 +292,12 @@ async function runPulumiScenario({
       // or a folder with the YAML program alone.
       const dir = mkdtempSync(join(tmpdir(), "wavix-bench-pulumi-"));
       dirs.push(dir);
+      let programEnv = {};
       if (program === "yaml") writeFileSync(join(dir, "Pulumi.yaml"), yamlProgram(seed.numbers, v.pluginDir));
-      else {
+      else if (program === "go") {
+        const { languageProject } = requireTs(join(ROOT, "test", "helpers", "pulumi-languages.ts"));
+        programEnv = languageProject({ language: "go", program: goProgram(seed.numbers), sdkDir: join(ROOT, "sdk"), providerPaths: { wavix: v.pluginDir }, dir }).env;
+      } else {
         for (const f of ["package.json", "Pulumi.yaml"]) cpSync(join(ROOT, f), join(dir, f));
         if (provider === "native") {
           writeFileSync(join(dir, "Pulumi.yaml"), `${readFileSync(join(dir, "Pulumi.yaml"), "utf8")}plugins:\n  providers:\n    - name: wavix\n      path: ${v.pluginDir}\n`);
@@ -276,7 +312,7 @@ async function runPulumiScenario({
         projectDir: dir,
         config: { "wavix:apiKey": KEY, "wavix:baseUrl": sim.url, ...(program === "root" ? { "wavix-sync:provider": provider } : {}) },
         secretKeys: ["wavix:apiKey"],
-        env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
+        env: { ...programEnv, WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined, ...(skipCheckpoints ? { PULUMI_SKIP_CHECKPOINTS: "true" } : {}) },
         parallel,
         skipOutputs: true,
       });
