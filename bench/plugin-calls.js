@@ -17,20 +17,13 @@
  */
 const { spawn } = require("node:child_process");
 const { existsSync, readdirSync, readFileSync } = require("node:fs");
-const { createRequire } = require("node:module");
 const { loadavg } = require("node:os");
 const { join } = require("node:path");
+const { configRequests, connect, phoneNumberRequests, portOf, providerStubs } = require("../scripts/plugin-client");
 
 const ROOT = join(__dirname, "..");
-const from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb", { paths: [ROOT] }));
-const grpc = from("@grpc/grpc-js");
-const pb = from("./provider_pb");
-const { ResourceProviderClient } = from("./provider_grpc_pb");
-const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
-const { Empty } = from("google-protobuf/google/protobuf/empty_pb");
-
-const TYPE = "wavix:index:PhoneNumber";
-const SECRET = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270" };
+const stubs = providerStubs(ROOT);
+if (!stubs) throw new Error("the plugin bench needs @pulumi/pulumi (npm ci)");
 
 function plugins() {
   const out = [{ name: "ours", bin: join(ROOT, "bin", "pulumi-resource-wavix") }];
@@ -78,61 +71,26 @@ function start(bin) {
     nodeArgs.length > 0 && !bin.includes("pulumi-floor")
       ? spawn(process.execPath, [...nodeArgs, bin, "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env })
       : spawn(bin, ["127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"], env });
-  return new Promise((resolve, reject) => {
-    let text = "";
-    child.stdout.on("data", (d) => {
-      text += d;
-      const m = text.match(/^(\d+)\n/);
-      if (m) {
-        child.stdout.removeAllListeners("data");
-        resolve({ child, port: Number(m[1]), startMs: nowMs() - t0, startCpuMs: cpuMs(child.pid) });
-      }
-    });
-    child.once("exit", (code) => reject(new Error(`${bin} exited (${code}) before printing its port`)));
-  });
+  return portOf(child).then(
+    (port) => ({ child, port, startMs: nowMs() - t0, startCpuMs: cpuMs(child.pid) }),
+    (e) => Promise.reject(new Error(`${bin}: ${e.message}`)),
+  );
 }
 
-const call = (client, method, req) =>
-  new Promise((resolve, reject) => client[method](req, (err, res) => (err ? reject(new Error(`${method}: ${err.details ?? err.message}`)) : resolve(res))));
-
-function requests(i) {
-  const number = String(15550000000 + i);
-  const urn = `urn:pulumi:bench::calls::${TYPE}::n${number}`;
-  const inputs = Struct.fromJavaScript({ number, smsEnabled: true });
-  const state = Struct.fromJavaScript({ number, smsEnabled: true, id: number, countryCode: "US", label: "" });
-  const check = new pb.CheckRequest();
-  check.setUrn(urn);
-  check.setType(TYPE);
-  check.setName(`n${number}`);
-  check.setOlds(inputs);
-  check.setNews(inputs);
-  check.setRandomseed(Buffer.alloc(32, 7));
-  const diff = new pb.DiffRequest();
-  diff.setId(number);
-  diff.setUrn(urn);
-  diff.setType(TYPE);
-  diff.setName(`n${number}`);
-  diff.setOlds(state);
-  diff.setOldInputs(inputs);
-  diff.setNews(inputs);
-  return { check, diff };
-}
+/** A no-change `up`'s Check and Diff of the i-th number. */
+const requests = (i) => phoneNumberRequests(stubs, String(15550000000 + i));
 
 /** One plugin's figures over `n` resources: its start, the first Check after the handshake, a Check and a Diff each. */
 async function measure(bin, n, reqs) {
   const { child, port, startMs, startCpuMs } = await start(bin);
-  const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const { client, call } = connect(stubs, port);
   try {
-    await call(client, "getPluginInfo", new Empty());
+    const { checkConfig, configure } = configRequests(stubs, "bench-key", "http://127.0.0.1:9");
+    await call("getPluginInfo", new stubs.Empty());
     const handshake = nowMs();
-    const cfg = new pb.CheckRequest();
-    cfg.setUrn("urn:pulumi:bench::calls::pulumi:providers:wavix::default");
-    cfg.setNews(Struct.fromJavaScript({ apiKey: { ...SECRET, value: "bench-key" }, baseUrl: "http://127.0.0.1:9" }));
-    await call(client, "checkConfig", cfg);
-    const conf = new pb.ConfigureRequest();
-    conf.setArgs(Struct.fromJavaScript({ apiKey: { ...SECRET, value: "bench-key" }, baseUrl: "http://127.0.0.1:9" }));
-    await call(client, "configure", conf);
-    await call(client, "check", reqs[0].check);
+    await call("checkConfig", checkConfig);
+    await call("configure", configure);
+    await call("check", reqs[0].check);
     const firstCheckMs = nowMs() - handshake;
     // The plugin's CPU from its spawn to its first Check answered (loads included; what the load of the moment distorts least).
     const firstCheckCpuMs = cpuMs(child.pid);
@@ -141,9 +99,9 @@ async function measure(bin, n, reqs) {
     const cpuBefore = cpuMs(child.pid);
     for (let i = 0; i < n; i++) {
       const a = nowMs();
-      await call(client, "check", reqs[i].check);
+      await call("check", reqs[i].check);
       const b = nowMs();
-      await call(client, "diff", reqs[i].diff);
+      await call("diff", reqs[i].diff);
       checkMs += b - a;
       diffMs += nowMs() - b;
     }

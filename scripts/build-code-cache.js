@@ -11,20 +11,20 @@
  * largest code (the most functions compiled) is kept.
  *
  * The plugin (bin/pulumi-resource-wavix) is started as the engine starts it, with
- * WAVIX_CODE_CACHE_RECORD, and sent what the engine sends for a no-change `up` of a PhoneNumber
- * (the handshake, CheckConfig, Configure, a Check and a Diff, the schema), on gRPC with the stubs
- * `@pulumi/pulumi` ships; told to stop, it saves its modules' code. Without `@pulumi/pulumi` (a
- * peer dependency) there is no plugin to run, and no plugin cache.
+ * WAVIX_CODE_CACHE_RECORD, and sent what the engine sends for an `up` of PhoneNumbers (the
+ * handshake, CheckConfig, Configure, Checks and Diffs, the schema; scripts/plugin-client.js); told
+ * to stop, it saves its modules' code. Without `@pulumi/pulumi` (a peer dependency) there is no
+ * plugin to run, and no plugin cache.
  *
  * The cache only saves time: when a run fails here, the build warns and leaves no cache, and the
  * CLI or the plugin loads as Node always does (test/cli/code-cache.test.ts fails in this repository's tests).
  */
 const { execFile, spawn } = require("node:child_process");
-const { createRequire } = require("node:module");
 const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 const { promisify } = require("node:util");
+const { configRequests, connect, phoneNumberRequests, portOf, providerStubs } = require("./plugin-client");
 
 const root = join(__dirname, "..");
 
@@ -68,19 +68,10 @@ async function main() {
   }
 }
 
-/** The plugin, sent a no-change `up`'s calls for one PhoneNumber, its modules' code recorded into `record`. */
+/** The plugin, sent a no-change `up`'s calls for two PhoneNumbers, its modules' code recorded into `record`. */
 async function recordPlugin(sim, key, record) {
-  let from;
-  try {
-    from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb", { paths: [root] }));
-  } catch {
-    return false; // no @pulumi/pulumi: no plugin to run
-  }
-  const grpc = from("@grpc/grpc-js");
-  const pb = from("./provider_pb");
-  const { ResourceProviderClient } = from("./provider_grpc_pb");
-  const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
-  const { Empty } = from("google-protobuf/google/protobuf/empty_pb");
+  const stubs = providerStubs(root);
+  if (!stubs) return false; // no @pulumi/pulumi: no plugin to run
   const env = { ...process.env, WAVIX_CODE_CACHE_RECORD: record };
   delete env.WAVIX_CODE_CACHE;
   const child = spawn(join(root, "bin", "pulumi-resource-wavix"), ["127.0.0.1:1"], { env, stdio: ["ignore", "pipe", "pipe"] });
@@ -88,50 +79,19 @@ async function recordPlugin(sim, key, record) {
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve(code ?? signal)));
   try {
-    const port = await new Promise((resolve, reject) => {
-      let text = "";
-      child.stdout.on("data", (d) => {
-        text += d;
-        const m = /^(\d+)\n/.exec(text);
-        if (m) resolve(Number(m[1]));
-      });
-      void exited.then((code) => reject(new Error(`the plugin exited (${code}) before printing its port: ${stderr.trim()}`)));
-    });
-    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const call = (method, req) => new Promise((resolve, reject) => client[method](req, (err, res) => (err ? reject(new Error(`${method}: ${err.details ?? err.message}`)) : resolve(res))));
+    const port = await portOf(child).catch((e) => Promise.reject(new Error(`${e.message}: ${stderr.trim()}`)));
+    const { client, call } = connect(stubs, port);
     try {
-      const type = "wavix:index:PhoneNumber";
-      const urn = `urn:pulumi:build::cache::${type}::n`;
-      // The engine's secret signature around the API key, as Configure carries it.
-      const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: key };
-      await call("getPluginInfo", new Empty());
-      const cfg = new pb.CheckRequest();
-      cfg.setUrn("urn:pulumi:build::cache::pulumi:providers:wavix::default");
-      cfg.setNews(Struct.fromJavaScript({ apiKey: secret, baseUrl: sim.url }));
-      await call("checkConfig", cfg);
-      const conf = new pb.ConfigureRequest();
-      conf.setArgs(Struct.fromJavaScript({ apiKey: secret, baseUrl: sim.url }));
-      await call("configure", conf);
-      for (const i of [1, 2]) {
-        const number = String(15550000000 + i);
-        const inputs = Struct.fromJavaScript({ number, smsEnabled: true });
-        const check = new pb.CheckRequest();
-        check.setUrn(urn + number);
-        check.setType(type);
-        check.setOlds(inputs);
-        check.setNews(inputs);
+      const { checkConfig, configure } = configRequests(stubs, key, sim.url);
+      await call("getPluginInfo", new stubs.Empty());
+      await call("checkConfig", checkConfig);
+      await call("configure", configure);
+      for (const number of ["15550000001", "15550000002"]) {
+        const { check, diff } = phoneNumberRequests(stubs, number, { smsEnabled: false });
         await call("check", check);
-        const diff = new pb.DiffRequest();
-        diff.setId(number);
-        diff.setUrn(urn + number);
-        diff.setType(type);
-        diff.setOlds(Struct.fromJavaScript({ number, smsEnabled: true, id: number, countryCode: "US", label: "" }));
-        diff.setOldInputs(inputs);
-        diff.setNews(Struct.fromJavaScript({ number, smsEnabled: false }));
         await call("diff", diff);
       }
-      const schema = new pb.GetSchemaRequest();
-      await call("getSchema", schema);
+      await call("getSchema", new stubs.pb.GetSchemaRequest());
       // What the plugin loads after its answers (src/pulumi/plugin/main.ts, the preload) goes in too.
       await new Promise((r) => setTimeout(r, 500));
     } finally {

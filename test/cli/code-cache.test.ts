@@ -6,7 +6,6 @@
  * plugin as the engine starts it.
  */
 import { execFile, execFileSync, spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import { copyFileSync, existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -139,12 +138,16 @@ process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, runs:
 
 describe("the native Pulumi plugin's code cache", () => {
   it("is built beside the CLI's, and a plugin serving a Check and a Diff takes every module it loads from it", async () => {
-    const from = createRequire(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb"));
-    const grpc = from("@grpc/grpc-js") as typeof import("@grpc/grpc-js");
-    const pb = from("./provider_pb");
-    const { ResourceProviderClient } = from("./provider_grpc_pb");
-    const { Struct } = from("google-protobuf/google/protobuf/struct_pb");
-    const { Empty } = from("google-protobuf/google/protobuf/empty_pb");
+    /* eslint-disable @typescript-eslint/no-explicit-any -- the stubs are untyped CommonJS */
+    const plugin = require(join(ROOT, "scripts", "plugin-client.js")) as {
+      providerStubs(): any;
+      connect(stubs: any, port: number): { client: { close(): void }; call(method: string, req: unknown): Promise<unknown> };
+      portOf(child: ReturnType<typeof spawn>): Promise<number>;
+      configRequests(stubs: any, apiKey: string, baseUrl: string): { checkConfig: unknown; configure: unknown };
+      phoneNumberRequests(stubs: any, number: string, options?: { smsEnabled?: boolean }): { check: unknown; diff: unknown };
+    };
+    /* eslint-enable @typescript-eslint/no-explicit-any */
+    const stubs = plugin.providerStubs();
     // The hook's counts once the plugin exits: the launcher and this preload share the module.
     const preload = join(scratch(), "plugin-cache-stats.js");
     writeFileSync(
@@ -156,33 +159,13 @@ process.on("exit", () => process.stdout.write(JSON.stringify({ stats: cc.codeCac
     let out = "";
     child.stdout.on("data", (d: Buffer) => (out += d));
     const exited = new Promise((resolve) => child.once("exit", resolve));
-    const port = await new Promise<number>((resolve) => {
-      const look = () => (/^(\d+)\n/.test(out) ? resolve(Number(/^(\d+)\n/.exec(out)![1])) : setTimeout(look, 10));
-      look();
-    });
-    const client = new ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
-    const call = (method: string, req: unknown) =>
-      new Promise((resolve, reject) => client[method](req, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res))));
+    const { client, call } = plugin.connect(stubs, await plugin.portOf(child));
     try {
-      const secret = { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: KEY };
-      await call("getPluginInfo", new Empty());
-      const conf = new pb.ConfigureRequest();
-      conf.setArgs(Struct.fromJavaScript({ apiKey: secret, baseUrl: sim.url }));
-      await call("configure", conf);
-      const inputs = Struct.fromJavaScript({ number: "15550001234", smsEnabled: true });
-      const check = new pb.CheckRequest();
-      check.setUrn("urn:pulumi:t::p::wavix:index:PhoneNumber::n");
-      check.setType("wavix:index:PhoneNumber");
-      check.setOlds(inputs);
-      check.setNews(inputs);
+      const { configure } = plugin.configRequests(stubs, KEY, sim.url);
+      const { check, diff } = plugin.phoneNumberRequests(stubs, "15550001234", { smsEnabled: false });
+      await call("getPluginInfo", new stubs.Empty());
+      await call("configure", configure);
       await call("check", check);
-      const diff = new pb.DiffRequest();
-      diff.setId("15550001234");
-      diff.setUrn("urn:pulumi:t::p::wavix:index:PhoneNumber::n");
-      diff.setType("wavix:index:PhoneNumber");
-      diff.setOlds(inputs);
-      diff.setOldInputs(inputs);
-      diff.setNews(Struct.fromJavaScript({ number: "15550001234", smsEnabled: false }));
       await call("diff", diff);
     } finally {
       client.close();
