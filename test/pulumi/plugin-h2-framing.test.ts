@@ -280,7 +280,9 @@ describe("the plugin's HTTP/2, read by hand, against what clients may send", () 
     const frames = framesOf(got);
     expect(frames[0]).toMatchObject({ type: 0x4, flags: 0, stream: 0 });
     expect(frames[0].payload.readUInt16BE(0)).toBe(0x4); // SETTINGS_INITIAL_WINDOW_SIZE
+    expect(frames[0].payload.readUInt32BE(2)).toBeGreaterThan(65_535); // over the default
     expect(frames[1]).toMatchObject({ type: 0x8, stream: 0 });
+    expect(frames[1].payload.readUInt32BE(0)).toBeGreaterThan(0); // the connection's window raised
     expect(frames.some((f) => f.type === 0x4 && f.flags === 0x1)).toBe(true);
   });
 });

@@ -174,12 +174,14 @@ const OPENING = (() => {
   return Buffer.concat([frame(SETTINGS, 0, 0, settings), frame(WINDOW_UPDATE, 0, 0, u32(CONNECTION_WINDOW - 65_535))]);
 })();
 
-/** An answer's headers and trailers, the same for every call: encoded once. */
-const ANSWER_HEADERS = encodeHeaders([
+/** An answer's headers (an error's Trailers-Only block starts with them too). */
+const ANSWER_HEADER_FIELDS: ReadonlyArray<readonly [string, string]> = [
   [":status", "200"],
   ["content-type", CONTENT_TYPE],
   ["grpc-accept-encoding", ACCEPT_ENCODING],
-]);
+];
+/** An answer's headers and trailers, the same for every call: encoded once. */
+const ANSWER_HEADERS = encodeHeaders(ANSWER_HEADER_FIELDS);
 const ANSWER_TRAILERS = encodeHeaders([
   ["grpc-status", String(0)],
   ["grpc-message", "OK"],
@@ -262,12 +264,7 @@ class Call implements UnaryCall {
     this.done = true;
     clearTimeout(this.timer);
     if (this.closed) return;
-    const headers: Array<[string, string]> = [
-      [":status", "200"],
-      ["content-type", CONTENT_TYPE],
-      ["grpc-accept-encoding", ACCEPT_ENCODING],
-      ["grpc-status", String(code)],
-    ];
+    const headers: Array<readonly [string, string]> = [...ANSWER_HEADER_FIELDS, ["grpc-status", String(code)]];
     if (details !== "") headers.push(["grpc-message", percentEncode(details)]);
     this.conn.trailersOnly(this, encodeHeaders(headers));
   }
@@ -361,9 +358,8 @@ class Connection {
       this.frames(this.buffer ? Buffer.concat([this.buffer, chunk]) : chunk);
     } catch (e) {
       const code = e instanceof ConnectionError ? e.code : e instanceof HpackError ? COMPRESSION_ERROR : PROTOCOL_ERROR;
-      (this.out ??= []).push(frame(GOAWAY, 0, 0, Buffer.concat([u32(this.lastStream), u32(code), Buffer.from(messageOf(e), "utf8")])));
+      const out = [...(this.out ?? []), frame(GOAWAY, 0, 0, Buffer.concat([u32(this.lastStream), u32(code), Buffer.from(messageOf(e), "utf8")]))];
       this.buffer = undefined;
-      const out = this.out ?? [];
       this.out = undefined;
       if (!this.ended) this.socket.end(Buffer.concat(out));
       this.ended = true;
@@ -686,15 +682,14 @@ class Connection {
   /** A header block as HEADERS and, beyond the client's largest frame, CONTINUATIONs. */
   private headersFrames(id: number, block: Buffer, endStream: boolean): Buffer[] {
     const frames: Buffer[] = [];
-    for (let at = 0; at === 0 || at < block.length; ) {
-      const n = Math.min(block.length - at, this.peerMaxFrame);
-      const last = at + n >= block.length;
-      const type = at === 0 ? HEADERS : CONTINUATION;
-      const flags = (last ? END_HEADERS : 0) | (type === HEADERS && endStream ? END_STREAM : 0);
-      frames.push(frame(type, flags, id, block.subarray(at, at + n)));
-      at += n;
-      if (n === 0) break;
-    }
+    let at = 0;
+    do {
+      const piece = block.subarray(at, at + this.peerMaxFrame);
+      const first = at === 0;
+      at += piece.length;
+      const flags = (at >= block.length ? END_HEADERS : 0) | (first && endStream ? END_STREAM : 0);
+      frames.push(frame(first ? HEADERS : CONTINUATION, flags, id, piece));
+    } while (at < block.length);
     return frames;
   }
 

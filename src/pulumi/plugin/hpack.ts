@@ -80,7 +80,7 @@ const STATIC: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** The static table's index of a header name (its first entry), for the encoder. */
-export const STATIC_NAME_INDEX: ReadonlyMap<string, number> = new Map([...STATIC.entries()].reverse().map(([i, [name]]) => [name, i + 1]));
+const STATIC_NAME_INDEX: ReadonlyMap<string, number> = new Map([...STATIC.entries()].reverse().map(([i, [name]]) => [name, i + 1]));
 
 /**
  * RFC 7541 Appendix B: the Huffman code's length in bits of each symbol 0-255, then EOS (256), one
