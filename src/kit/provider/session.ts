@@ -5,7 +5,7 @@
  * hold. The face serving the engine makes one per configuration and a new one when it changes
  * (src/pulumi/provider-host.ts for the dynamic provider). No engine type in it.
  */
-import { ForbiddenError, WavixApiError, WavixClient, type FetchLike } from "../../client";
+import { ForbiddenError, nodeHttpFetch, WavixApiError, WavixClient } from "../../client";
 import { accountPinnedFetch, checkAccountPin } from "./account-pin";
 import type { EntryCheck, ProviderChange, ProviderContext } from "./contract";
 import type { DestructiveEffect } from "../change/effects";
@@ -129,11 +129,6 @@ export function gateSettingsOf(get: (k: string) => string | undefined): Pick<Cre
   };
 }
 
-/** The fetch a client uses when given none. */
-function plainFetch(): FetchLike {
-  return (input, init) => globalThis.fetch(input, init);
-}
-
 export class ProviderSession implements ProviderContext {
   private master: WavixClient | undefined;
   /** Clients holding sub-account keys (memory only, never state). */
@@ -180,7 +175,9 @@ export class ProviderSession implements ProviderContext {
     if (this.master) return this.master;
     const { credentials, missingApiKeyHint } = this.options;
     const apiKeyName = this.apiKeyName();
-    const options = { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, missingApiKeyHint, apiKeyName, onWarning: this.noteDrift };
+    // The CLI's network (src/client/node-http-fetch.ts): a third of the built-in fetch's CPU per
+    // request, which a whole account's listing pages (wavix:index:Account) spend in every preview.
+    const options = { apiKey: credentials.apiKey, baseUrl: credentials.baseUrl, missingApiKeyHint, apiKeyName, onWarning: this.noteDrift, fetch: nodeHttpFetch };
     const pinned = credentials.accountId;
     if (pinned === undefined) return (this.master = new WavixClient(options));
     const plain = new WavixClient(options);
@@ -192,7 +189,7 @@ export class ProviderSession implements ProviderContext {
     };
     let checked: Promise<void> | undefined;
     this.pinChecked = () => (checked ??= check());
-    this.master = new WavixClient({ ...options, fetch: accountPinnedFetch(plainFetch(), this.pinChecked) });
+    this.master = new WavixClient({ ...options, fetch: accountPinnedFetch(nodeHttpFetch, this.pinChecked) });
     return this.master;
   }
 
