@@ -3,10 +3,11 @@
  * through the plugin's own gRPC handlers (src/pulumi/plugin/server.ts) with the stubs
  * `@pulumi/pulumi` ships — every request and answer serialised to protobuf bytes and back, as the
  * engine's would be — against the simulator on a loopback port, its requests counted:
- *  - Check reads the file and gives the declared state as maps keyed by identity; a bad file is a
- *    failure worded FILE:LINE:COL;
- *  - Diff is the CLI's plan: listing pages, not a read per number; no change is DIFF_NONE; one
- *    edited number among 250 is that one property in the detailed diff;
+ *  - Check reads the file and plans it: its inputs are the file, its digest and what the plan
+ *    changes (maps keyed by identity), not the declared state; a bad file is a failure worded
+ *    FILE:LINE:COL;
+ *  - Diff is the CLI's plan (the Check's): listing pages, not a read per number; no change is
+ *    DIFF_NONE; one edited number among 250 is that one property in the detailed diff;
  *  - Update applies that plan through the write gate: the one PATCH; past the blast radius, the
  *    Diff and the Update refuse with zero writes, naming wavix:maxDestructive and wavix:force;
  *  - inline maps plan as the file does; Delete sends nothing and says so; import by the file's path
@@ -21,12 +22,14 @@ import type { Stubs, WavixProvider as Provider } from "../../src/pulumi/plugin/s
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
 import { ROOT } from "../helpers/real-pulumi";
 import { accountSchema } from "../../src/pulumi/plugin/account-schema";
+import type { changedView as ChangedView } from "../../src/pulumi/plugin/account";
 import { kindsInFileOrder } from "../../src/kinds";
 
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
 const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "fast-wire.js")) as typeof import("../../src/pulumi/plugin/fast-wire");
 const pb = stubs.provider;
+const { changedView } = require(path.join(ROOT, "dist", "pulumi", "plugin", "account.js")) as { changedView: typeof ChangedView };
 
 type Handler = (call: { request: unknown }, cb: (err: { details?: string } | null, res?: unknown) => void) => void;
 
@@ -117,14 +120,21 @@ afterAll(async () => {
 });
 
 describe("wavix:index:Account", () => {
-  it("Check reads the file into maps keyed by identity; a bad file is a failure at its line and column", async () => {
+  it("Check reads the file and plans it: the inputs are the file, its digest and the new value of each changed property; a bad file is a failure at its line and column", async () => {
     const file = path.join(dir, "same.yaml");
     writeFileSync(file, fileText());
     const inputs = await checked({ file });
-    expect(inputs.file).toBe(file);
-    const numbers = inputs.numbers as Record<string, { smsEnabled: boolean }>;
-    expect(Object.keys(numbers)).toHaveLength(N);
-    expect(numbers[digits(off)]).toEqual({ smsEnabled: false });
+    // The account is as the file declares it: nothing else (not 250 entries).
+    expect(inputs).toEqual({ file, fileSha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+    // Old inputs of an earlier version (the whole declared state) are not carried over.
+    const old = { file, fileSha256: inputs.fileSha256, numbers: { [digits(0)]: { smsEnabled: "from the old inputs" } } };
+    expect((await check({ file }, old)).getInputs()!.toJavaScript()).toEqual(inputs);
+
+    const one = path.join(dir, "one.yaml");
+    writeFileSync(one, fileText([off]));
+    const changed = await checked({ file: one, prune: false });
+    expect(changed).toEqual({ file: one, prune: false, fileSha256: expect.stringMatching(/^[0-9a-f]{64}$/), numbers: { [digits(off)]: { smsEnabled: true } } });
+    expect(changed.fileSha256).not.toBe(inputs.fileSha256);
 
     const bad = path.join(dir, "bad.yaml");
     writeFileSync(bad, 'version: 1\nnumbers:\n  - number: "15550000001"\n    sms_enabled: yes please\n');
@@ -135,37 +145,45 @@ describe("wavix:index:Account", () => {
     expect(both.getFailuresList().map((f) => f.getReason())).toEqual([expect.stringContaining("give file or the inline numbers, not both")]);
   });
 
-  it("Check gives the last declared state again for an unchanged file (its SHA-256 in the inputs), and reads a changed one anew", async () => {
-    const file = path.join(dir, "fast.yaml");
-    writeFileSync(file, fileText());
-    const first = await checked({ file });
-    expect(first.fileSha256).toMatch(/^[0-9a-f]{64}$/);
-    // Old inputs marked so that a reading of the file would undo the mark: the same file keeps it.
-    const marked = { ...first, numbers: { ...(first.numbers as object), [digits(0)]: { smsEnabled: "from the old inputs" } } };
-    const again = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
-    expect(again.numbers[digits(0)]).toEqual({ smsEnabled: "from the old inputs" });
-    // What else the Check gives stands beside the old maps: a prune now asked, an old input no longer known.
-    const pruned = (await check({ file, prune: true }, marked)).getInputs()!.toJavaScript() as Record<string, unknown>;
-    expect(pruned).toEqual({ ...marked, prune: true });
-    const stray = (await check({ file }, { ...marked, stray: 1 })).getInputs()!.toJavaScript() as Record<string, unknown>;
-    expect(stray).toEqual(marked);
-    writeFileSync(file, fileText([0]));
-    const changed = (await check({ file }, marked)).getInputs()!.toJavaScript() as Record<string, Record<string, unknown>>;
-    expect(changed.numbers[digits(0)]).toEqual({ smsEnabled: !NUMBERS[0].sms_enabled });
-    expect(changed.fileSha256).not.toBe(first.fileSha256);
+  it("what a plan changes, in the inputs' form: an object added whole, each changed property's new value (null when unset), a deletion by its path alone", () => {
+    const state = {
+      version: 1,
+      numbers: [{ number: "15551230001", sms_enabled: true, call_recording_enabled: true }],
+      sub_accounts: [{ name: "eu", status: "enabled", default_destinations: { sms_endpoint: "https://h.example/sms" } }, { name: "us", status: "enabled", default_destinations: { sms_endpoint: "https://h.example/us" } }],
+      account_callbacks: { dlr_relay_url: "https://h.example/dlr" },
+    };
+    const desired = (require(path.join(ROOT, "dist", "config", "index.js")) as typeof import("../../src/config")).checkDesiredData(state, "t.yaml");
+    if (!desired.ok) throw new Error(JSON.stringify(desired.problems));
+    const d = (p: string, after: unknown) => ({ path: p, before: "x", after });
+    const view = changedView(desired.state, [
+      { kind: "number", key: "15551230001", action: "update", diff: [d("sms_enabled", true), d("sms_relay_url", null)] },
+      { kind: "sub_account", key: "eu", action: "create", diff: [] },
+      { kind: "sub_account", key: "us", action: "update", diff: [d("default_destinations.sms_endpoint", "https://h.example/us")] },
+      { kind: "sub_account", key: "old", action: "delete", diff: [] },
+      { kind: "account_callbacks", key: "account", action: "update", diff: [d("dlr_relay_url", "https://h.example/dlr")] },
+    ] as never);
+    expect(view).toEqual({
+      numbers: { "15551230001": { smsEnabled: true, smsRelayUrl: null } },
+      subAccounts: { eu: { status: "enabled", defaultDestinations: { smsEndpoint: "https://h.example/sms" } }, us: { defaultDestinations: { smsEndpoint: "https://h.example/us" } } },
+      accountCallbacks: { dlrRelayUrl: "https://h.example/dlr" },
+    });
+    expect(changedView(desired.state, [])).toEqual({});
   });
 
   it("Diff is the CLI's plan: no change is DIFF_NONE, from listing pages (not a read per number), and writes nothing", async () => {
     const file = path.join(dir, "same.yaml");
-    const news = await checked({ file });
     const mark = sim.log.length;
+    const news = await checked({ file });
+    const checkedAt = sim.log.length;
     const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(news));
     expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
     expect([...d.getDetaileddiffMap().keys()]).toEqual([]);
-    const requests = sim.log.slice(mark);
+    // The Check read the account (250 numbers in pages of 100, and the profile: a handful of
+    // requests, not 250); its Diff planned from those reads and sent nothing.
+    expect(checkedAt - mark).toBeGreaterThan(0);
+    expect(checkedAt - mark).toBeLessThanOrEqual(6);
+    expect(sim.log.length).toBe(checkedAt);
     expect(writes(mark)).toEqual([]);
-    // 250 numbers in pages of 100 (and the profile): a handful of requests, not 250.
-    expect(requests.length).toBeLessThanOrEqual(6);
   });
 
   it("one edited number among 250 is that one property in the detailed diff; Update writes exactly it", async () => {
@@ -207,60 +225,61 @@ describe("wavix:index:Account", () => {
     expect(on.every((i) => sim.store.numbers.get(NUMBERS[i].id!)!.data.sms_enabled)).toBe(true);
   });
 
-  it("inline maps plan as the file does", async () => {
-    const fromFile = await checked({ file: path.join(dir, "one.yaml") });
-    const inline = await checked({ numbers: fromFile.numbers });
-    expect(inline.numbers).toEqual(fromFile.numbers);
-    expect(inline.file).toBeUndefined();
+  it("inline maps are the inputs as given, and plan as the file does", async () => {
+    // one.yaml's numbers, inline: the account as it is since the Update above.
+    const numbers = Object.fromEntries(NUMBERS.map((n, i) => [n.number, { smsEnabled: i === off ? !n.sms_enabled : n.sms_enabled }]));
+    const inline = await checked({ numbers });
+    expect(inline).toEqual({ numbers });
     const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(inline));
     expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
+    const d2 = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq({ numbers: { ...numbers, [digits(off)]: { smsEnabled: false } } }, inline));
+    expect([...d2.getDetaileddiffMap().keys()]).toEqual([`numbers["${digits(off)}"].smsEnabled`]);
   });
 
-  it("a Check of an existing resource starts the Diff's reads once answered: the Diff then sends none, the pair sends what a Diff alone does; a create's Check reads nothing", async () => {
-    const settled = async () => {
-      // The reads are done when the log stops growing (the simulator answers at once here).
-      for (let n = -1; n !== sim.log.length; ) {
-        n = sim.log.length;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    };
-    for (const mode of ["file", "inline"] as const) {
-      // one.yaml: the account as it is since the Update above.
-      const fromFile = await checked({ file: path.join(dir, "one.yaml") });
-      const news = mode === "file" ? { file: path.join(dir, "one.yaml") } : { numbers: fromFile.numbers };
-      const inputs = await checked(news); // no old inputs: a create follows, nothing read
-      await settled();
-      let mark = sim.log.length;
-      await check(news);
-      await settled();
-      expect(sim.log.length, `${mode}: a create's Check`).toBe(mark);
+  it("a Check of the file plans (GETs only): the Diff or the Create after it sends no request, the pair what a Diff alone sends; an inline Check reads nothing", async () => {
+    const file = path.join(dir, "one.yaml"); // the account as it is since the Update above
+    const inputs = await checked({ file });
+    await call("diff", diffReq(inputs)); // takes the Check's plan
+    // A Diff alone (no Check before it) reads the account itself.
+    let mark = sim.log.length;
+    await call("diff", diffReq(inputs));
+    const alone = sim.log.slice(mark).map((e) => `${e.method} ${e.path}`);
+    expect(alone.length).toBeGreaterThan(0);
 
-      // A Diff alone (no Check before it) reads the account itself.
-      await call("diff", diffReq(inputs));
-      const alone = sim.log.slice(mark).map((e) => `${e.method} ${e.path}`);
-      expect(alone.length).toBeGreaterThan(0);
+    mark = sim.log.length;
+    const c = await check({ file }, inputs);
+    expect(c.getFailuresList()).toEqual([]);
+    expect(sim.log.slice(mark).map((e) => `${e.method} ${e.path}`), "the Check's reads").toEqual(alone);
+    const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(c.getInputs()!.toJavaScript() as object, inputs));
+    expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
+    expect(sim.log.length, "the Diff after it sends nothing more").toBe(mark + alone.length);
+    // Taken once: a second Diff reads again.
+    await call("diff", diffReq(inputs));
+    expect(sim.log.length).toBe(mark + 2 * alone.length);
 
-      mark = sim.log.length;
-      const c = await check(news, inputs);
-      expect(c.getFailuresList()).toEqual([]);
-      await settled();
-      // Read once the Check was answered, before any Diff: the same requests as the Diff alone.
-      expect(sim.log.slice(mark).map((e) => `${e.method} ${e.path}`), `${mode}: read ahead`).toEqual(alone);
-      const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(c.getInputs()!.toJavaScript() as object, inputs));
-      expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
-      expect(sim.log.length, `${mode}: the Diff after it sends nothing more`).toBe(mark + alone.length);
+    // A create: its Check plans, the Create applies that plan (nothing to write here) without reading again.
+    mark = sim.log.length;
+    const created = await check({ file });
+    const create = new pb.CreateRequest();
+    create.setUrn(URN);
+    create.setType("wavix:index:Account");
+    create.setProperties(created.getInputs()!);
+    const made = await call<InstanceType<typeof pb.CreateResponse>>("create", create);
+    expect(made.getId()).toBe("1000");
+    // The Create asks whose account the key is (the id), nothing else.
+    expect(sim.log.slice(mark + alone.length).filter((e) => !/\/profile/.test(e.path))).toEqual([]);
+    expect(writes(mark)).toEqual([]);
 
-      // Taken once: a second Diff reads again.
-      await call("diff", diffReq(inputs));
-      expect(sim.log.length).toBe(mark + 2 * alone.length);
-    }
+    // Inline maps are a value: their Check sends nothing.
+    mark = sim.log.length;
+    await check({ numbers: { [digits(0)]: { smsEnabled: NUMBERS[0].sms_enabled } } });
+    expect(sim.log.length).toBe(mark);
   });
 
-  it("the reads a Check started are for its inputs only: a Diff of other inputs reads for itself and plans those", async () => {
+  it("the plan a Check made is for its inputs only: a Diff of other inputs plans those, reading for itself", async () => {
     const same = await checked({ file: path.join(dir, "same.yaml") });
     const one = await checked({ file: path.join(dir, "one.yaml") });
-    await check({ file: path.join(dir, "same.yaml") }, same); // reads ahead for same.yaml
-    await new Promise((r) => setTimeout(r, 200));
+    await check({ file: path.join(dir, "same.yaml") }, same); // plans same.yaml
     const mark = sim.log.length;
     // one.yaml is the account as it is since the Update above; same.yaml is not.
     const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(one, same));

@@ -47,24 +47,6 @@ describe("a Struct read from its bytes", () => {
     );
   });
 
-  it("gives its top-level keys and each field alone as toJavaScript gives them, without decoding the others", () => {
-    fc.assert(
-      fc.property(struct, fc.string({ unit: "binary" }), (o, absent) => {
-        const raw = new RawStruct(bytesOf(o));
-        const whole = stubs.Struct.deserializeBinary(bytesOf(o)).toJavaScript();
-        expect(raw.keys()).toEqual(Object.keys(whole));
-        for (const k of raw.keys()) expect(raw.field(k)).toEqual(whole[k]);
-        if (!(absent in whole)) expect(raw.field(absent)).toBeUndefined();
-      }),
-      { numRuns: 300 },
-    );
-    // A field whose bytes are broken is refused when it alone is read; the others still read.
-    const ok = bytesOf({ a: "x" });
-    const broken = Buffer.concat([ok, Buffer.from([0x0a, 0x07, 0x0a, 0x01, 0x62, 0x12, 0x02, 0x0a, 0x05])]);
-    expect(new RawStruct(broken).field("a")).toBe("x");
-    expect(() => new RawStruct(broken).field("b")).toThrow(/truncated/);
-  });
-
   it("keeps secrets and the engine's unknowns as the values they are", () => {
     const o = { apiKey: { [SIG_KEY]: SECRET_SIG, value: "k" }, label: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", n: [1.5, -0, 1e300] };
     expect(new RawStruct(bytesOf(o)).toJavaScript()).toEqual(stubs.Struct.fromJavaScript(o as never).toJavaScript());

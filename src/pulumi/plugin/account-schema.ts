@@ -28,7 +28,7 @@ const settings: SchemaProperties = {
   file: {
     type: "string",
     description:
-      "The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.",
+      "The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.",
   },
   prune: {
     type: "boolean",

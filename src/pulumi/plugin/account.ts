@@ -5,16 +5,17 @@
  * `wavix-sync plan` / `apply` run:
  *
  *  - Check reads the file (`file`, relative to the plugin's working directory, which the engine
- *    sets to the program's) or takes the inline maps, runs the file's own checks (a problem is a
- *    failure worded `FILE:LINE:COL: message (at path)`), and gives the declared state back as the
- *    resource's inputs: each collection a map keyed by identity (`numbers["15551230001"]`), entries
- *    in camelCase. The engine shows a change's old and new values from there.
- *  - Diff plans the account (listing pages, not a read per object) and names each changed property
- *    of each object (`numbers["15551230001"].smsEnabled`), so the preview shows one line per change;
- *    the blast radius is counted for the whole plan and refused before any write (the preview fails).
- *    Its reads start as soon as the Check before it has answered (an existing resource only), while
- *    the engine works on that answer; a Check of an unchanged file is answered with the old inputs'
- *    bytes (docs/SPEED.md, "One resource for a whole account").
+ *    sets to the program's) or takes the inline maps, and runs the file's own checks (a problem is
+ *    a failure worded `FILE:LINE:COL: message (at path)`). With `file`, it plans the account too
+ *    (listing pages, not a read per object) and gives as the resource's inputs the file's path, its
+ *    digest and what the plan changes: the new value of each changed property of each object
+ *    (`numbers["15551230001"].smsEnabled`), each collection a map keyed by identity, entries in
+ *    camelCase — not the whole declared state, which the engine would carry through every call and
+ *    the state (docs/SPEED.md, "One resource for a whole account"). Inline maps are the inputs as
+ *    given, in that form.
+ *  - Diff takes the plan its Check made (or plans) and names each changed property of each object,
+ *    so the preview shows one line per change with its new value; the blast radius is counted for
+ *    the whole plan and refused before any write (the preview fails).
  *  - Create and Update apply the plan through a write gate (src/kit/gate/) holding every rail the
  *    CLI has: the pins (`wavix:accountId`, the file's `account_id:`), the limits (`wavix:maxDestructive`,
  *    the file's `safety:`), the override `wavix:force`, the secrets read at apply (`password_env`).
@@ -34,17 +35,14 @@ import type { CheckResult, DiffResult, KindProvider, ReadResult } from "../../ki
 import { hasUnknown, snakeToCamel, UNKNOWN, type Props } from "../../kit/provider/props";
 import { PULUMI_GATE_NAMES, type ProviderSession } from "../../kit/provider/session";
 import type { AccountPin, WriteGate } from "../../kit/gate";
-import type { AccountRead, PreparedPlan } from "../../plan/engine";
+import type { PreparedPlan } from "../../plan/engine";
 import type { ApplyResult, PlannedChange } from "../../plan/types";
 import { accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
-import { afterAnswersSent } from "./h2-server";
 
 /**
  * What the declared state, the plan and the apply need: loaded by their first use, not with this
- * module, so that a Check of an unchanged file (every Check of a stack that changes nothing) loads
- * none of them before it answers; the reads it starts for the Diff load them once it has answered
- * (docs/SPEED.md, "One resource for a whole account").
+ * module (an instance that only gives the schema, or serves other resource types, loads none of them).
  */
 const lazy = {
   get config(): typeof import("../../config") {
@@ -173,16 +171,10 @@ const FILE_SHA = "fileSha256";
 const fileSha = (bytes: Buffer): string => createHash("sha256").update(`${packageVersion()}\u0000`).update(bytes).digest("hex");
 
 /**
- * How long the reads a Check started wait for their Diff: the engine sends it right after its work on
- * the Check's answer; a Diff later than this reads the account itself.
+ * How long the plan a Check made waits for its Diff (or Create): the engine sends it right after its
+ * work on the Check's answer; a later one plans again.
  */
-const AHEAD_FOR_MS = 10_000;
-
-/** A Struct's top-level fields, each read alone (src/pulumi/plugin/fast-wire.ts, RawStruct). */
-interface TopLevel {
-  keys(): string[];
-  field(key: string): unknown;
-}
+const PLAN_FOR_MS = 10_000;
 
 /** What the label of an inline document says in the file's messages. */
 const INLINE_LABEL = "the Account resource's inputs";
@@ -223,6 +215,38 @@ export function detailedPaths(change: Pick<PlannedChange, "kind" | "key" | "acti
   return paths.length > 0 ? paths : [[item, "update"]];
 }
 
+/** The segments of a path {@link detailedPaths} writes: names and `["quoted"]` keys. */
+function segments(p: string): string[] {
+  return [...p.matchAll(/\["((?:[^"\\]|\\.)*)"\]|\.?([^.[\]]+)/g)].map((m) => (m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2]));
+}
+
+/**
+ * What a file's plan changes, in the inline form ({@link viewOf}): for each path of the detailed
+ * diff an object added or a property changed takes, its new value (null when the file unsets it),
+ * under the same path — so the preview shows each change with its new value. An object deleted
+ * (`prune`) is named by the detailed diff alone. Empty when nothing changes (the view is then not built).
+ */
+export function changedView(desired: DesiredState, changes: readonly PlannedChange[]): Props {
+  if (changes.length === 0) return {};
+  const view = viewOf(desired);
+  const out: Props = {};
+  for (const c of changes) {
+    for (const [p, kind] of detailedPaths(c)) {
+      if (kind === "delete") continue;
+      const segs = segments(p);
+      let from: unknown = view;
+      for (const k of segs) from = from !== null && typeof from === "object" ? (from as Props)[k] : undefined;
+      let to = out;
+      for (const k of segs.slice(0, -1)) {
+        const next = to[k];
+        to = (to[k] = next !== null && typeof next === "object" && !Array.isArray(next) ? next : {}) as Props;
+      }
+      to[segs[segs.length - 1]] = from === undefined ? null : from;
+    }
+  }
+  return out;
+}
+
 /** A plan that cannot be carried out: its problems, as the CLI words them, and nothing written. */
 function problemsError(prepared: PreparedPlan): Error {
   const p = prepared.plan.problems;
@@ -254,16 +278,14 @@ export class AccountProvider implements KindProvider {
   /** The file as last read, by absolute path: read again only when it changed (Check then Diff read it once). */
   private readonly files = new Map<string, Loaded>();
   /** The plan the last Diff made, which the Update right after it in the same deployment applies. */
-  private lastPlan: { key: string; prepared: PreparedPlan; at: number } | undefined;
+  private lastPlan: { key: string; prepared: PreparedPlan; desired: DesiredState; at: number } | undefined;
   /** Notes already said (a plan's notes come back with every Diff). */
   private readonly said = new Set<string>();
   /**
-   * The account's reads a Check of an existing resource started once answered, for the Diff the
-   * engine sends next with the inputs that Check gave (docs/SPEED.md, "One resource for a whole
-   * account"): the Diff plans from them instead of reading then. GETs only, the ones that Diff would
-   * send; a create (a Check without old inputs) starts none.
+   * The plan a Check of the file made (GETs only), for the Diff or the Create the engine sends next
+   * with the inputs that Check gave: it plans no second time.
    */
-  private ahead: { key: string; session: ProviderSession; at: number; desired: DesiredState; read: AccountRead; inputs: Props; unchangedFile: boolean } | undefined;
+  private checkedPlan: { key: string; session: ProviderSession; at: number; desired: DesiredState; prepared: PreparedPlan } | undefined;
 
   private load(ctx: ProviderSession, file: string): LoadResult {
     const abs = path.resolve(file);
@@ -281,12 +303,21 @@ export class AccountProvider implements KindProvider {
   }
 
   /**
-   * The declared state of checked inputs: the maps Check gave (the file as Check read it, or the
-   * inline maps), through the file's checks again as data — what the preview shows is what is
-   * planned, without reading the file a second time. Throws the problems.
+   * The declared state of checked inputs: with `file`, the file as Check read it (its digest the
+   * same: a file changed since then fails, to be previewed again); inline, the maps through the
+   * file's checks as data. Throws the problems.
    */
-  private desired(inputs: Props): DesiredState {
-    const result = lazy.config.checkDesiredData(documentOf(inputs), typeof inputs.file === "string" ? inputs.file : INLINE_LABEL);
+  private desired(ctx: ProviderSession, inputs: Props): DesiredState {
+    if (typeof inputs.file === "string") {
+      const bytes = this.bytes(inputs.file);
+      if (!bytes || fileSha(bytes) !== inputs[FILE_SHA]) {
+        throw new Error(`${inputs.file} changed since this deployment checked it (or cannot be read): nothing was written; run the preview again`);
+      }
+      const result = this.load(ctx, inputs.file);
+      if (!result.ok) throw new Error(result.problems.slice(0, 10).map(lazy.config.formatProblem).join("\n"));
+      return result.state;
+    }
+    const result = lazy.config.checkDesiredData(documentOf(inputs), INLINE_LABEL);
     if (!result.ok) throw new Error(result.problems.slice(0, 10).map(lazy.config.formatProblem).join("\n"));
     return result.state;
   }
@@ -304,87 +335,30 @@ export class AccountProvider implements KindProvider {
     }
   }
 
-  /**
-   * Whether `bytes` are the file as the last Check read it (`oldSha`, its SHA-256 in the old
-   * inputs) with no API key in them: then its declared state is the old inputs' maps, unread.
-   */
-  private sameFile(ctx: ProviderSession, bytes: Buffer | undefined, sha: string | undefined, oldSha: unknown): boolean {
-    if (!bytes || sha === undefined || sha !== oldSha) return false;
-    const key = ctx.credentials.apiKey;
-    return !(key && key.length >= 8 && bytes.includes(key));
-  }
-
   async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
-    const result = await this.checked(_ctx as ProviderSession, olds, news);
-    // An existing resource (old inputs the engine holds): its Diff follows with these inputs.
-    if (result.failures.length === 0 && (olds.file !== undefined || Object.keys(olds).some((k) => INLINE_INPUTS.has(k) && olds[k] !== undefined))) this.readAhead(_ctx as ProviderSession, result.inputs);
-    return result;
+    const ctx = _ctx as ProviderSession;
+    const result = await this.checked(ctx, olds, news);
+    if (result.failures.length > 0 || typeof result.inputs.file !== "string" || hasUnknown(result.inputs)) return result;
+    // The file's plan, for the Diff (or the Create) that follows with these inputs; a failed read
+    // is theirs to report (they plan again).
+    const { desired, inputs } = result as CheckResult<Props> & { desired: DesiredState };
+    try {
+      const prepared = await lazy.engine.computePlan(ctx.masterClient(), desired, this.prune(inputs));
+      this.checkedPlan = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, prepared };
+      return { inputs: { ...inputs, ...changedView(desired, prepared.plan.changes) }, failures: [] };
+    } catch {
+      return { inputs, failures: [] };
+    }
   }
 
-  /**
-   * Whether a Check would give the old inputs back as they are, told without decoding their maps (the
-   * plugin then answers with their bytes: src/pulumi/plugin/server.ts): `file` alone (and `prune`) as
-   * before, the file's bytes the same (its SHA-256, and no API key in it), nothing else in the old
-   * inputs. What {@link check} would answer then is exactly those inputs; it starts the Diff's reads too.
-   */
-  unchangedCheck(ctx: ProviderSession, olds: TopLevel, news: Props, oldInputs: () => Props): boolean {
-    if (typeof news.file !== "string" || hasUnknown(news)) return false;
-    if (Object.keys(news).some((k) => k !== "file" && k !== "prune" && !k.startsWith("__"))) return false;
-    if (news.prune !== undefined && typeof news.prune !== "boolean") return false;
-    const keys = olds.keys();
-    if (!keys.includes(FILE_SHA) || keys.some((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !INLINE_INPUTS.has(k))) return false;
-    if (olds.field("file") !== news.file || olds.field("prune") !== news.prune) return false;
-    const bytes = this.bytes(news.file);
-    if (!this.sameFile(ctx, bytes, bytes && fileSha(bytes), olds.field(FILE_SHA))) return false;
-    this.readAhead(ctx, oldInputs, true);
-    return true;
+  /** The plan the Check before made for these inputs and this session, when recent; taken once. */
+  private takeChecked(ctx: ProviderSession, inputs: Props): { desired: DesiredState; prepared: PreparedPlan } | undefined {
+    const a = this.checkedPlan;
+    this.checkedPlan = undefined;
+    return a && a.session === ctx && Date.now() - a.at < PLAN_FOR_MS && a.key === this.inputsKey(inputs) ? a : undefined;
   }
 
-  /**
-   * The inputs an unchanged file's Check answered ({@link unchangedCheck}), decoded already for the
-   * reads it started, when a Diff's new inputs are they: the same keys, the same file, digest and
-   * prune (the maps are that file's declared state at that digest, as the Check took them). That Diff
-   * then decodes none of its 1,000 entries again (src/pulumi/plugin/server.ts).
-   */
-  inputsAnswered(news: TopLevel): Props | undefined {
-    const a = this.ahead;
-    if (!a?.unchangedFile) return undefined;
-    const keys = news.keys();
-    if (keys.length !== Object.keys(a.inputs).length || keys.some((k) => !Object.hasOwn(a.inputs, k))) return undefined;
-    return news.field("file") === a.inputs.file && news.field(FILE_SHA) === a.inputs[FILE_SHA] && news.field("prune") === a.inputs.prune ? a.inputs : undefined;
-  }
-
-  /**
-   * Once the Check is answered (the engine then works on its answer before it sends the Diff), the
-   * declared state through the file's checks and the account's reads, for that Diff ({@link ahead}).
-   * Nothing is reported from here: a problem or a failed read is the Diff's to report, as it was.
-   */
-  private readAhead(ctx: ProviderSession, given: Props | (() => Props), unchangedFile = false): void {
-    this.ahead = undefined;
-    if (typeof given !== "function" && hasUnknown(given)) return;
-    // Once the Check's answer has gone out, not merely been given: the engine waits for its end.
-    afterAnswersSent(() => {
-      try {
-        const inputs = typeof given === "function" ? given() : given;
-        if (hasUnknown(inputs)) return;
-        const desired = this.desired(inputs);
-        const read = lazy.engine.readAccount(ctx.masterClient(), desired, this.prune(inputs));
-        read.current.catch(() => undefined); // the Diff's to report; never an unhandled rejection
-        this.ahead = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, read, inputs, unchangedFile };
-      } catch {
-        // The Diff checks the inputs again and reports the problem.
-      }
-    });
-  }
-
-  /** The reads {@link readAhead} started for these inputs and this session, when recent; taken once. */
-  private takeAhead(ctx: ProviderSession, inputs: Props): { desired: DesiredState; read: AccountRead } | undefined {
-    const a = this.ahead;
-    this.ahead = undefined;
-    return a && a.session === ctx && Date.now() - a.at < AHEAD_FOR_MS && a.key === this.inputsKey(inputs) ? a : undefined;
-  }
-
-  private async checked(ctx: ProviderSession, olds: Props, news: Props): Promise<CheckResult<Props>> {
+  private async checked(ctx: ProviderSession, _olds: Props, news: Props): Promise<CheckResult<Props> | (CheckResult<Props> & { desired: DesiredState })> {
     const failures: CheckFailure[] = [];
     const inline = Object.keys(news).some((k) => INLINE_INPUTS.has(k) && news[k] !== undefined) ? fileShape().inlineKeys.filter((k) => news[k] !== undefined) : [];
     const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_INPUTS.has(k));
@@ -397,16 +371,9 @@ export class AccountProvider implements KindProvider {
     const prune = news.prune !== undefined ? { prune: news.prune } : {};
     if (typeof news.file === "string") {
       const bytes = this.bytes(news.file);
-      const sha = bytes ? fileSha(bytes) : undefined;
-      // The file as the last Check read it: its declared state again, unread.
-      if (olds.file === news.file && this.sameFile(ctx, bytes, sha, olds[FILE_SHA])) {
-        const view: Props = {};
-        for (const k of Object.keys(olds)) if (INLINE_INPUTS.has(k) && olds[k] !== undefined) view[k] = olds[k];
-        return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha, ...view }, failures: [] };
-      }
       const result = this.load(ctx, news.file);
       if (!result.ok) return { inputs: news, failures: failuresOf(result, "file") };
-      return { inputs: { file: news.file, ...prune, ...(sha ? { [FILE_SHA]: sha } : {}), ...viewOf(result.state) }, failures: [] };
+      return { inputs: { file: news.file, ...prune, ...(bytes ? { [FILE_SHA]: fileSha(bytes) } : {}) }, failures: [], desired: result.state };
     }
     const result = lazy.config.checkDesiredData(documentOf(news), INLINE_LABEL);
     if (!result.ok) return { inputs: news, failures: failuresOf(result, inline[0] ?? "numbers") };
@@ -438,10 +405,13 @@ export class AccountProvider implements KindProvider {
     });
   }
 
-  /** The plan of the account against `desired` (from `read` when given), its blast radius counted (refused past the limit: nothing is written). */
-  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState, read?: AccountRead): Promise<PreparedPlan> {
+  /**
+   * The plan of the account against `desired` (the one `given` when a Check made it), its blast
+   * radius counted (refused past the limit: nothing is written).
+   */
+  private async plan(ctx: ProviderSession, inputs: Props, desired: DesiredState, given?: PreparedPlan): Promise<PreparedPlan> {
     const { computePlan, existingItems } = lazy.engine;
-    const prepared = await computePlan(ctx.masterClient(), desired, read?.options ?? this.prune(inputs), read);
+    const prepared = given ?? (await computePlan(ctx.masterClient(), desired, this.prune(inputs)));
     if (prepared.plan.problems.length > 0) throw problemsError(prepared);
     for (const n of prepared.plan.notes ?? []) {
       const text = `Account: ${n.kind} "${n.key}": ${n.message}`;
@@ -459,10 +429,10 @@ export class AccountProvider implements KindProvider {
   async diff(_ctx: unknown, id: string, _olds: Props, news: Props): Promise<DiffResult> {
     const ctx = _ctx as ProviderSession;
     if (hasUnknown(news)) return { changes: true, diffs: [], replaces: [], stables: [], deleteBeforeReplace: false };
-    const ahead = this.takeAhead(ctx, news);
-    const desired = ahead?.desired ?? this.desired(news);
-    const prepared = await this.plan(ctx, news, desired, ahead?.read);
-    this.lastPlan = { key: this.planKey(id, news), prepared, at: Date.now() };
+    const checked = this.takeChecked(ctx, news);
+    const desired = checked?.desired ?? this.desired(ctx, news);
+    const prepared = await this.plan(ctx, news, desired, checked?.prepared);
+    this.lastPlan = { key: this.planKey(id, news), prepared, desired, at: Date.now() };
     const kinds: Record<string, "add" | "update" | "delete"> = {};
     for (const c of prepared.plan.changes) for (const [p, k] of detailedPaths(c)) kinds[p] = k;
     return { changes: prepared.plan.changes.length > 0, diffs: Object.keys(kinds), kinds, replaces: [], stables: ["accountId"], deleteBeforeReplace: false };
@@ -479,27 +449,28 @@ export class AccountProvider implements KindProvider {
 
   /** Plans (or takes the plan the Diff just made for these inputs) and applies it through the gate. */
   private async apply(ctx: ProviderSession, id: string, inputs: Props): Promise<Props> {
-    const desired = this.desired(inputs);
     const key = this.planKey(id, inputs);
     // The engine's Update follows its Diff in the same deployment: that plan is applied (as the CLI
-    // applies the plan it showed), unless it is older than a minute; applyPlan's gate counts it again.
-    const fresh = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan.prepared : await this.plan(ctx, inputs, desired);
+    // applies the plan it showed), unless it is older than a minute; a Create follows its Check,
+    // whose plan it takes. applyPlan's gate counts it again.
+    const last = this.lastPlan && this.lastPlan.key === key && Date.now() - this.lastPlan.at < 60_000 ? this.lastPlan : undefined;
     this.lastPlan = undefined;
+    const checked = last ? undefined : this.takeChecked(ctx, inputs);
+    const desired = last?.desired ?? checked?.desired ?? this.desired(ctx, inputs);
+    const fresh = last?.prepared ?? (await this.plan(ctx, inputs, desired, checked?.prepared));
     const result = fresh.ops.length === 0 ? { results: [], pending: [], ok: true } : await lazy.engine.applyPlan(ctx.masterClient(), fresh, { gate: this.gate(ctx, desired) });
     if (!result.ok) throw applyError(result);
     const s = fresh.plan.summary;
-    return this.outputs(ctx, inputs, { create: s.create, update: s.update, replace: s.replace, delete: s.delete, unchanged: s.unchanged });
+    return this.outputs(ctx, inputs, desired, { create: s.create, update: s.update, replace: s.replace, delete: s.delete, unchanged: s.unchanged });
   }
 
-  private async outputs(ctx: ProviderSession, inputs: Props, lastApply: Record<string, number>): Promise<Props> {
+  /** The outputs: the file and prune as given, the account, and the declared state's digest and counts (its inline view's). */
+  private async outputs(ctx: ProviderSession, inputs: Props, desired: DesiredState, lastApply: Record<string, number>): Promise<Props> {
     const declared: Record<string, number> = {};
-    const { inlineKeys } = fileShape();
-    for (const k of inlineKeys) {
-      const v = inputs[k];
+    const view = viewOf(desired);
+    for (const [k, v] of Object.entries(view)) {
       if (v !== null && typeof v === "object" && !Array.isArray(v) && k !== "accountCallbacks" && k !== "safety") declared[k] = Object.keys(v).length;
     }
-    const view: Props = {};
-    for (const k of inlineKeys) if (inputs[k] !== undefined) view[k] = inputs[k];
     const account = await ctx.account();
     return {
       ...(typeof inputs.file === "string" ? { file: inputs.file } : {}),
@@ -540,7 +511,7 @@ export class AccountProvider implements KindProvider {
       throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(lazy.config.formatProblem).join("; ")}`);
     }
     const inputs: Props = { file: importId };
-    const outs = await this.outputs(ctx, { ...inputs, ...viewOf(result.state) }, {});
+    const outs = await this.outputs(ctx, inputs, result.state, {});
     return { id: outs.accountId !== undefined ? String(outs.accountId) : "account", props: outs, inputs };
   }
 }

@@ -160,34 +160,10 @@ function valueOf(buf: Buffer, start: number, end: number): JsonValue {
 
 /** A Struct still in its bytes: decoded to plain values when asked, written back as it came. */
 export class RawStruct implements StructLike {
-  private spans: Map<string, [number, number] | null> | undefined;
-
   constructor(readonly bytes: Buffer) {}
 
   toJavaScript(): { [key: string]: JsonValue } {
     return structOf(this.bytes, 0, this.bytes.length);
-  }
-
-  /** Where each top-level field's Value is (null: an entry without one), the last of a key winning as in {@link structOf}. */
-  private fields(): Map<string, [number, number] | null> {
-    if (this.spans) return this.spans;
-    const spans = new Map<string, [number, number] | null>();
-    eachEntry(this.bytes, 0, this.bytes.length, (key, vs, ve) => spans.set(key, vs < 0 ? null : [vs, ve]));
-    this.spans = spans;
-    return spans;
-  }
-
-  /** The top-level keys, in sorted order (as {@link toJavaScript} gives them), without decoding their values. */
-  keys(): string[] {
-    return [...this.fields().keys()].sort();
-  }
-
-  /** One top-level field's value, decoded alone (what {@link toJavaScript} gives for it); undefined when absent. */
-  field(key: string): JsonValue | undefined {
-    const fields = this.fields();
-    if (!fields.has(key)) return undefined;
-    const span = fields.get(key);
-    return span ? valueOf(this.bytes, span[0], span[1]) : null;
   }
 }
 

@@ -38,8 +38,8 @@ import { SCHEMA_FILE } from "./schema-file";
 import { MISSING_KEY_HINT } from "../key-hint";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
-import { decode, encode, sameJson, SECRET_SIG, type JsonValue } from "./wire";
-import { RawStruct, setInputsAsGiven } from "./fast-wire";
+import { decode, encode, sameJson, type JsonValue } from "./wire";
+import { setInputsAsGiven } from "./fast-wire";
 import { Status, type UnaryHandler, type UnaryHandlers } from "./h2-server";
 
 /**
@@ -124,13 +124,6 @@ interface ResourceType {
   readonly secretInputs: readonly string[];
   /** Outputs a create makes (not inputs, or always set): unknown in a preview until the create has run. */
   readonly computed: readonly string[];
-  /**
-   * Whether a Check's answer is its old inputs as they are, told from the new inputs and a few old
-   * fields without decoding the rest (`wavix:index:Account`: its file unchanged, AccountProvider.unchangedCheck).
-   */
-  readonly oldInputsStand?: (ctx: ProviderSession, olds: RawStruct, news: Props, oldInputs: () => Props) => boolean;
-  /** The inputs a Check answered, already decoded, when a Diff's new inputs are they (AccountProvider.inputsAnswered). */
-  readonly inputsAnswered?: (news: RawStruct) => Props | undefined;
 }
 
 /** The resource type of a request: its `type` field (engines since 3.1xx), else its URN's last type. */
@@ -229,8 +222,6 @@ export class WavixProvider {
       t = {
         name: ACCOUNT_TYPE,
         provider,
-        oldInputsStand: (ctx, olds, news, oldInputs) => provider.unchangedCheck(ctx, olds, news, oldInputs),
-        inputsAnswered: (news) => provider.inputsAnswered(news),
         keepsInputsOnRead: true,
         schema,
         secretOutputs: [],
@@ -412,24 +403,13 @@ export class WavixProvider {
   private async check(req: providerPb.CheckRequest): Promise<providerPb.CheckResponse> {
     const t = this.resourceType(typeOf(req));
     const news = decode(req.getNews());
-    const given = req.getOlds();
-    // Old inputs that stand as they are (an Account whose file did not change: the declared state
-    // of 1,000 entries) go back as their bytes, neither decoded nor compared (docs/SPEED.md, "One
-    // resource for a whole account"); they hold no secret and no unknown, so nothing is to wrap again.
-    if (t.oldInputsStand && given instanceof RawStruct && news.secrets.size === 0 && !given.bytes.includes(SECRET_SIG) && !given.bytes.includes(UNKNOWN)) {
-      if (t.oldInputsStand(this.context(), given, news.props, () => decode(given).props)) {
-        const r = new this.stubs.provider.CheckResponse();
-        setInputsAsGiven(r, given);
-        return r;
-      }
-    }
-    const olds = decode(given);
+    const olds = decode(req.getOlds());
     const result = await t.provider.check(this.context(), olds.props, news.props);
     const r = new this.stubs.provider.CheckResponse();
     const inputs = encode(result.inputs as Props, [...t.secretInputs, ...news.secrets]);
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
-    // So do inputs the provider gave back as they were in state (an Account whose file did not change).
+    // So do inputs the provider gave back as they were in state.
     // When the request was read by hand (src/pulumi/plugin/fast-wire.ts), its bytes go back unread.
     if (sameJson(inputs, news.raw)) setInputsAsGiven(r, req.getNews());
     else if (req.getOlds() && sameJson(inputs, olds.raw)) setInputsAsGiven(r, req.getOlds());
@@ -444,10 +424,7 @@ export class WavixProvider {
     // The old inputs only where a path's kind is read from them (an Account's are large: decoded only when needed).
     let oldInputs: Props | undefined;
     const oldInputsOf = (): Props => (oldInputs ??= req.getOldInputs() ? decode(req.getOldInputs()).props : olds);
-    // The inputs the Check just answered come back as the new ones: decoded already when the provider kept them.
-    const given = req.getNews();
-    const answered = given instanceof RawStruct && !given.bytes.includes(SECRET_SIG) && !given.bytes.includes(UNKNOWN) ? t.inputsAnswered?.(given) : undefined;
-    const news = answered ?? decode(given).props;
+    const news = decode(req.getNews()).props;
     const ctx = this.context();
     const result = await t.provider.diff(ctx, req.getId(), olds, news);
     // The old half of a replacement an interrupted deployment left pending must then touch nothing.
