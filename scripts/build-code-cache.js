@@ -12,8 +12,9 @@
  *
  * The plugin (bin/pulumi-resource-wavix) is started as the engine starts it, with
  * WAVIX_CODE_CACHE_RECORD, and sent what the engine sends for an `up` of PhoneNumbers (the
- * handshake, CheckConfig, Configure, Checks and Diffs, the schema; scripts/plugin-client.js); told
- * to stop, it saves its modules' code. Without `@pulumi/pulumi` (a peer dependency) there is no
+ * handshake, CheckConfig, Configure, Checks and Diffs, the schema; scripts/plugin-client.js), then
+ * an Account's Check and Diff of examples/wavix.yaml (the file read, the account planned against
+ * the simulator); told to stop, it saves its modules' code. Without `@pulumi/pulumi` (a peer dependency) there is no
  * plugin to run, and no plugin cache.
  *
  * The cache only saves time: when a run fails here, the build warns and leaves no cache, and the
@@ -24,7 +25,7 @@ const { mkdtempSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
 const { tmpdir } = require("node:os");
 const { join } = require("node:path");
 const { promisify } = require("node:util");
-const { configRequests, connect, phoneNumberRequests, portOf, providerStubs } = require("./plugin-client");
+const { accountRequests, configRequests, connect, phoneNumberRequests, portOf, providerStubs } = require("./plugin-client");
 
 const root = join(__dirname, "..");
 
@@ -68,7 +69,7 @@ async function main() {
   }
 }
 
-/** The plugin, sent a no-change `up`'s calls for two PhoneNumbers, its modules' code recorded into `record`. */
+/** The plugin, sent a no-change `up`'s calls for two PhoneNumbers and an Account, its modules' code recorded into `record`. */
 async function recordPlugin(sim, key, record) {
   const stubs = providerStubs(root);
   if (!stubs) return false; // no @pulumi/pulumi: no plugin to run
@@ -91,6 +92,9 @@ async function recordPlugin(sim, key, record) {
         await call("check", check);
         await call("diff", diff);
       }
+      const account = accountRequests(stubs, join(root, "examples", "wavix.yaml"));
+      const checked = await call("check", account.check);
+      await call("diff", account.diffOf(checked)).catch(() => undefined); // a plan with problems fails: its code ran
       await call("getSchema", new stubs.pb.GetSchemaRequest());
       // What the plugin loads after its answers (src/pulumi/plugin/main.ts, the preload) goes in too.
       await new Promise((r) => setTimeout(r, 500));

@@ -96,4 +96,31 @@ function phoneNumberRequests(stubs, number, { smsEnabled = true } = {}) {
   return { check, diff };
 }
 
-module.exports = { providerStubs, secret, connect, portOf, configRequests, phoneNumberRequests };
+/**
+ * A `wavix:index:Account`'s Check of `file` (as an existing resource's: its old inputs the file),
+ * and the Diff that follows with the inputs that Check answered (`diffOf(checkResponse)`).
+ */
+function accountRequests(stubs, file) {
+  const urn = "urn:pulumi:dev::wavix::wavix:index:Account::account";
+  const olds = stubs.Struct.fromJavaScript({ file });
+  const check = new stubs.pb.CheckRequest();
+  check.setUrn(urn);
+  check.setType("wavix:index:Account");
+  check.setName("account");
+  check.setOlds(olds);
+  check.setNews(olds);
+  const diffOf = (checked) => {
+    const diff = new stubs.pb.DiffRequest();
+    diff.setId("account");
+    diff.setUrn(urn);
+    diff.setType("wavix:index:Account");
+    diff.setName("account");
+    diff.setOlds(stubs.Struct.fromJavaScript({ file, digest: "" }));
+    diff.setOldInputs(olds);
+    diff.setNews(checked.getInputs());
+    return diff;
+  };
+  return { check, diffOf };
+}
+
+module.exports = { providerStubs, secret, connect, portOf, configRequests, phoneNumberRequests, accountRequests };
