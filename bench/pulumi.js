@@ -23,7 +23,7 @@
  * Skipped, saying so, when the CLI has not been built.
  */
 const { execFileSync, spawn } = require("node:child_process");
-const { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
+const { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } = require("node:fs");
 const { loadavg, tmpdir } = require("node:os");
 const { join } = require("node:path");
 const ts = require("typescript");
@@ -437,7 +437,8 @@ function pulumiLines(label, numbers, r) {
  * account"; issue #38 item 2), against its target: a no-change `up` with its preview within the
  * engine's floor for ONE resource (a YAML program of one PhoneNumber behind the Go floor when
  * built, else the Node.js one) plus twice the CLI's plan of the same file (`wavix-sync plan`, a whole process). The
- * three are interleaved, `samples` rounds, medians reported.
+ * three are interleaved, `samples` rounds, medians reported; with BENCH_PULUMI_ACCOUNT_CACHED=1, so are
+ * the Account program and the floor's with their plugins from Pulumi's plugin cache.
  * @param {{ numbers: number, latencyMs: number, samples?: number }} options
  */
 async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
@@ -452,10 +453,17 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
   const seed = generateAccount({ numbers, subAccounts: 0 });
   const sim = await startSimulator({ port: 0, seed, apiKeys: [{ key: KEY }], latencyMs });
   const dirs = [];
+  // `pluginDir` undefined: the plugin from the stack's plugin cache (installed below), the package in
+  // the project's node_modules, as docs/PULUMI.md's third way installs it.
   const stackIn = (program, pluginDir) => {
     const dir = mkdtempSync(join(tmpdir(), "wavix-bench-account-"));
     dirs.push(dir);
-    writeFileSync(join(dir, "Pulumi.yaml"), stringify({ name: "wavix-bench", runtime: "yaml", plugins: { providers: [{ name: "wavix", path: pluginDir }] }, resources: program }, { lineWidth: 0 }));
+    const plugins = pluginDir ? { plugins: { providers: [{ name: "wavix", path: pluginDir }] } } : {};
+    writeFileSync(join(dir, "Pulumi.yaml"), stringify({ name: "wavix-bench", runtime: "yaml", ...plugins, resources: program }, { lineWidth: 0 }));
+    if (!pluginDir) {
+      mkdirSync(join(dir, "node_modules"));
+      symlinkSync(ROOT, join(dir, "node_modules", "wavix-sync"), "dir");
+    }
     const doc = { version: 1, numbers: seed.numbers.map((n) => ({ number: n.number, sms_enabled: n.sms_enabled === true })) };
     writeFileSync(join(dir, "wavix.yaml"), stringify(doc, { lineWidth: 0 }));
     const stack = new RealStack({
@@ -465,21 +473,35 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       env: { WAVIX_API_KEY: undefined, WAVIX_BASE_URL: undefined },
       skipOutputs: true,
     });
-    return { dir, stack };
+    const install = async (from) => {
+      const r = await stack.command(["plugin", "install", "resource", "wavix", require(join(ROOT, "package.json")).version, "--file", from]);
+      if (r.code !== 0) throw new Error(`pulumi plugin install failed: ${r.stderr.trim()}`);
+    };
+    return { dir, stack, install };
   };
   try {
     const account = stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }, join(ROOT, "bin"));
     // Another build's plugin (BENCH_BASELINE_DIR: a checkout with dist/ built), interleaved with ours.
     const baselineDir = process.env.BENCH_BASELINE_DIR;
     const baseline = baselineDir ? stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }, join(baselineDir, "bin")) : undefined;
+    // BENCH_PULUMI_ACCOUNT_CACHED=1: the same program with the plugin from Pulumi's plugin cache, where
+    // the engine caches a versioned plugin's schema (each phase starts one plugin instead of two),
+    // against a target measured the same way: the floor from the plugin cache too (docs/SPEED.md).
+    const cached = process.env.BENCH_PULUMI_ACCOUNT_CACHED === "1" ? stackIn({ account: { type: "wavix:index:Account", properties: { file: "wavix.yaml" } } }) : undefined;
+    await cached?.install(join(ROOT, "bin"));
     const first = seed.numbers[0];
-    const floor = stackIn({ one: { type: "wavix:index:PhoneNumber", properties: { number: first.number, smsEnabled: first.sms_enabled === true } } }, f.dirs[floorName]);
+    const onePhoneNumber = { one: { type: "wavix:index:PhoneNumber", properties: { number: first.number, smsEnabled: first.sms_enabled === true } } };
+    const floor = stackIn(onePhoneNumber, f.dirs[floorName]);
+    const cachedFloor = cached ? stackIn(onePhoneNumber) : undefined;
+    await cachedFloor?.install(f.dirs[floorName]);
     await account.stack.up();
     await baseline?.stack.up();
+    await cached?.stack.up();
+    await cachedFloor?.stack.up();
     await floor.stack.up();
     // The CLI's plan in the environment the engine's processes get here (no NODE_EXTRA_CA_CERTS: pluginEnv).
     const env = { ...pluginEnv(), WAVIX_API_KEY: KEY, WAVIX_BASE_URL: sim.url };
-    const times = { account: [], floor: [], plan: [], ...(baseline ? { baseline: [] } : {}) };
+    const times = { account: [], floor: [], plan: [], ...(baseline ? { baseline: [] } : {}), ...(cached ? { cached: [], cachedFloor: [] } : {}) };
     let requests = 0;
     const time = async (name, fn) => {
       const started = process.hrtime.bigint();
@@ -491,7 +513,9 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       await time("account", () => account.stack.upWithPreview());
       requests = sim.log.length;
       if (baseline) await time("baseline", () => baseline.stack.upWithPreview());
+      if (cached) await time("cached", () => cached.stack.upWithPreview());
       await time("floor", () => floor.stack.upWithPreview());
+      if (cachedFloor) await time("cachedFloor", () => cachedFloor.stack.upWithPreview());
       await time("plan", () => new Promise((resolve, reject) => {
         const child = spawn(process.execPath, [join(ROOT, "bin", "wavix-sync.js"), "plan", "-f", join(account.dir, "wavix.yaml")], { env, stdio: "ignore" });
         child.on("close", (code) => (code === 0 ? resolve() : reject(new Error(`wavix-sync plan exited ${code}`))));
@@ -519,6 +543,14 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       cliPlanSeconds: Number(m.plan.toFixed(3)),
       targetSeconds: Number(target.toFixed(3)),
       ratioToTarget: Number((m.account / target).toFixed(2)),
+      ...(cached
+        ? {
+            cachedPluginSeconds: Number(median(times.cached).toFixed(3)),
+            cachedFloorSeconds: Number(median(times.cachedFloor).toFixed(3)),
+            cachedTargetSeconds: Number((median(times.cachedFloor) + 2 * m.plan).toFixed(3)),
+            cachedPluginRatioToTarget: Number((median(times.cached) / (median(times.cachedFloor) + 2 * m.plan)).toFixed(2)),
+          }
+        : {}),
       ...(baseline ? { baselineSeconds: Number(median(times.baseline).toFixed(3)), baselineRatioToTarget: Number((median(times.baseline) / target).toFixed(2)) } : {}),
       samples: times,
       calls,
@@ -537,6 +569,12 @@ function accountLines(r) {
   return [
     `${`pulumi Account resource no-change up with preview (${r.numbers})`.padEnd(60)} ${String(r.requests).padStart(6)} req  ${r.upNoChangeWithPreviewSeconds.toFixed(2).padStart(7)} s; ` +
       `target ${r.targetSeconds.toFixed(2)} s = ${r.floor} floor for one resource ${r.floorOneResourceSeconds.toFixed(2)} s + 2 × CLI plan ${r.cliPlanSeconds.toFixed(2)} s: ${r.ratioToTarget.toFixed(2)}× (load ${r.loadAverage.join(" ")})`,
+    ...(r.cachedPluginSeconds !== undefined
+      ? [
+          `${"pulumi Account resource, both plugins from the plugin cache".padEnd(60)}             ${r.cachedPluginSeconds.toFixed(2).padStart(7)} s; ` +
+            `target ${r.cachedTargetSeconds.toFixed(2)} s = ${r.floor} floor ${r.cachedFloorSeconds.toFixed(2)} s + 2 × CLI plan: ${r.cachedPluginRatioToTarget.toFixed(2)}× (schemas cached: one plugin start a phase)`,
+        ]
+      : []),
     ...(r.baselineSeconds !== undefined ? [`${"pulumi Account resource, the baseline build (BENCH_BASELINE_DIR)".padEnd(60)}             ${r.baselineSeconds.toFixed(2).padStart(7)} s: ${r.baselineRatioToTarget.toFixed(2)}×`] : []),
   ];
 }
