@@ -47,7 +47,7 @@ export class Account extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly digest: pulumi.Output<string>;
     /**
-     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
      */
     declare public readonly file: pulumi.Output<string | undefined>;
     /**
@@ -114,7 +114,7 @@ export interface AccountArgs {
      */
     callWebhooks?: pulumi.Input<{[key: string]: pulumi.Input<string>} | undefined>;
     /**
-     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
      */
     file?: pulumi.Input<string | undefined>;
     /**

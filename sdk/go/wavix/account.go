@@ -21,7 +21,7 @@ type Account struct {
 	Declared pulumi.IntMapOutput `pulumi:"declared"`
 	// SHA-256 of the declared state as the resource holds it (normalised): changes exactly when what is declared changes.
 	Digest pulumi.StringOutput `pulumi:"digest"`
-	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
 	File pulumi.StringPtrOutput `pulumi:"file"`
 	// What the last create or update did: `create`, `update`, `replace`, `delete` (items changed) and `unchanged`.
 	LastApply pulumi.IntMapOutput `pulumi:"lastApply"`
@@ -75,7 +75,7 @@ type accountArgs struct {
 	AccountId *int `pulumi:"accountId"`
 	// Inline: the file's `call_webhooks:` (event type to URL).
 	CallWebhooks map[string]string `pulumi:"callWebhooks"`
-	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
 	File *string `pulumi:"file"`
 	// Inline: the file's `numbers:` by digits, each entry's other keys in camelCase (`smsEnabled`, `destinations`, `subAccount`, ...).
 	Numbers map[string]interface{} `pulumi:"numbers"`
@@ -101,7 +101,7 @@ type AccountArgs struct {
 	AccountId pulumi.IntPtrInput
 	// Inline: the file's `call_webhooks:` (event type to URL).
 	CallWebhooks pulumi.StringMapInput
-	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+	// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
 	File pulumi.StringPtrInput
 	// Inline: the file's `numbers:` by digits, each entry's other keys in camelCase (`smsEnabled`, `destinations`, `subAccount`, ...).
 	Numbers pulumi.MapInput
@@ -171,7 +171,7 @@ func (o AccountOutput) Digest() pulumi.StringOutput {
 	return o.ApplyT(func(v *Account) pulumi.StringOutput { return v.Digest }).(pulumi.StringOutput)
 }
 
-// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+// The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
 func (o AccountOutput) File() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Account) pulumi.StringPtrOutput { return v.File }).(pulumi.StringPtrOutput)
 }

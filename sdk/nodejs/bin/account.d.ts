@@ -32,7 +32,7 @@ export declare class Account extends pulumi.CustomResource {
      */
     readonly digest: pulumi.Output<string>;
     /**
-     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
      */
     readonly file: pulumi.Output<string | undefined>;
     /**
@@ -75,7 +75,7 @@ export interface AccountArgs {
         [key: string]: pulumi.Input<string>;
     } | undefined>;
     /**
-     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+     * The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
      */
     file?: pulumi.Input<string | undefined>;
     /**

@@ -36,7 +36,7 @@ class AccountArgs:
         :param pulumi.Input[Mapping[str, Any]] account_callbacks: Inline: the file's `account_callbacks:` (`smsRelayUrl`, `dlrRelayUrl`).
         :param pulumi.Input[_builtins.int] account_id: Inline: the file's `account_id:`, the account the key must belong to (checked before anything is written).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] call_webhooks: Inline: the file's `call_webhooks:` (event type to URL).
-        :param pulumi.Input[_builtins.str] file: The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+        :param pulumi.Input[_builtins.str] file: The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
         :param pulumi.Input[Mapping[str, Any]] numbers: Inline: the file's `numbers:` by digits, each entry's other keys in camelCase (`smsEnabled`, `destinations`, `subAccount`, ...).
         :param pulumi.Input[_builtins.bool] prune: As `wavix-sync apply --prune`: disable undeclared sub-accounts; delete undeclared call webhooks, SIP trunks and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns. Default false.
         :param pulumi.Input[Mapping[str, Any]] safety: Inline: the file's `safety:` (`maxDestructiveTotal`, `maxDestructivePercent`, `minItems`): the blast-radius limits of an update.
@@ -108,7 +108,7 @@ class AccountArgs:
     @pulumi.getter
     def file(self) -> pulumi.Input[Optional[_builtins.str]]:
         """
-        The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+        The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
         """
         return pulumi.get(self, "file")
 
@@ -227,7 +227,7 @@ class Account(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, Any]] account_callbacks: Inline: the file's `account_callbacks:` (`smsRelayUrl`, `dlrRelayUrl`).
         :param pulumi.Input[_builtins.int] account_id: Inline: the file's `account_id:`, the account the key must belong to (checked before anything is written).
         :param pulumi.Input[Mapping[str, pulumi.Input[_builtins.str]]] call_webhooks: Inline: the file's `call_webhooks:` (event type to URL).
-        :param pulumi.Input[_builtins.str] file: The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+        :param pulumi.Input[_builtins.str] file: The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
         :param pulumi.Input[Mapping[str, Any]] numbers: Inline: the file's `numbers:` by digits, each entry's other keys in camelCase (`smsEnabled`, `destinations`, `subAccount`, ...).
         :param pulumi.Input[_builtins.bool] prune: As `wavix-sync apply --prune`: disable undeclared sub-accounts; delete undeclared call webhooks, SIP trunks and Sender IDs; unlink undeclared numbers of declared 10DLC campaigns. Default false.
         :param pulumi.Input[Mapping[str, Any]] safety: Inline: the file's `safety:` (`maxDestructiveTotal`, `maxDestructivePercent`, `minItems`): the blast-radius limits of an update.
@@ -352,7 +352,7 @@ class Account(pulumi.CustomResource):
     @pulumi.getter
     def file(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed. Give `file` or the inline maps, not both.
+        The desired-state file (wavix.yaml), relative to the program's working directory (the folder of Pulumi.yaml, or of its `main`). Read at every preview and update: its content is what is managed (the state holds its path, its SHA-256 and what the plan changes, not its content). Give `file` or the inline maps, not both.
         """
         return pulumi.get(self, "file")
 
