@@ -335,13 +335,14 @@ export class AccountProvider implements KindProvider {
     }
   }
 
-  async check(_ctx: unknown, olds: Props, news: Props): Promise<CheckResult<Props>> {
+  /** The old inputs play no part: what the file declares is planned against the account as it is. */
+  async check(_ctx: unknown, _olds: Props, news: Props): Promise<CheckResult<Props>> {
     const ctx = _ctx as ProviderSession;
-    const result = await this.checked(ctx, olds, news);
-    if (result.failures.length > 0 || typeof result.inputs.file !== "string" || hasUnknown(result.inputs)) return result;
+    const { desired, ...result } = this.checked(ctx, news);
+    if (!desired) return result;
     // The file's plan, for the Diff (or the Create) that follows with these inputs; a failed read
     // is theirs to report (they plan again).
-    const { desired, inputs } = result as CheckResult<Props> & { desired: DesiredState };
+    const { inputs } = result;
     try {
       const prepared = await lazy.engine.computePlan(ctx.masterClient(), desired, this.prune(inputs));
       this.checkedPlan = { key: this.inputsKey(inputs), session: ctx, at: Date.now(), desired, prepared };
@@ -358,7 +359,8 @@ export class AccountProvider implements KindProvider {
     return a && a.session === ctx && Date.now() - a.at < PLAN_FOR_MS && a.key === this.inputsKey(inputs) ? a : undefined;
   }
 
-  private async checked(ctx: ProviderSession, _olds: Props, news: Props): Promise<CheckResult<Props> | (CheckResult<Props> & { desired: DesiredState })> {
+  /** The inputs checked; with `file`, also the declared state it was read into (what Check plans). */
+  private checked(ctx: ProviderSession, news: Props): CheckResult<Props> & { desired?: DesiredState } {
     const failures: CheckFailure[] = [];
     const inline = Object.keys(news).some((k) => INLINE_INPUTS.has(k) && news[k] !== undefined) ? fileShape().inlineKeys.filter((k) => news[k] !== undefined) : [];
     const unknown = Object.keys(news).filter((k) => k !== "file" && k !== "prune" && k !== FILE_SHA && !k.startsWith("__") && !INLINE_INPUTS.has(k));
