@@ -1,6 +1,6 @@
 // Re-exports only: the desired-state file (docs/CONTRACT.md part 3).
 export * from "./types";
-export { loadDesiredState, parseDesiredState, checkDesiredData, formatProblem, type LoadResult, type LoadOptions } from "./load";
+export { loadDesiredState, readDesiredStateFile, parseDesiredStateBytes, parseDesiredState, checkDesiredData, formatProblem, type LoadResult, type LoadOptions } from "./load";
 export { MAX_CONFIG_BYTES } from "./decode";
 export {
   normalizeDigits,

@@ -48,18 +48,31 @@ export interface LoadOptions {
 
 /** Reads and checks a file. Never throws: an unreadable file is one problem (no stack). */
 export function loadDesiredState(file: string, options: LoadOptions = {}): LoadResult {
-  const whole = (message: string): LoadResult => ({ ok: false, problems: [{ file, line: 0, col: 0, path: "", message }] });
-  let bytes: Buffer;
+  const read = readDesiredStateFile(file);
+  return read.ok ? parseDesiredStateBytes(read.bytes, file, options) : read.result;
+}
+
+const wholeFile = (file: string, message: string): { ok: false; problems: ConfigProblem[] } => ({ ok: false, problems: [{ file, line: 0, col: 0, path: "", message }] });
+
+/**
+ * The first half of {@link loadDesiredState}: the file's bytes, or the one problem that it cannot be
+ * read (or is too large). For a caller that needs the very bytes it checks (their digest).
+ */
+export function readDesiredStateFile(file: string): { ok: true; bytes: Buffer } | { ok: false; result: LoadResult } {
   try {
     // The size first, so a huge file is refused without being read (see decode.ts).
     const st = statSync(file);
-    if (st.isFile() && st.size > MAX_CONFIG_BYTES) return whole(tooLargeMessage(st.size));
-    bytes = readFileSync(file);
+    if (st.isFile() && st.size > MAX_CONFIG_BYTES) return { ok: false, result: wholeFile(file, tooLargeMessage(st.size)) };
+    return { ok: true, bytes: readFileSync(file) };
   } catch (err) {
-    return whole(`cannot read file: ${readErrorReason(err)}`);
+    return { ok: false, result: wholeFile(file, `cannot read file: ${readErrorReason(err)}`) };
   }
+}
+
+/** The second half of {@link loadDesiredState}: a file's bytes decoded and checked. */
+export function parseDesiredStateBytes(bytes: Buffer, file: string, options: LoadOptions = {}): LoadResult {
   // A pipe or special file has no size up front: checked once read.
-  if (bytes.length > MAX_CONFIG_BYTES) return whole(tooLargeMessage(bytes.length));
+  if (bytes.length > MAX_CONFIG_BYTES) return wholeFile(file, tooLargeMessage(bytes.length));
   const decoded = decodeConfigBytes(bytes);
   if (!decoded.ok) return { ok: false, problems: [{ file, line: decoded.line, col: decoded.col, path: "", message: decoded.message }] };
   return parseDesiredState(decoded.text, file, options);

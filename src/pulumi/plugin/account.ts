@@ -25,8 +25,6 @@
  * password is named by its `password_env`, never held).
  */
 import { createHash } from "node:crypto";
-import { readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import type { LoadResult } from "../../config";
 import type { DesiredState } from "../../config/types";
 import type { EntryKey } from "../../kit/contract";
@@ -266,17 +264,8 @@ function applyError(result: ApplyResult): Error {
   );
 }
 
-interface Loaded {
-  readonly mtimeMs: number;
-  readonly size: number;
-  readonly ino: number;
-  readonly result: LoadResult;
-}
-
 /** The provider of `wavix:index:Account` over a native plugin's session. */
 export class AccountProvider implements KindProvider {
-  /** The file as last read, by absolute path: read again only when it changed (Check then Diff read it once). */
-  private readonly files = new Map<string, Loaded>();
   /** The plan the last Diff made, which the Update right after it in the same deployment applies. */
   private lastPlan: { key: string; prepared: PreparedPlan; desired: DesiredState; at: number } | undefined;
   /** Notes already said (a plan's notes come back with every Diff). */
@@ -287,19 +276,15 @@ export class AccountProvider implements KindProvider {
    */
   private checkedPlan: { key: string; session: ProviderSession; at: number; desired: DesiredState; prepared: PreparedPlan } | undefined;
 
-  private load(ctx: ProviderSession, file: string): LoadResult {
-    const abs = path.resolve(file);
-    let st: { mtimeMs: number; size: number; ino: number } | undefined;
-    try {
-      st = statSync(abs);
-    } catch {
-      st = undefined; // the loader words it
-    }
-    const known = this.files.get(abs);
-    if (st && known && known.mtimeMs === st.mtimeMs && known.size === st.size && known.ino === st.ino) return known.result;
-    const result = lazy.config.loadDesiredState(file, { secretValues: [ctx.credentials.apiKey] });
-    if (st) this.files.set(abs, { ...st, result });
-    return result;
+  /**
+   * The file read once and checked, and the digest ({@link FILE_SHA}) of the very bytes checked: what
+   * a Check records is what it planned, even when the file is being written meanwhile.
+   */
+  private load(ctx: ProviderSession, file: string): { result: LoadResult; sha?: string } {
+    const { readDesiredStateFile, parseDesiredStateBytes } = lazy.config;
+    const read = readDesiredStateFile(file);
+    if (!read.ok) return { result: read.result };
+    return { result: parseDesiredStateBytes(read.bytes, file, { secretValues: [ctx.credentials.apiKey] }), sha: fileSha(read.bytes) };
   }
 
   /**
@@ -309,11 +294,10 @@ export class AccountProvider implements KindProvider {
    */
   private desired(ctx: ProviderSession, inputs: Props): DesiredState {
     if (typeof inputs.file === "string") {
-      const bytes = this.bytes(inputs.file);
-      if (!bytes || fileSha(bytes) !== inputs[FILE_SHA]) {
+      const { result, sha } = this.load(ctx, inputs.file);
+      if (sha === undefined || sha !== inputs[FILE_SHA]) {
         throw new Error(`${inputs.file} changed since this deployment checked it (or cannot be read): nothing was written; run the preview again`);
       }
-      const result = this.load(ctx, inputs.file);
       if (!result.ok) throw new Error(result.problems.slice(0, 10).map(lazy.config.formatProblem).join("\n"));
       return result.state;
     }
@@ -324,15 +308,6 @@ export class AccountProvider implements KindProvider {
 
   private prune(inputs: Props): { prune: boolean } {
     return { prune: inputs.prune === true };
-  }
-
-  /** The file's bytes; undefined when it cannot be read (the loader then says why). */
-  private bytes(file: string): Buffer | undefined {
-    try {
-      return readFileSync(file);
-    } catch {
-      return undefined;
-    }
   }
 
   /** The old inputs play no part: what the file declares is planned against the account as it is. */
@@ -372,10 +347,9 @@ export class AccountProvider implements KindProvider {
     if (news.file !== undefined && typeof news.file !== "string") return { inputs: news, failures: [{ property: "file", reason: "file must be a path (text)" }] };
     const prune = news.prune !== undefined ? { prune: news.prune } : {};
     if (typeof news.file === "string") {
-      const bytes = this.bytes(news.file);
-      const result = this.load(ctx, news.file);
+      const { result, sha } = this.load(ctx, news.file);
       if (!result.ok) return { inputs: news, failures: failuresOf(result, "file") };
-      return { inputs: { file: news.file, ...prune, ...(bytes ? { [FILE_SHA]: fileSha(bytes) } : {}) }, failures: [], desired: result.state };
+      return { inputs: { file: news.file, ...prune, [FILE_SHA]: sha }, failures: [], desired: result.state };
     }
     const result = lazy.config.checkDesiredData(documentOf(news), INLINE_LABEL);
     if (!result.ok) return { inputs: news, failures: failuresOf(result, inline[0] ?? "numbers") };
@@ -508,7 +482,7 @@ export class AccountProvider implements KindProvider {
   /** `pulumi import wavix:index:Account NAME <file>`: the file read and checked, GETs only (the key's account). */
   async import(_ctx: unknown, importId: string): Promise<ReadResult<Props>> {
     const ctx = _ctx as ProviderSession;
-    const result = this.load(ctx, importId);
+    const { result } = this.load(ctx, importId);
     if (!result.ok) {
       throw new Error(`the import id of an Account is the path of its desired-state file (wavix.yaml), relative to the program's folder: ${result.problems.slice(0, 5).map(lazy.config.formatProblem).join("; ")}`);
     }

@@ -421,7 +421,7 @@ export class WavixProvider {
   private async diff(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
     const t = this.resourceType(typeOf(req));
     const olds = decode(req.getOlds()).props;
-    // The old inputs only where a path's kind is read from them (an Account's are large: decoded only when needed).
+    // The old inputs only where a path's kind is read from them: decoded only when needed (an Account's in a state an earlier version wrote hold the whole file).
     let oldInputs: Props | undefined;
     const oldInputsOf = (): Props => (oldInputs ??= req.getOldInputs() ? decode(req.getOldInputs()).props : olds);
     const news = decode(req.getNews()).props;
