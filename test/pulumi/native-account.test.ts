@@ -257,9 +257,11 @@ describe("wavix:index:Account", () => {
     await call("diff", diffReq(inputs));
     expect(sim.log.length).toBe(mark + 2 * alone.length);
 
-    // A create: its Check plans, the Create applies that plan (nothing to write here) without reading again.
+    // A create: its Check plans (the same reads), the Create applies that plan (nothing to write
+    // here) without reading again.
     mark = sim.log.length;
     const created = await check({ file });
+    expect(sim.log.slice(mark).map((e) => `${e.method} ${e.path}`), "a create's Check reads").toEqual(alone);
     const create = new pb.CreateRequest();
     create.setUrn(URN);
     create.setType("wavix:index:Account");
@@ -274,6 +276,23 @@ describe("wavix:index:Account", () => {
     mark = sim.log.length;
     await check({ numbers: { [digits(0)]: { smsEnabled: NUMBERS[0].sms_enabled } } });
     expect(sim.log.length).toBe(mark);
+  });
+
+  it("an Update applies the plan of the file as its Check read it; planning afresh, a file changed since fails naming it, and writes nothing", async () => {
+    const file = path.join(dir, "moving.yaml");
+    writeFileSync(file, fileText([off])); // the account as it is since the Update above
+    const news = await checked({ file });
+    // Rewritten after the Check: one number's SMS turned off.
+    writeFileSync(file, fileText([off, on[0]]));
+    const mark = sim.log.length;
+    const d = await call<InstanceType<typeof pb.DiffResponse>>("diff", diffReq(news));
+    expect(d.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_NONE);
+    await call("update", updateReq(news)); // the Diff's plan: nothing to write
+    expect(writes(mark)).toEqual([]);
+    // No plan left to take: the Update reads the file, whose digest is not the Check's.
+    await expect(call("update", updateReq(news))).rejects.toThrow(/moving\.yaml changed since this deployment checked it.*nothing was written/);
+    expect(writes(mark)).toEqual([]);
+    expect(sim.store.numbers.get(NUMBERS[on[0]].id!)!.data.sms_enabled).toBe(true);
   });
 
   it("the plan a Check made is for its inputs only: a Diff of other inputs plans those, reading for itself", async () => {
