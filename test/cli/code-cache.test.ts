@@ -137,7 +137,7 @@ process.stdout.write(JSON.stringify({ rejected: script.cachedDataRejected, runs:
 });
 
 describe("the native Pulumi plugin's code cache", () => {
-  it("is built beside the CLI's, and a plugin serving a Check and a Diff takes every module it loads from it", async () => {
+  it("is built beside the CLI's, and a plugin serving a PhoneNumber's and an Account's Check and Diff takes every module it loads from it", async () => {
     /* eslint-disable @typescript-eslint/no-explicit-any -- the stubs are untyped CommonJS */
     const plugin = require(join(ROOT, "scripts", "plugin-client.js")) as {
       providerStubs(): any;
@@ -145,6 +145,7 @@ describe("the native Pulumi plugin's code cache", () => {
       portOf(child: ReturnType<typeof spawn>): Promise<number>;
       configRequests(stubs: any, apiKey: string, baseUrl: string): { checkConfig: unknown; configure: unknown };
       phoneNumberRequests(stubs: any, number: string, options?: { smsEnabled?: boolean }): { check: unknown; diff: unknown };
+      accountRequests(stubs: any, file: string): { check: unknown; diffOf(checked: unknown): unknown };
     };
     /* eslint-enable @typescript-eslint/no-explicit-any */
     const stubs = plugin.providerStubs();
@@ -167,6 +168,9 @@ process.on("exit", () => process.stdout.write(JSON.stringify({ stats: cc.codeCac
       await call("configure", configure);
       await call("check", check);
       await call("diff", diff);
+      // The whole account as one resource: the file's checks, the plan engine and the client load.
+      const account = plugin.accountRequests(stubs, join(ROOT, "examples", "wavix.yaml"));
+      await call("diff", account.diffOf(await call("check", account.check))).catch(() => undefined); // a plan with problems fails: its modules loaded
     } finally {
       client.close();
       child.kill("SIGTERM");
