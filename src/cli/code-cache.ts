@@ -15,25 +15,27 @@
  * - The launcher (bin/wavix-sync.js) calls `installCodeCache` before it loads the CLI. The file's
  *   name carries `v8.cachedDataVersionTag()` (V8's version, its flags, the CPU's features): another
  *   Node.js finds no file and loads the way Node always does.
- * - A module's code is used only when the module's source has the SHA-1 recorded with it. V8's own
- *   check compares the source's length alone: a module edited to the same length would otherwise run
- *   its old bytecode (test/cli/code-cache.test.ts shows both).
+ * - A module's code is used only when the module's source has the CRC-32 recorded with it (zlib's,
+ *   native: loading node:crypto for a SHA-1 was some 2 ms of every start; what this guards against
+ *   is an edit, not an adversary, who could edit the module itself). V8's own check compares the
+ *   source's length alone: a module edited to the same length would otherwise run its old bytecode
+ *   (test/cli/code-cache.test.ts shows both).
  * - Anything this does not handle goes to Node's own `Module.prototype._compile`: ES modules, a
  *   file outside the package and its node_modules, a module the cache does not have, a source V8
  *   cannot compile as a CommonJS wrapper. WAVIX_CODE_CACHE=0 turns it off, for a preload that must
  *   see the package's modules go through its own `_compile` (a coverage tool's instrumentation).
  */
-import { hash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import Module from "node:module";
 import { dirname, join, relative, sep } from "node:path";
 import { cachedDataVersionTag } from "node:v8";
 import { Script } from "node:vm";
+import { crc32 } from "node:zlib";
 
-/** One module's code: where it sits (`dist/…` in the package, `node_modules/…` a dependency), the SHA-1 of its source, V8's data. */
+/** One module's code: where it sits (`dist/…` in the package, `node_modules/…` a dependency), the CRC-32 of its source (hex), V8's data. */
 export interface CachedModule {
   key: string;
-  sha1: string;
+  checksum: string;
   data: Buffer;
 }
 
@@ -58,11 +60,11 @@ export function codeCacheFile(root: string, of: CodeCacheOf = "cli"): string {
 }
 
 /**
- * The format: a 4-byte little-endian length, a JSON header of that length (`[key, sha1, length][]`),
+ * The format: a 4-byte little-endian length, a JSON header of that length (`[key, checksum, length][]`),
  * then each module's data in the header's order.
  */
 export function encodeCodeCache(modules: readonly CachedModule[]): Buffer {
-  const header = Buffer.from(JSON.stringify(modules.map((m) => [m.key, m.sha1, m.data.length])));
+  const header = Buffer.from(JSON.stringify(modules.map((m) => [m.key, m.checksum, m.data.length])));
   const size = Buffer.alloc(4);
   size.writeUInt32LE(header.length);
   return Buffer.concat([size, header, ...modules.map((m) => m.data)]);
@@ -73,8 +75,8 @@ export function decodeCodeCache(buf: Buffer): Map<string, CachedModule> {
   const header = JSON.parse(buf.toString("utf8", 4, 4 + size)) as [string, string, number][];
   const out = new Map<string, CachedModule>();
   let at = 4 + size;
-  for (const [key, sha1, length] of header) {
-    out.set(key, { key, sha1, data: buf.subarray(at, at + length) });
+  for (const [key, checksum, length] of header) {
+    out.set(key, { key, checksum, data: buf.subarray(at, at + length) });
     at += length;
   }
   return out;
@@ -134,7 +136,7 @@ export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.
       return false; // unreadable: load the way Node always does
     }
   }
-  const compiled = new Map<string, { sha1: string; script: Script }>();
+  const compiled = new Map<string, { checksum: string; script: Script }>();
   const proto = Module.prototype as unknown as { _compile: Compile };
   const original = proto._compile;
   proto._compile = function compile(this: Module, content: string, filename: string, format?: string): unknown {
@@ -145,8 +147,8 @@ export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.
       stats.missing++;
       return original.call(this, content, filename, format);
     }
-    const sha1 = hash("sha1", content);
-    if (!record && entry!.sha1 !== sha1) {
+    const checksum = crc32(content).toString(16);
+    if (!record && entry!.checksum !== checksum) {
       stats.stale++;
       return original.call(this, content, filename, format);
     }
@@ -157,7 +159,7 @@ export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.
       // Not a CommonJS wrapper's body (an ES module's syntax, a #! line): Node's own loader knows.
       return original.call(this, content, filename, format);
     }
-    if (record) compiled.set(key, { sha1, script });
+    if (record) compiled.set(key, { checksum, script });
     else if (script.cachedDataRejected) stats.rejected++;
     else stats.used++;
     const wrapper = script.runInThisContext({ displayErrors: true }) as (...args: unknown[]) => unknown;
@@ -165,7 +167,7 @@ export function installCodeCache(root: string, env: NodeJS.ProcessEnv = process.
   };
   if (record) {
     process.on("exit", () => {
-      const modules = [...compiled].map(([key, { sha1, script }]) => ({ key, sha1, data: script.createCachedData() }));
+      const modules = [...compiled].map(([key, { checksum, script }]) => ({ key, checksum, data: script.createCachedData() }));
       writeFileSync(record, encodeCodeCache(modules));
     });
   }

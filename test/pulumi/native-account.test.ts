@@ -27,7 +27,7 @@ import { kindsInFileOrder } from "../../src/kinds";
 
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
-const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "fast-wire.js")) as typeof import("../../src/pulumi/plugin/fast-wire");
+const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "service.js")) as typeof import("../../src/pulumi/plugin/service");
 const pb = stubs.provider;
 const { changedView } = require(path.join(ROOT, "dist", "pulumi", "plugin", "account.js")) as { changedView: typeof ChangedView };
 
@@ -57,7 +57,7 @@ const writes = (from = 0) => sim.log.slice(from).filter((e) => e.method !== "GET
 const URN = "urn:pulumi:dev::p::wavix:index:Account::account";
 
 function call<T>(method: string, req: unknown): Promise<T> {
-  // The plugin's own service definition: Check and Diff read from their bytes (src/pulumi/plugin/fast-wire.ts).
+  // The plugin's own service definition: the calls every instance serves read and written by hand (src/pulumi/plugin/fast-wire.ts, fast-answers.ts).
   const def = (fastService(stubs.service) as unknown as Record<string, { requestSerialize(r: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(r: unknown): Buffer; responseDeserialize(b: Buffer): T }>)[method];
   const request = def.requestDeserialize(def.requestSerialize(req));
   return new Promise((resolve, reject) => handlers[method]({ request }, (err, res) => (err ? reject(new Error(err.details)) : resolve(def.responseDeserialize(def.responseSerialize(res))))));

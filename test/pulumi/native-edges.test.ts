@@ -23,7 +23,7 @@ import { ROOT } from "../helpers/real-pulumi";
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
-const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "fast-wire.js")) as typeof import("../../src/pulumi/plugin/fast-wire");
+const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "service.js")) as typeof import("../../src/pulumi/plugin/service");
 const pb = stubs.provider;
 /** The engine's unknown value (pulumi/pulumi sdk/go/common/resource/plugin/rpc.go UnknownStringValue). */
 const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -36,7 +36,7 @@ let handlers: Record<string, Handler>;
 
 /** One call as the engine makes it: the request as bytes, decoded by the service's own deserializer. */
 function call<T>(method: string, req: unknown): Promise<T> {
-  // The plugin's own service definition: Check and Diff read from their bytes (src/pulumi/plugin/fast-wire.ts).
+  // The plugin's own service definition: the calls every instance serves read and written by hand (src/pulumi/plugin/fast-wire.ts, fast-answers.ts).
   const def = (fastService(stubs.service) as unknown as Record<string, { requestSerialize(r: unknown): Buffer; requestDeserialize(b: Buffer): unknown; responseSerialize(r: unknown): Buffer; responseDeserialize(b: Buffer): T }>)[method];
   const request = def.requestDeserialize(def.requestSerialize(req));
   return new Promise((resolve, reject) =>

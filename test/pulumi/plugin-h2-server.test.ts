@@ -25,7 +25,7 @@ import { bytesMethod, lengthPrefixed, until } from "../helpers/grpc-bytes";
 // The built plugin (dist/, which the global set-up builds): its lazy requires load compiled modules.
 const { WavixProvider } = require(path.join(ROOT, "dist", "pulumi", "plugin", "server.js")) as { WavixProvider: typeof Provider };
 const stubs: Stubs = (require(path.join(ROOT, "dist", "pulumi", "plugin", "main.js")) as { loadStubs(): Stubs }).loadStubs();
-const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "fast-wire.js")) as typeof import("../../src/pulumi/plugin/fast-wire");
+const { fastService } = require(path.join(ROOT, "dist", "pulumi", "plugin", "service.js")) as typeof import("../../src/pulumi/plugin/service");
 const grpc: typeof grpcTypes = stubs.grpc;
 const pb = stubs.provider;
 const struct = (o: object) => stubs.Struct.fromJavaScript(o as never);

@@ -1,17 +1,21 @@
 /**
- * The engine's two per-resource calls, Check and Diff, read from their protobuf bytes by hand
- * (docs/SPEED.md, "The native plugin's per-call cost"). The stubs `@pulumi/pulumi` ships decode a
- * request into google-protobuf objects (a Struct is a map of Value objects), which the plugin then
- * turns into plain values (`toJavaScript`), and encode the Struct it sends back value by value; for
- * a stack that changes nothing that was a tenth of a plugin's time a resource. Here a request keeps
- * its bytes: its Structs are decoded straight to plain values when asked (`toJavaScript`, the same
- * values google-protobuf gives, keys in the same sorted order), and an answer that hands a
- * Struct back as it came writes those bytes again (`CHECK_SERVICE`'s serializer).
+ * The requests of the calls every plugin instance serves, read from their protobuf bytes by hand
+ * (docs/SPEED.md, "The native plugin's per-call cost" and "The plugin without google-protobuf"):
+ * Check and Diff, the engine's two per-resource calls, CheckConfig and DiffConfig (the same
+ * messages), Configure, GetSchema, and the Empty of GetPluginInfo and Cancel. The stubs
+ * `@pulumi/pulumi` ships decode a request into google-protobuf objects (a Struct is a map of Value
+ * objects), which the plugin then turns into plain values (`toJavaScript`); loading them is some 6 ms
+ * of each plugin start. Here a request keeps its bytes: its Structs are decoded straight to plain
+ * values when asked (`toJavaScript`, the same values google-protobuf gives, keys in the same sorted
+ * order), and an answer that hands a Struct back as it came writes those bytes again
+ * (src/pulumi/plugin/fast-answers.ts writes the answers).
  *
  * The messages (pulumi/pulumi proto/pulumi/provider.proto; google/protobuf/struct.proto):
  *   CheckRequest { urn 1; olds 2 Struct; news 3 Struct; randomSeed 5; name 6; type 7; autonaming 8 }
  *   DiffRequest  { id 1; urn 2; olds 3 Struct; news 4 Struct; ignoreChanges 5; old_inputs 6 Struct; name 7; type 8 }
- *   CheckResponse { inputs 1 Struct; failures 2 }
+ *   ConfigureRequest { variables 1 map<string, string>; args 2 Struct; acceptSecrets 3; acceptResources 4;
+ *                      sends_old_inputs 5; sends_old_inputs_to_delete 6; id 7; urn 8; name 9; type 10 }
+ *   GetSchemaRequest { version 1 int32; subpackage_name 2; subpackage_version 3 }   google.protobuf.Empty {}
  *   Struct { map<string, Value> fields 1 }   ListValue { repeated Value values 1 }
  *   Value { null_value 1; number_value 2 double; string_value 3; bool_value 4; struct_value 5; list_value 6 }
  * Any other field is skipped; a request that does not read as these messages is refused with the
@@ -41,6 +45,20 @@ class Reader {
       // Beyond 2^53 precision is lost, as in google-protobuf's readers for lengths and tags.
       result += (b & 0x7f) * 2 ** shift;
       if ((b & 0x80) === 0) return result;
+      shift += 7;
+      if (shift > 63) throw new Error("varint too long");
+    }
+  }
+
+  /** A varint read as int32 (its low 32 bits, signed), as google-protobuf reads an int32 field. */
+  int32(): number {
+    let lo = 0;
+    let shift = 0;
+    for (;;) {
+      if (this.pos >= this.end) throw new Error("truncated varint");
+      const b = this.buf[this.pos++];
+      if (shift < 32) lo |= (b & 0x7f) << shift;
+      if ((b & 0x80) === 0) return lo | 0;
       shift += 7;
       if (shift > 63) throw new Error("varint too long");
     }
@@ -235,48 +253,105 @@ export class RawRequest {
 export const readCheckRequest = (buf: Buffer): RawRequest => RawRequest.read(buf, { urn: 1, olds: 2, news: 3, name: 6, type: 7 });
 export const readDiffRequest = (buf: Buffer): RawRequest => RawRequest.read(buf, { id: 1, urn: 2, olds: 3, news: 4, oldInputs: 6, name: 7, type: 8 });
 
-/** A length-delimited field's key and length (field numbers below 16). */
-function lenPrefix(field: number, length: number): Buffer {
-  const bytes = [(field << 3) | LEN];
-  let n = length;
-  while (n > 0x7f) {
-    bytes.push((n % 0x80) | 0x80);
-    n = Math.floor(n / 0x80);
+/** A message whose fields the plugin does not read (google.protobuf.Empty, GetSchemaRequest's): read through, to refuse bytes that are not a message. */
+export class RawMessage {
+  private version = 0;
+  private subpackageName = "";
+  private subpackageVersion = "";
+
+  /** GetSchemaRequest's fields: version 1 (int32), subpackage_name 2, subpackage_version 3. */
+  getVersion(): number {
+    return this.version;
   }
-  bytes.push(n);
-  return Buffer.from(bytes);
+  getSubpackageName(): string {
+    return this.subpackageName;
+  }
+  getSubpackageVersion(): string {
+    return this.subpackageVersion;
+  }
+
+  static read(buf: Buffer, schemaRequest = false): RawMessage {
+    const m = new RawMessage();
+    const r = new Reader(buf, 0, buf.length);
+    while (r.pos < r.end) {
+      const tag = r.varint();
+      const f = tag >>> 3;
+      const wire = tag & 7;
+      if (schemaRequest && f === 1 && wire === VARINT) m.version = r.int32();
+      else if (schemaRequest && f === 2 && wire === LEN) m.subpackageName = r.string();
+      else if (schemaRequest && f === 3 && wire === LEN) m.subpackageVersion = r.string();
+      else r.skip(wire);
+    }
+    return m;
+  }
 }
 
-/** Where a CheckResponse keeps inputs to send as the bytes they came in (set by {@link setInputsAsGiven}). */
-const RAW_INPUTS = Symbol("rawInputs");
+/** ConfigureRequest's fields (variables 1 map<string,string>; args 2 Struct; acceptSecrets 3; acceptResources 4; sends_old_inputs 5; sends_old_inputs_to_delete 6; id 7; urn 8; name 9; type 10), with the stubs' getters. */
+export class RawConfigureRequest {
+  private readonly variables = new Map<string, string>();
+  private args: RawStruct | undefined;
+  private readonly flags = [false, false, false, false];
+  private readonly strings = ["", "", "", ""];
 
-interface Serializable {
-  serializeBinary(): Uint8Array;
-  setInputs(s: never): void;
-}
+  /** The variables by key (a Map: `entries`, `get`, as the stubs' map gives them). */
+  getVariablesMap(): Map<string, string> {
+    return this.variables;
+  }
+  getArgs(): RawStruct | undefined {
+    return this.args;
+  }
+  getAcceptsecrets(): boolean {
+    return this.flags[0];
+  }
+  getAcceptresources(): boolean {
+    return this.flags[1];
+  }
+  getSendsOldInputs(): boolean {
+    return this.flags[2];
+  }
+  getSendsOldInputsToDelete(): boolean {
+    return this.flags[3];
+  }
+  getId(): string {
+    return this.strings[0];
+  }
+  getUrn(): string {
+    return this.strings[1];
+  }
+  getName(): string {
+    return this.strings[2];
+  }
+  getType(): string {
+    return this.strings[3];
+  }
 
-/**
- * Sets a CheckResponse's inputs to a Struct of a request: a Struct read by hand is written back as
- * its bytes when the answer is serialized; one the stubs decoded (a test's in-process call) is set as usual.
- */
-export function setInputsAsGiven<R extends Serializable>(res: R, struct: StructLike | undefined): void {
-  const raw = rawBytesOf(struct);
-  if (raw) (res as unknown as { [RAW_INPUTS]?: Buffer })[RAW_INPUTS] = raw;
-  else res.setInputs(struct as never);
-}
-
-/** A CheckResponse's bytes: the stubs' serializer, and field 1 (inputs) from the request's bytes when kept. */
-export function writeCheckResponse(res: Serializable): Buffer {
-  const rest = Buffer.from(res.serializeBinary());
-  const raw = (res as unknown as { [RAW_INPUTS]?: Buffer })[RAW_INPUTS];
-  // Protobuf readers take fields in any order: the inputs first, then what the stubs wrote (the failures).
-  return raw ? Buffer.concat([lenPrefix(1, raw.length), raw, rest]) : rest;
-}
-
-/** The service definition with Check and Diff read by hand and Check's answer written as above. */
-export function fastService<S extends Readonly<Record<string, object>>>(service: S): S {
-  const out: Record<string, object> = { ...service };
-  if (service.check) out.check = { ...service.check, requestDeserialize: readCheckRequest, responseSerialize: writeCheckResponse as (v: unknown) => Buffer };
-  if (service.diff) out.diff = { ...service.diff, requestDeserialize: readDiffRequest };
-  return out as S;
+  static read(buf: Buffer): RawConfigureRequest {
+    const req = new RawConfigureRequest();
+    const r = new Reader(buf, 0, buf.length);
+    while (r.pos < r.end) {
+      const tag = r.varint();
+      const f = tag >>> 3;
+      const wire = tag & 7;
+      if (f === 1 && wire === LEN) {
+        // A map entry: key 1, value 2 (either may be absent: ""; the last of each wins).
+        const [es, ee] = r.span();
+        const e = new Reader(buf, es, ee);
+        let key = "";
+        let value = "";
+        while (e.pos < e.end) {
+          const t = e.varint();
+          if (t === ((1 << 3) | LEN)) key = e.string();
+          else if (t === ((2 << 3) | LEN)) value = e.string();
+          else e.skip(t & 7);
+        }
+        req.variables.set(key, value);
+      } else if (f === 2 && wire === LEN) {
+        const [a, b] = r.span();
+        req.args = new RawStruct(Buffer.from(buf.subarray(a, b)));
+      } else if (f >= 3 && f <= 6 && wire === VARINT) req.flags[f - 3] = r.varint() !== 0;
+      else if (f >= 7 && f <= 10 && wire === LEN) req.strings[f - 7] = r.string();
+      else r.skip(wire);
+    }
+    return req;
+  }
 }

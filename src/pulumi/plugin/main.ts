@@ -6,22 +6,30 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only the stubs' message classes before
- * printing the port; an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * to start is written there (one line). Start-up loads only the HTTP/2 server and the provider before
+ * printing the port (the stubs load with the first write: loadStubs); an instance that serves resources (its first CheckConfig, Configure or Check) then loads
  * the settings' checks, the API client and the file's checks a small step at a time between the
  * engine's calls, and the other kinds once the first resource call is answered
  * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
-import { fastService } from "./fast-wire";
-import { afterAnswersSent, serveUnary } from "./h2-server";
-import { resourceProviderService } from "./service";
+import { readFileSync, writeSync } from "node:fs";
+import path from "node:path";
+import { afterAnswersSent, serveUnary, type UnaryHandler, type UnaryHandlers } from "./h2-server";
+import { fastService, resourceProviderService, SERVED_METHODS } from "./service";
+import { PluginInfoOut, SchemaResponseOut } from "./fast-answers";
+import { packageVersion } from "./version";
+import { packageRoot } from "../../util/package-root";
+import { SCHEMA_FILE } from "./schema-file";
 
 /**
- * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match). The
- * message classes load now; `@grpc/grpc-js` and the service definition that loads it only when
- * asked for (the plugin serves on its own HTTP/2 server, src/pulumi/plugin/h2-server.ts: a test's client needs them).
+ * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match), each
+ * loaded when first asked for: the calls every instance serves are read and written by hand
+ * (src/pulumi/plugin/fast-wire.ts, fast-answers.ts), so an instance that only answers GetSchema, or
+ * serves a stack that changes nothing, loads none of them; a write loads the message classes, a
+ * test's client `@grpc/grpc-js` and the service definition. Only where `@pulumi/pulumi` is is
+ * looked up now: the plugin needs it beside wavix-sync.
  */
 export function loadStubs(): Stubs {
   let from: NodeJS.Require;
@@ -30,14 +38,30 @@ export function loadStubs(): Stubs {
   } catch {
     throw new Error("pulumi-resource-wavix needs the package @pulumi/pulumi installed beside wavix-sync (npm install @pulumi/pulumi)");
   }
+  const once = <T>(load: () => T): (() => T) => {
+    let loaded: { value: T } | undefined;
+    return () => (loaded ??= { value: load() }).value;
+  };
+  const provider = once(() => from("./provider_pb"));
+  const plugin = once(() => from("./plugin_pb"));
+  const struct = once(() => from("google-protobuf/google/protobuf/struct_pb").Struct);
+  const empty = once(() => from("google-protobuf/google/protobuf/empty_pb").Empty);
   return {
     get grpc() {
       return from("@grpc/grpc-js");
     },
-    provider: from("./provider_pb"),
-    plugin: from("./plugin_pb"),
-    Struct: from("google-protobuf/google/protobuf/struct_pb").Struct,
-    Empty: from("google-protobuf/google/protobuf/empty_pb").Empty,
+    get provider() {
+      return provider();
+    },
+    get plugin() {
+      return plugin();
+    },
+    get Struct() {
+      return struct();
+    },
+    get Empty() {
+      return empty();
+    },
     get service() {
       return from("./provider_grpc_pb").ResourceProviderService;
     },
@@ -74,6 +98,41 @@ function fail(message: string): never {
   process.exit(1);
 }
 
+/**
+ * The handlers the engine's calls reach. The provider (src/pulumi/plugin/server.ts) is loaded by the
+ * first call that needs it; until then GetPluginInfo and GetSchema are answered here, as it answers
+ * them (the package's version, its schema file), so that the instance the language host starts
+ * for the schema alone loads nothing more (docs/SPEED.md, "The plugin without google-protobuf").
+ */
+function handlersOf(stubs: Stubs): UnaryHandlers {
+  let provider: UnaryHandlers | undefined;
+  const served = (): UnaryHandlers => {
+    if (!provider) {
+      const { WavixProvider } = require("./server") as typeof import("./server");
+      const p: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(p.preloadSteps()) });
+      provider = p.handlers();
+    }
+    return provider;
+  };
+  let schema: SchemaResponseOut | undefined;
+  const early: Record<string, UnaryHandler<never>> = {
+    getPluginInfo: (_call, callback) => callback(null, new PluginInfoOut(packageVersion())),
+    getSchema: (call, callback) => {
+      try {
+        schema ??= new SchemaResponseOut(readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
+      } catch {
+        // Unreadable: the provider's GetSchema answers, with the error's message.
+        served().getSchema(call, callback);
+        return;
+      }
+      callback(null, schema);
+    },
+  };
+  const out: UnaryHandlers = {};
+  for (const m of SERVED_METHODS) out[m] = (call, callback) => (provider === undefined && early[m] ? early[m](call, callback) : served()[m](call, callback));
+  return out;
+}
+
 /** Starts the server; resolves with the port once it is printed. */
 export function main(): Promise<number> {
   let stubs: Stubs;
@@ -82,14 +141,14 @@ export function main(): Promise<number> {
   } catch (err) {
     fail(err instanceof Error ? err.message : String(err));
   }
-  const { WavixProvider } = require("./server") as typeof import("./server");
-  const provider: import("./server").WavixProvider = new WavixProvider(stubs, { onServing: () => preload(provider.preloadSteps()) });
-  // Check and Diff, the calls made once per resource, are read from their bytes (src/pulumi/plugin/fast-wire.ts);
-  // the calls are served on HTTP/2 framed by hand on the socket (src/pulumi/plugin/h2-server.ts).
-  return serveUnary(fastService(resourceProviderService(stubs)), provider.handlers()).then(
+  // The calls every instance serves are read and written by hand (src/pulumi/plugin/fast-wire.ts,
+  // fast-answers.ts); the calls are served on HTTP/2 framed by hand on the socket (src/pulumi/plugin/h2-server.ts).
+  return serveUnary(fastService(resourceProviderService(stubs)), handlersOf(stubs)).then(
     (server) => {
-      // The engine reads the port from the first line of standard output.
-      process.stdout.write(`${server.port}\n`);
+      // The engine reads the port from the first line of standard output: written to the descriptor
+      // itself (some 2 ms of every start went to setting up \`process.stdout\`'s stream on the pipe,
+      // for this one line; nothing else is written there).
+      writeSync(1, `${server.port}\n`);
       // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
       const stop = () => {
         const forced = setTimeout(() => {

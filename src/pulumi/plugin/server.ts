@@ -1,8 +1,10 @@
 /**
  * The native provider `pulumi-resource-wavix` (docs/PULUMI.md; docs/ARCHITECTURE.md, "The per-kind
- * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto) on
- * the stubs `@pulumi/pulumi` ships, served on HTTP/2 framed by hand (src/pulumi/plugin/h2-server.ts, whose
- * handlers are called as `@grpc/grpc-js` calls them), serving every registered kind's provider
+ * provider"): Pulumi's ResourceProvider gRPC service (pulumi/pulumi proto/pulumi/provider.proto),
+ * its no-change calls' messages read and written by hand (src/pulumi/plugin/fast-wire.ts,
+ * fast-answers.ts), the writes' on the stubs `@pulumi/pulumi` ships, served on HTTP/2 framed by
+ * hand (src/pulumi/plugin/h2-server.ts, whose handlers are called as `@grpc/grpc-js` calls them),
+ * serving every registered kind's provider
  * (`kind.provider()`, the logic the dynamic resources run too) as the resource
  * `wavix:index:<type>`, and the data sources as functions.
  *
@@ -39,13 +41,13 @@ import { MISSING_KEY_HINT } from "../key-hint";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
 import { decode, encode, sameJson, type JsonValue } from "./wire";
-import { setInputsAsGiven } from "./fast-wire";
+import { CheckFailureOut, CheckResponseOut, ConfigureResponseOut, DiffChanges, DiffKind, DiffResponseOut, EmptyOut, PlainStruct, PluginInfoOut, PropertyDiffOut, SchemaResponseOut } from "./fast-answers";
 import { Status, type UnaryHandler, type UnaryHandlers } from "./h2-server";
 
 /**
  * What serving a call needs beyond gRPC, loaded on the first call that needs it unless the
- * preload (`preloadSteps`) has loaded it already: the plugin prints its port after loading gRPC and
- * the stubs only (docs/SPEED.md, "The native plugin's start").
+ * preload (`preloadSteps`) has loaded it already: the plugin prints its port after loading its
+ * HTTP/2 server only (docs/SPEED.md, "The native plugin's start").
  */
 const lazy = {
   get kinds(): typeof import("../../kinds") {
@@ -97,9 +99,10 @@ function kindOfType(type: string): import("../../kinds").AnyKind | undefined {
 }
 
 /**
- * The generated stubs and the gRPC library they load (one instance, so their classes match). The
- * plugin serves with the message classes alone (src/pulumi/plugin/service.ts); `grpc` and `service`
- * (the stubs' own service definition, which loads `@grpc/grpc-js`) are for clients and tests.
+ * The generated stubs and the gRPC library they load (one instance, so their classes match), each
+ * loaded when first used (src/pulumi/plugin/main.ts `loadStubs`). The plugin writes its writes'
+ * answers with the message classes (src/pulumi/plugin/service.ts); `grpc` and `service` (the stubs'
+ * own service definition, which loads `@grpc/grpc-js`) are for clients and tests.
  */
 export interface Stubs {
   grpc: typeof grpc;
@@ -304,6 +307,7 @@ export class WavixProvider {
   }
 
   private schemaCache: string | undefined;
+  private schemaAnswer: SchemaResponseOut | undefined;
   private schema(): string {
     this.schemaCache ??= this.schemaText();
     return this.schemaCache;
@@ -311,7 +315,6 @@ export class WavixProvider {
 
   /** The gRPC handlers, by method name (served by src/pulumi/plugin/h2-server.ts). */
   handlers(): UnaryHandlers {
-    const pb = this.stubs.provider;
     const unary =
       <Req extends object, Res>(fn: (req: Req) => Promise<Res> | Res): UnaryHandler<Req, Res> =>
       (call, callback) => {
@@ -345,21 +348,14 @@ export class WavixProvider {
       return fn;
     };
     return {
-      getPluginInfo: unary(configCall(() => {
-        const info = new this.stubs.plugin.PluginInfo();
-        info.setVersion(packageVersion());
-        return info;
-      })),
-      getSchema: unary(configCall(() => {
-        const r = new pb.GetSchemaResponse();
-        r.setSchema(this.schema());
-        return r;
-      })),
+      getPluginInfo: unary(configCall(() => new PluginInfoOut(packageVersion()))),
+      // One answer, its bytes written once (the schema is some 60 KB).
+      getSchema: unary(configCall(() => (this.schemaAnswer ??= new SchemaResponseOut(this.schema())))),
       checkConfig: unary(configCall(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
         for (const w of warnings) this.warn(w, "");
-        const r = new pb.CheckResponse();
+        const r = new CheckResponseOut();
         // The inputs as given (the engine keeps their representation, secrets included).
         r.setInputs(req.getNews());
         for (const f of failures) r.addFailures(this.failure(f.property, f.reason));
@@ -375,12 +371,7 @@ export class WavixProvider {
         const next = lazy.config.credentialsOf(args, variables);
         // A new key, base URL or pin: new clients and bookkeeping (as the dynamic provider does).
         if (!this.session || !lazy.session.sameCredentials(next, this.session.credentials)) this.session = this.sessionFor(next);
-        const r = new pb.ConfigureResponse();
-        r.setAcceptsecrets(true);
-        r.setSupportspreview(true);
-        r.setAcceptresources(false);
-        r.setAcceptoutputs(false);
-        return r;
+        return new ConfigureResponseOut({ acceptSecrets: true, supportsPreview: true, acceptResources: false, acceptOutputs: false });
       }))),
       check: unary(servingCall((req: providerPb.CheckRequest) => this.check(req))),
       diff: unary((req: providerPb.DiffRequest) => this.diff(req)),
@@ -389,36 +380,33 @@ export class WavixProvider {
       update: unary((req: providerPb.UpdateRequest) => this.update(req)),
       delete: unary((req: providerPb.DeleteRequest) => this.delete(req)),
       invoke: unary((req: providerPb.InvokeRequest) => this.invoke(req)),
-      cancel: unary(configCall(() => new this.stubs.Empty())),
+      cancel: unary(configCall(() => new EmptyOut())),
     };
   }
 
-  private failure(property: string, reason: string): providerPb.CheckFailure {
-    const f = new this.stubs.provider.CheckFailure();
-    f.setProperty(property);
-    f.setReason(reason);
-    return f;
+  private failure(property: string, reason: string): CheckFailureOut {
+    return new CheckFailureOut(property, reason);
   }
 
-  private async check(req: providerPb.CheckRequest): Promise<providerPb.CheckResponse> {
+  private async check(req: providerPb.CheckRequest): Promise<CheckResponseOut> {
     const t = this.resourceType(typeOf(req));
     const news = decode(req.getNews());
     const olds = decode(req.getOlds());
     const result = await t.provider.check(this.context(), olds.props, news.props);
-    const r = new this.stubs.provider.CheckResponse();
+    const r = new CheckResponseOut();
     const inputs = encode(result.inputs as Props, [...t.secretInputs, ...news.secrets]);
     // Inputs already in their checked form (every Check of a stack that changes nothing) go back
     // as they came, not built again value by value (docs/SPEED.md, "The native plugin's per-call cost").
     // So do inputs the provider gave back as they were in state.
     // When the request was read by hand (src/pulumi/plugin/fast-wire.ts), its bytes go back unread.
-    if (sameJson(inputs, news.raw)) setInputsAsGiven(r, req.getNews());
-    else if (req.getOlds() && sameJson(inputs, olds.raw)) setInputsAsGiven(r, req.getOlds());
-    else r.setInputs(this.stubs.Struct.fromJavaScript(inputs));
+    if (sameJson(inputs, news.raw)) r.setInputs(req.getNews());
+    else if (req.getOlds() && sameJson(inputs, olds.raw)) r.setInputs(req.getOlds());
+    else r.setInputs(new PlainStruct(inputs));
     for (const f of result.failures) r.addFailures(this.failure(f.property, f.reason));
     return r;
   }
 
-  private async diff(req: providerPb.DiffRequest): Promise<providerPb.DiffResponse> {
+  private async diff(req: providerPb.DiffRequest): Promise<DiffResponseOut> {
     const t = this.resourceType(typeOf(req));
     const olds = decode(req.getOlds()).props;
     // The old inputs only where a path's kind is read from them: decoded only when needed (an Account's in a state an earlier version wrote hold the whole file).
@@ -451,15 +439,14 @@ export class WavixProvider {
     news: Props,
     changes?: boolean,
     kinds?: Readonly<Record<string, "add" | "update" | "delete">>,
-  ): providerPb.DiffResponse {
+  ): DiffResponseOut {
     let oldValues: Props | undefined;
     const olds = (): Props => (oldValues ??= typeof oldsOf === "function" ? oldsOf() : oldsOf);
-    const pb = this.stubs.provider;
-    const K = pb.PropertyDiff.Kind;
-    const r = new pb.DiffResponse();
+    const K = DiffKind;
+    const r = new DiffResponseOut();
     const unique = [...new Set(paths)];
     const some = changes ?? unique.length > 0;
-    r.setChanges(some ? pb.DiffResponse.DiffChanges.DIFF_SOME : pb.DiffResponse.DiffChanges.DIFF_NONE);
+    r.setChanges(some ? DiffChanges.DIFF_SOME : DiffChanges.DIFF_NONE);
     r.setReplacesList([...new Set(replaces)]);
     r.setStablesList(stables);
     r.setDeletebeforereplace(deleteBeforeReplace && replaces.length > 0);
@@ -471,21 +458,14 @@ export class WavixProvider {
       const known = kinds?.[p];
       if (known !== undefined) {
         // The provider knows how this path changes (the inputs alone cannot tell).
-        const d = new pb.PropertyDiff();
-        d.setKind(given[known]);
-        d.setInputdiff(true);
-        detailed.set(p, d);
+        detailed.set(p, new PropertyDiffOut(given[known], true));
         continue;
       }
       const replacing = replaces.includes(p) || replaces.includes(topOf(p));
       const before = at(olds(), p);
       const after = at(news, p);
-      const d = new pb.PropertyDiff();
-      d.setKind(
-        before === undefined ? (replacing ? K.ADD_REPLACE : K.ADD) : after === undefined ? (replacing ? K.DELETE_REPLACE : K.DELETE) : replacing ? K.UPDATE_REPLACE : K.UPDATE,
-      );
-      d.setInputdiff(true);
-      detailed.set(p, d);
+      const kind = before === undefined ? (replacing ? K.ADD_REPLACE : K.ADD) : after === undefined ? (replacing ? K.DELETE_REPLACE : K.DELETE) : replacing ? K.UPDATE_REPLACE : K.UPDATE;
+      detailed.set(p, new PropertyDiffOut(kind, true));
     }
     return r;
   }
