@@ -534,6 +534,8 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
     };
     const calls = await profiled(account.stack, account.dir);
     const baselineCalls = baseline ? await profiled(baseline.stack, baseline.dir) : undefined;
+    // The floor's calls the same way: where its phases start and end beside ours.
+    const floorCalls = await profiled(floor.stack, floor.dir);
     return {
       numbers,
       requests,
@@ -555,6 +557,7 @@ async function runAccountScenario({ numbers, latencyMs, samples = 3 }) {
       samples: times,
       calls,
       ...(baselineCalls ? { baselineCalls } : {}),
+      floorCalls,
       loadAverage: loadavg().map((x) => Number(x.toFixed(2))),
     };
   } finally {
