@@ -6,7 +6,6 @@
  * serves GetSchema (loading not even the provider), and a stack's no-change calls, without loading
  * google-protobuf at all.
  */
-import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -17,6 +16,8 @@ import { RawConfigureRequest, RawMessage, RawStruct } from "../../src/pulumi/plu
 import { loadStubs } from "../../src/pulumi/plugin/main";
 import { HAND_SERVED } from "../../src/pulumi/plugin/service";
 import { ROOT } from "../helpers/real-pulumi";
+import { spawnPlugin, type SpawnedPlugin } from "../helpers/spawned-plugin";
+import { structArbitraries } from "../helpers/struct-values";
 
 const stubs = loadStubs();
 const pb = stubs.provider;
@@ -28,22 +29,7 @@ const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
  * protobuf means it: the engine reads it as any other key).
  */
 const key = fc.string({ unit: "binary" }).filter((k) => k !== "__proto__");
-/**
- * JSON values as a Struct holds them (numbers are doubles; no undefined). No NaN: V8 does not keep
- * a NaN's payload bits through every path, so the bytes of one NaN may differ (any NaN reads as NaN).
- */
-const value = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.double({ noNaN: true }),
-    fc.string({ unit: "binary" }),
-    fc.array(tie("v"), { maxLength: 4 }),
-    fc.dictionary(key, tie("v"), { maxKeys: 4 }),
-  ),
-})).v;
-const struct = fc.dictionary(key, value, { maxKeys: 6 });
+const { struct } = structArbitraries(key);
 const text = fc.string({ unit: "binary" });
 
 describe("a Struct written by hand", () => {
@@ -209,27 +195,21 @@ describe("the spawned plugin", () => {
     const out = path.join(dir, "modules.json");
     const preload = path.join(dir, "preload.js");
     writeFileSync(preload, `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(out)}, JSON.stringify(Object.keys(require.cache))));\n`);
-    const child = spawn(process.execPath, ["--require", preload, path.join(ROOT, "bin", "pulumi-resource-wavix"), "127.0.0.1:1"], { cwd: dir, stdio: ["ignore", "pipe", "inherit"] });
+    let plugin: SpawnedPlugin | undefined;
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-        child.once("exit", (code) => reject(new Error(`the plugin exited (${code})`)));
-      });
-      const { ResourceProviderClient } = require(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb")) as {
-        ResourceProviderClient: new (address: string, creds: unknown) => Record<string, (req: unknown, cb: (err: Error | null, res: unknown) => void) => void> & { close(): void };
-      };
-      const client = new ResourceProviderClient(`127.0.0.1:${port}`, stubs.grpc.credentials.createInsecure());
+      plugin = await spawnPlugin({ nodeArgs: ["--require", preload], cwd: dir });
       try {
-        await drive(<T>(method: string, req: unknown) => new Promise<T>((resolve, reject) => client[method](req, (err, res) => (err ? reject(err) : resolve(res as T)))));
+        await drive(plugin.call);
       } finally {
-        client.close();
+        plugin.closeClient();
       }
+      const { child } = plugin;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGINT");
       await exited;
       return (JSON.parse(readFileSync(out, "utf8")) as string[]).map((m) => m.split(path.sep).join("/"));
     } finally {
-      child.kill("SIGKILL");
+      plugin?.child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });
     }
   }

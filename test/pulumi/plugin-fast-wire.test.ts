@@ -6,32 +6,19 @@
  * requests read by hand: test/pulumi/plugin-fast-answers.test.ts). And the spawned plugin answers a
  * Check and a Diff through it.
  */
-import { spawn } from "node:child_process";
-import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RawStruct, readCheckRequest, readDiffRequest } from "../../src/pulumi/plugin/fast-wire";
 import { loadStubs } from "../../src/pulumi/plugin/main";
 import { SECRET_SIG, SIG_KEY } from "../../src/pulumi/plugin/wire";
-import { ROOT } from "../helpers/real-pulumi";
+import { spawnPlugin } from "../helpers/spawned-plugin";
+import { structArbitraries } from "../helpers/struct-values";
 
 const stubs = loadStubs();
 const pb = stubs.provider;
 const bytesOf = (o: object): Buffer => Buffer.from(stubs.Struct.fromJavaScript(o as never).serializeBinary());
 
-/** JSON values as a Struct holds them (numbers are doubles; no undefined). */
-const value = fc.letrec((tie) => ({
-  v: fc.oneof(
-    { depthSize: "small" },
-    fc.constant(null),
-    fc.boolean(),
-    fc.double({ noNaN: true }),
-    fc.string({ unit: "binary" }),
-    fc.array(tie("v"), { maxLength: 4 }),
-    fc.dictionary(fc.string({ unit: "binary" }), tie("v"), { maxKeys: 4 }),
-  ),
-})).v;
-const struct = fc.dictionary(fc.string({ unit: "binary" }), value, { maxKeys: 6 });
+const { struct } = structArbitraries();
 
 describe("a Struct read from its bytes", () => {
   it("gives what google-protobuf's toJavaScript gives, keys in the same order", () => {
@@ -104,17 +91,9 @@ describe("Check and Diff requests read by hand", () => {
 
 describe("the spawned plugin", () => {
   it("answers Check with the inputs as sent (a secret still wrapped) and Diff naming the changed property, through the hand-read requests", async () => {
-    const child = spawn(process.execPath, [path.join(ROOT, "bin", "pulumi-resource-wavix"), "127.0.0.1:1"], { stdio: ["ignore", "pipe", "inherit"] });
+    const plugin = await spawnPlugin();
     try {
-      const port = await new Promise<number>((resolve, reject) => {
-        child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-        child.once("exit", (code) => reject(new Error(`the plugin exited (${code})`)));
-      });
-      const { ResourceProviderClient } = require(require.resolve("@pulumi/pulumi/proto/provider_grpc_pb")) as {
-        ResourceProviderClient: new (address: string, creds: unknown) => Record<string, (req: unknown, cb: (err: Error | null, res: unknown) => void) => void> & { close(): void };
-      };
-      const client = new ResourceProviderClient(`127.0.0.1:${port}`, stubs.grpc.credentials.createInsecure());
-      const rpc = <T>(method: string, req: unknown) => new Promise<T>((resolve, reject) => client[method](req, (err, res) => (err ? reject(err) : resolve(res as T))));
+      const rpc = plugin.call;
       try {
         const conf = new pb.ConfigureRequest();
         conf.setArgs(stubs.Struct.fromJavaScript({ apiKey: { [SIG_KEY]: SECRET_SIG, value: "test-key" }, baseUrl: "http://127.0.0.1:9" } as never));
@@ -146,10 +125,10 @@ describe("the spawned plugin", () => {
         expect(changed.getChanges()).toBe(pb.DiffResponse.DiffChanges.DIFF_SOME);
         expect(changed.getDiffsList()).toEqual(["smsEnabled"]);
       } finally {
-        client.close();
+        plugin.closeClient();
       }
     } finally {
-      child.kill("SIGINT");
+      plugin.child.kill("SIGINT");
     }
   }, 30_000);
 });
