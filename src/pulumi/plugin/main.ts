@@ -6,8 +6,9 @@
  * interrupts it (SIGINT, then SIGKILL after 5 s) — it then stops taking calls and exits.
  *
  * Nothing else goes to standard output; standard error is shown by the engine, so only a failure
- * to start is written there (one line). Start-up loads only the HTTP/2 server and the provider before
- * printing the port (the stubs load with the first write: loadStubs); an instance that serves resources (its first CheckConfig, Configure or Check) then loads
+ * to start is written there (one line). Start-up loads only the HTTP/2 server before printing the
+ * port: the provider loads with the first call that needs it (`handlersOf`), the stubs with the first
+ * write (`loadStubs`). An instance that serves resources (its first CheckConfig, Configure or Check) then loads
  * the settings' checks, the API client and the file's checks a small step at a time between the
  * engine's calls, and the other kinds once the first resource call is answered
  * (WavixProvider.preloadSteps); one that only answers GetSchema never loads them.
@@ -146,7 +147,7 @@ export function main(): Promise<number> {
   return serveUnary(fastService(resourceProviderService(stubs)), handlersOf(stubs)).then(
     (server) => {
       // The engine reads the port from the first line of standard output: written to the descriptor
-      // itself (some 2 ms of every start went to setting up \`process.stdout\`'s stream on the pipe,
+      // itself (some 2 ms of every start went to setting up `process.stdout`'s stream on the pipe,
       // for this one line; nothing else is written there).
       writeSync(1, `${server.port}\n`);
       // Told to stop: finish the calls in flight (the engine waits 5 s before it kills), then exit.
