@@ -188,8 +188,31 @@ function failuresOf(problems: Extract<LoadResult, { ok: false }>, property: stri
 /** A path segment of a detailed diff: `["key"]` (any text), or `.name` for an identifier. */
 const seg = (k: string): string => `[${JSON.stringify(k)}]`;
 
-/** The camelCase form of a field path of the plan (`default_destinations.sms_endpoint`). */
-const camelPath = (p: string): string => p.split(".").map(snakeToCamel).join(".");
+/** The camelCase names of a field path of the plan (`default_destinations.sms_endpoint`). */
+const camelNames = (p: string): string[] => p.split(".").map(snakeToCamel);
+
+/** Where a change shows: its collection, the object's key in it (none for `accountCallbacks`), the field names under it. */
+interface ChangePlace {
+  readonly collection: string;
+  readonly key?: string;
+  readonly fields: readonly string[];
+  readonly kind: "add" | "update" | "delete";
+}
+
+/** The places of a planned change in the resource's inputs ({@link detailedPaths} writes them as paths). */
+function changePlaces(change: Pick<PlannedChange, "kind" | "key" | "action" | "diff">): ChangePlace[] {
+  const fileKey = lazy.kinds.kindNamed(change.kind)?.file.key ?? change.kind;
+  const collection = snakeToCamel(fileKey);
+  if (fileKey === "account_callbacks") return change.diff.map((d) => ({ collection, fields: camelNames(d.path), kind: "update" }));
+  // A link (`BRAND/CAMPAIGN/NUMBER`) is one number of its campaign's list.
+  if (fileKey === "ten_dlc_campaign_numbers") return [{ collection, key: change.key.split("/").slice(0, 2).join("/"), fields: ["numbers"], kind: "update" }];
+  const key = change.key;
+  if (change.action === "create") return [{ collection, key, fields: [], kind: "add" }];
+  if (change.action === "delete") return [{ collection, key, fields: [], kind: "delete" }];
+  if (fileKey === "call_webhooks") return [{ collection, key, fields: [], kind: "update" }];
+  const places = change.diff.map((d): ChangePlace => ({ collection, key, fields: camelNames(d.path), kind: "update" }));
+  return places.length > 0 ? places : [{ collection, key, fields: [], kind: "update" }];
+}
 
 /**
  * Where a planned change shows in the resource's inputs, and how: an object of a collection
@@ -197,29 +220,11 @@ const camelPath = (p: string): string => p.split(".").map(snakeToCamel).join("."
  * (`numbers["15551230001"].smsEnabled`).
  */
 export function detailedPaths(change: Pick<PlannedChange, "kind" | "key" | "action" | "diff">): Array<[string, "add" | "update" | "delete"]> {
-  const fileKey = lazy.kinds.kindNamed(change.kind)?.file.key ?? change.kind;
-  const collection = snakeToCamel(fileKey);
-  if (fileKey === "account_callbacks") return change.diff.map((d) => [`${collection}.${camelPath(d.path)}`, "update"]);
-  if (fileKey === "ten_dlc_campaign_numbers") {
-    // A link (`BRAND/CAMPAIGN/NUMBER`) is one number of its campaign's list.
-    const campaign = change.key.split("/").slice(0, 2).join("/");
-    return [[`${collection}${seg(campaign)}.numbers`, "update"]];
-  }
-  const item = `${collection}${seg(change.key)}`;
-  if (change.action === "create") return [[item, "add"]];
-  if (change.action === "delete") return [[item, "delete"]];
-  if (fileKey === "call_webhooks") return [[item, "update"]];
-  const paths = change.diff.map((d): [string, "update"] => [`${item}.${camelPath(d.path)}`, "update"]);
-  return paths.length > 0 ? paths : [[item, "update"]];
-}
-
-/** The segments of a path {@link detailedPaths} writes: names and `["quoted"]` keys. */
-function segments(p: string): string[] {
-  return [...p.matchAll(/\["((?:[^"\\]|\\.)*)"\]|\.?([^.[\]]+)/g)].map((m) => (m[1] !== undefined ? (JSON.parse(`"${m[1]}"`) as string) : m[2]));
+  return changePlaces(change).map((p) => [`${p.collection}${p.key !== undefined ? seg(p.key) : ""}${p.fields.map((f) => `.${f}`).join("")}`, p.kind]);
 }
 
 /**
- * What a file's plan changes, in the inline form ({@link viewOf}): for each path of the detailed
+ * What a file's plan changes, in the inline form ({@link viewOf}): for each place of the detailed
  * diff an object added or a property changed takes, its new value (null when the file unsets it),
  * under the same path — so the preview shows each change with its new value. An object deleted
  * (`prune`) is named by the detailed diff alone. Empty when nothing changes (the view is then not built).
@@ -229,9 +234,9 @@ export function changedView(desired: DesiredState, changes: readonly PlannedChan
   const view = viewOf(desired);
   const out: Props = {};
   for (const c of changes) {
-    for (const [p, kind] of detailedPaths(c)) {
-      if (kind === "delete") continue;
-      const segs = segments(p);
+    for (const place of changePlaces(c)) {
+      if (place.kind === "delete") continue;
+      const segs = [place.collection, ...(place.key !== undefined ? [place.key] : []), ...place.fields];
       let from: unknown = view;
       for (const k of segs) from = from !== null && typeof from === "object" ? (from as Props)[k] : undefined;
       let to = out;
