@@ -68,7 +68,7 @@ function valueBytes(v: unknown): Buffer {
 }
 
 /** A map's entries, sorted by key as google-protobuf writes a map. */
-function mapBytes<V>(num: number, keys: string[], valueOf: (key: string) => Buffer): Buffer {
+function mapBytes(num: number, keys: string[], valueOf: (key: string) => Buffer): Buffer {
   keys.sort();
   return Buffer.concat(keys.map((k) => field(num, Buffer.concat([stringField(1, k), field(2, valueOf(k))]))));
 }

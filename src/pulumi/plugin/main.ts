@@ -15,14 +15,12 @@
  */
 import { createRequire } from "node:module";
 import type { Stubs } from "./server";
-import { readFileSync, writeSync } from "node:fs";
-import path from "node:path";
-import { afterAnswersSent, serveUnary, type UnaryHandler, type UnaryHandlers } from "./h2-server";
+import { writeSync } from "node:fs";
+import { afterAnswersSent, serveUnary, Status, type UnaryHandler, type UnaryHandlers } from "./h2-server";
 import { fastService, resourceProviderService, SERVED_METHODS } from "./service";
 import { PluginInfoOut, SchemaResponseOut } from "./fast-answers";
 import { packageVersion } from "./version";
-import { packageRoot } from "../../util/package-root";
-import { SCHEMA_FILE } from "./schema-file";
+import { committedSchemaText } from "./schema-file";
 
 /**
  * The stubs `@pulumi/pulumi` ships, and the gRPC library they load (so their classes match), each
@@ -118,12 +116,12 @@ function handlersOf(stubs: Stubs): UnaryHandlers {
   let schema: SchemaResponseOut | undefined;
   const early: Record<string, UnaryHandler<never>> = {
     getPluginInfo: (_call, callback) => callback(null, new PluginInfoOut(packageVersion())),
-    getSchema: (call, callback) => {
+    getSchema: (_call, callback) => {
       try {
-        schema ??= new SchemaResponseOut(readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
-      } catch {
-        // Unreadable: the provider's GetSchema answers, with the error's message.
-        served().getSchema(call, callback);
+        schema ??= new SchemaResponseOut(committedSchemaText());
+      } catch (err) {
+        // Unreadable: the error's message, as the provider answers a call that fails.
+        callback({ code: Status.UNKNOWN, details: err instanceof Error ? err.message : String(err) });
         return;
       }
       callback(null, schema);

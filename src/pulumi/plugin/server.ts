@@ -23,8 +23,6 @@
  * naming the resource.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import type * as grpc from "@grpc/grpc-js";
 import type * as providerPb from "@pulumi/pulumi/proto/provider_pb";
 import type * as pluginPb from "@pulumi/pulumi/proto/plugin_pb";
@@ -34,9 +32,8 @@ import type { KindProvider } from "../../kit/provider/contract";
 import type { Credentials, ProviderSession } from "../../kit/provider/session";
 import { UNKNOWN, type Props } from "../../kit/provider/props";
 import { secretProperties, token, type ResourceSchema } from "../../kit/provider/schema";
-import { packageRoot } from "../../util/package-root";
 import { warnEngine } from "../engine-log";
-import { SCHEMA_FILE } from "./schema-file";
+import { committedSchemaText } from "./schema-file";
 import { MISSING_KEY_HINT } from "../key-hint";
 import { ACCOUNT_TYPE, accountSchema } from "./account-schema";
 import { packageVersion } from "./version";
@@ -190,7 +187,7 @@ export class WavixProvider {
   ) {
     this.warn = options.warn ?? warnEngine;
     this.onServing = options.onServing;
-    this.schemaText = options.schemaText ?? (() => readFileSync(path.join(packageRoot(), SCHEMA_FILE), "utf8"));
+    this.schemaText = options.schemaText ?? committedSchemaText;
   }
 
   /** The context of the configuration of the moment; the environment's credentials before any Configure. */
@@ -306,12 +303,8 @@ export class WavixProvider {
     f?.();
   }
 
-  private schemaCache: string | undefined;
+  /** GetSchema's one answer, its bytes written once (the schema is some 60 KB). */
   private schemaAnswer: SchemaResponseOut | undefined;
-  private schema(): string {
-    this.schemaCache ??= this.schemaText();
-    return this.schemaCache;
-  }
 
   /** The gRPC handlers, by method name (served by src/pulumi/plugin/h2-server.ts). */
   handlers(): UnaryHandlers {
@@ -349,8 +342,7 @@ export class WavixProvider {
     };
     return {
       getPluginInfo: unary(configCall(() => new PluginInfoOut(packageVersion()))),
-      // One answer, its bytes written once (the schema is some 60 KB).
-      getSchema: unary(configCall(() => (this.schemaAnswer ??= new SchemaResponseOut(this.schema())))),
+      getSchema: unary(configCall(() => (this.schemaAnswer ??= new SchemaResponseOut(this.schemaText())))),
       checkConfig: unary(configCall(servingCall((req: providerPb.CheckRequest) => {
         const news = decode(req.getNews());
         const { failures, warnings } = lazy.config.checkSettings(news.props);
