@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import { CheckFailureOut, CheckResponseOut, ConfigureResponseOut, DiffResponseOut, EmptyOut, PlainStruct, PluginInfoOut, PropertyDiffOut, SchemaResponseOut, structBytes } from "../../src/pulumi/plugin/fast-answers";
 import { RawConfigureRequest, RawMessage, RawStruct } from "../../src/pulumi/plugin/fast-wire";
 import { loadStubs } from "../../src/pulumi/plugin/main";
-import { HAND_SERVED } from "../../src/pulumi/plugin/service";
+import { fastService, HAND_SERVED } from "../../src/pulumi/plugin/service";
 import { ROOT } from "../helpers/real-pulumi";
 import { spawnPlugin, type SpawnedPlugin } from "../helpers/spawned-plugin";
 import { structArbitraries } from "../helpers/struct-values";
@@ -134,11 +134,45 @@ describe("the answers written by hand", () => {
     expect(hex(new EmptyOut().serializeBinary())).toBe(hex(new stubs.Empty().serializeBinary()));
   });
 
-  it("serves each hand-written method with an answer the stubs read as that method's answer", () => {
-    const theirs = stubs.service as unknown as Record<string, { responseDeserialize(b: Buffer): unknown; responseType: new () => unknown }>;
-    for (const [method, [, answer]] of Object.entries(HAND_SERVED)) {
-      expect(theirs[method], method).toBeDefined();
-      expect(answer.name, method).toMatch(/Out$/);
+  it("serves each hand-written method with an answer the stubs read as that method's answer, reads the stubs' request, and refuses another answer", () => {
+    type Def = {
+      requestType: new () => { serializeBinary(): Uint8Array };
+      responseType: new () => unknown;
+      responseDeserialize(b: Buffer): { serializeBinary(): Uint8Array };
+      responseSerialize(v: unknown): Buffer;
+      requestDeserialize(b: Buffer): unknown;
+    };
+    const theirs = stubs.service as unknown as Record<string, Def>;
+    const ours = fastService(theirs);
+    // One answer of each method, with something in it where it can hold something.
+    const answers: Record<string, { serializeBinary(): Uint8Array }> = {
+      getPluginInfo: new PluginInfoOut("1.2.3"),
+      getSchema: new SchemaResponseOut('{"name":"wavix"}'),
+      checkConfig: new CheckResponseOut().setInputs(new PlainStruct({ baseUrl: "http://127.0.0.1:9" })).addFailures(new CheckFailureOut("apiKey", "missing")),
+      diffConfig: new DiffResponseOut().setChanges(1),
+      configure: new ConfigureResponseOut({ acceptSecrets: true, supportsPreview: true, acceptResources: false, acceptOutputs: false }),
+      check: new CheckResponseOut().setInputs(new PlainStruct({ number: "15550001111" })),
+      diff: (() => {
+        const d = new DiffResponseOut().setChanges(2).setDiffsList(["smsEnabled"]).setHasdetaileddiff(true);
+        d.getDetaileddiffMap().set("smsEnabled", new PropertyDiffOut(4, true));
+        return d;
+      })(),
+      cancel: new EmptyOut(),
+    };
+    expect(Object.keys(answers).sort()).toEqual(Object.keys(HAND_SERVED).sort());
+    for (const method of Object.keys(HAND_SERVED)) {
+      const def = theirs[method];
+      expect(def, method).toBeDefined();
+      // The stubs' request (empty, as the engine may send it) reads without a refusal.
+      expect(() => ours[method].requestDeserialize(Buffer.from(new def.requestType().serializeBinary())), method).not.toThrow();
+      // Our answer's bytes read, with the stubs, as that method's answer, and write back the same.
+      const bytes = ours[method].responseSerialize(answers[method]);
+      const read = def.responseDeserialize(Buffer.from(bytes));
+      expect(read, method).toBeInstanceOf(def.responseType);
+      expect(hex(read.serializeBinary()), method).toBe(hex(bytes));
+      // An answer of another method's class is refused, as the generated serializers refuse it.
+      const other = method === "cancel" ? answers.getSchema : answers.cancel;
+      expect(() => ours[method].responseSerialize(other), method).toThrow(/Expected argument of type/);
     }
   });
 });
